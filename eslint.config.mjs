@@ -1,0 +1,28 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { '@nx': nx },
+    rules: {
+      // Who may import whom (SPEC §9): libraries never import apps, tools or UI code.
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: ['@parley/fake-llm'],
+          depConstraints: [
+            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib', 'scope:tool'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+];

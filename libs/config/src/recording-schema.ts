@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+const ToolCallSchema = z.object({
+  id: z.string().optional(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+});
+
+const UsageSchema = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+
+/** One line of `recordings/<scenario_id>.jsonl`: one LLM call (SPEC §3.3). */
+export const RecordingEntrySchema = z.object({
+  v: z.literal(1),
+  role: z.enum(['agent', 'simulator', 'judge']),
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  turn: z.number().int().min(0).optional(),
+  provider: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  model: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  response: z.object({
+    content: z.string(),
+    tool_calls: z.array(ToolCallSchema),
+    finish_reason: z.string(),
+    model: z.string(),
+  }),
+  usage: UsageSchema,
+  latency_ms: z.number().min(0),
+  recorded_at: z.string(),
+});
+export type RecordingEntry = z.infer<typeof RecordingEntrySchema>;

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { ExpectationSchema, GateSchema, ThresholdingSchema } from './expectation-schema.js';
+
+const ExpectList = z.array(ExpectationSchema);
+
+const PromptAgentSchema = z.strictObject({
+  kind: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  model: z.string().min(1),
+  system_prompt: z.string().optional(),
+  tools: z.string().optional(),
+  base_url: z.string().optional(),
+  api_key_env: z.string().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  seed: z.number().int().optional(),
+  /** Tool-call rounds allowed within one user turn before the turn is cut off. */
+  max_tool_rounds: z.number().int().positive().optional(),
+  expect: ExpectList.optional(),
+});
+
+const HttpAgentSchema = z.strictObject({
+  kind: z.literal('http'),
+  url: z.string().min(1),
+  headers: z.record(z.string(), z.string()).optional(),
+  request: z.record(z.string(), z.unknown()).optional(),
+  response: z.record(z.string(), z.string()).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+  expect: ExpectList.optional(),
+});
+
+const CommandAgentSchema = z.strictObject({
+  kind: z.literal('command'),
+  command: z.array(z.string()).min(1),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+  expect: ExpectList.optional(),
+});
+
+const ModuleAgentSchema = z.strictObject({
+  kind: z.literal('module'),
+  module: z.string().min(1),
+  export: z.string().optional(),
+  expect: ExpectList.optional(),
+});
+
+export const AgentSchema = z.discriminatedUnion('kind', [
+  PromptAgentSchema,
+  HttpAgentSchema,
+  CommandAgentSchema,
+  ModuleAgentSchema,
+]);
+export type AgentConfig = z.infer<typeof AgentSchema>;
+export type PromptAgentConfig = z.infer<typeof PromptAgentSchema>;
+
+const ModelRefSchema = z.strictObject({
+  provider: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).optional(),
+  seed: z.number().int().optional(),
+  base_url: z.string().optional(),
+  api_key_env: z.string().optional(),
+  sample: z.number().min(0).max(1).optional(),
+});
+export type ModelRef = z.infer<typeof ModelRefSchema>;
+
+export const SuiteSchema = z.strictObject({
+  suite: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'suite names use letters, digits, _ . and -'),
+  scenarios: z.string().default('scenarios/**/*.yaml'),
+  recordings: z.string().default('recordings'),
+  metrics: z.string().default('metrics'),
+  agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), AgentSchema),
+  defaults: z.strictObject({ expect: ExpectList.default([]) }).optional(),
+  simulator: ModelRefSchema.optional(),
+  judge: z
+    .strictObject({
+      primary: ModelRefSchema.optional(),
+      cross_check: ModelRefSchema.optional(),
+      votes_on_fail: z.number().int().min(1).optional(),
+    })
+    .optional(),
+  settings: z
+    .strictObject({
+      concurrency: z.number().int().min(1).max(256).optional(),
+      budget_usd: z.number().min(0).optional(),
+      gate: GateSchema.optional(),
+      thresholding: ThresholdingSchema.optional(),
+      timeout_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
+  isolation: z
+    .strictObject({
+      sweep: z.string().optional(),
+      setup: z.string().optional(),
+      teardown: z.string().optional(),
+    })
+    .optional(),
+  redaction: z
+    .strictObject({
+      identities: z.string().optional(),
+      restricted_verticals: z.array(z.string()).optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  pricing: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).optional(),
+});
+export type SuiteFile = z.infer<typeof SuiteSchema>;

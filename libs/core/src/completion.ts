@@ -1,0 +1,70 @@
+/**
+ * The provider-neutral shape of one LLM call. Every provider (OpenAI, Anthropic, OpenAI-compatible)
+ * translates from and to these types, so recording, replay, cost and retries see one shape.
+ */
+
+export type ProviderKind = 'openai' | 'anthropic' | 'openai-compatible';
+
+/** Who made the call: recorded with every call and named in replay misses. */
+export type CallRole = 'agent' | 'simulator' | 'judge';
+
+export interface ToolCall {
+  /** Provider-assigned id (kept so tool results can refer to it). */
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  provider: ProviderKind;
+  model: string;
+  system?: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  temperature?: number;
+  max_tokens?: number;
+  seed?: number;
+  /** Ask for JSON matching this schema (OpenAI json_schema response format; Anthropic tool use). */
+  response_schema?: { name: string; schema: Record<string, unknown> };
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface CompletionResponse {
+  content: string;
+  tool_calls: ToolCall[];
+  usage: TokenUsage;
+  finish_reason: string;
+  /** The model the provider says answered. */
+  model: string;
+  /** Measured (live) or recorded (replay) latency of the call. */
+  latency_ms: number;
+}
+
+/** Facts about the call that are not part of the request itself. */
+export interface CallContext {
+  role: CallRole;
+  scenario_id: string;
+  /** 1-based user turn the call belongs to (0 for calls outside a turn, e.g. judges). */
+  turn: number;
+}
+
+/** The one door to a model: every layer (retry, recording, replay, cost) wraps this. */
+export interface Provider {
+  complete(request: CompletionRequest, context: CallContext, signal?: AbortSignal): Promise<CompletionResponse>;
+}

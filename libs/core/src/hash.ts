@@ -1,0 +1,12 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+/** Hex sha256 of a string (UTF-8) or bytes. */
+export function sha256Hex(input: string | Uint8Array): string {
+  return createHash('sha256').update(input).digest('hex');
+}
+
+/** Hex sha256 of the canonical JSON of a value: the one hasher for keys and fingerprints. */
+export function hashCanonical(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}

@@ -1,0 +1,61 @@
+import type { Transcript } from './transcript.js';
+
+export type Status = 'pass' | 'fail' | 'warn' | 'flaky' | 'error' | 'skipped';
+export type Gate = 'blocking' | 'advisory';
+export type RunMode = 'replay' | 'live' | 'record';
+
+/** What a metric says about one transcript. */
+export interface MetricResult {
+  metric: string;
+  version: string;
+  /** In [0, 1]; null for metrics that only pass or fail. */
+  score: number | null;
+  threshold: number | null;
+  passed: boolean;
+  reason: string;
+  details?: Record<string, unknown>;
+  /** True when the metric could not be evaluated (judge output unusable, bad parameters). */
+  error?: boolean;
+}
+
+export interface CostSummary {
+  input_tokens: number;
+  output_tokens: number;
+  /** null when some call's model has no known price: never silently 0. */
+  usd: number | null;
+  calls: number;
+}
+
+export interface ScenarioResult {
+  scenario_id: string;
+  title?: string;
+  agent: string;
+  gate: Gate;
+  tags: string[];
+  language?: string;
+  metadata_only: boolean;
+  status: Status;
+  /** One line saying why the status is what it is (first failing expectation, error cause). */
+  reason: string;
+  metrics: MetricResult[];
+  transcript?: Transcript;
+  cost: CostSummary;
+  /** Error detail (recording miss diff, provider failure) when status is `error`. */
+  error?: { kind: string; message: string; details?: string };
+  /** Session identity given to the agent (kept out of report.json so replays compare equal). */
+  session?: { conversation_id: string; tenant: string };
+}
+
+export function emptyCost(): CostSummary {
+  return { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 };
+}
+
+/** Adds two costs; unknown (null) USD is contagious. */
+export function addCost(left: CostSummary, right: CostSummary): CostSummary {
+  return {
+    input_tokens: left.input_tokens + right.input_tokens,
+    output_tokens: left.output_tokens + right.output_tokens,
+    usd: left.usd === null || right.usd === null ? null : left.usd + right.usd,
+    calls: left.calls + right.calls,
+  };
+}

@@ -1,0 +1,34 @@
+import type { TokenUsage, ToolCall } from './completion.js';
+
+/** One message of a conversation as the run saw it. */
+export interface TranscriptTurn {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  /** 1-based user turn this message belongs to. */
+  turn: number;
+  /** Tool calls the assistant made in this message. */
+  tool_calls?: ToolCall[];
+  /** For role `tool`: which tool answered, and whether the scenario mocked it. */
+  tool_name?: string;
+  tool_mocked?: boolean;
+  latency_ms?: number;
+  usage?: TokenUsage;
+  /** The agent's reported state after this message (service agents may report it). */
+  state?: string;
+}
+
+export interface Transcript {
+  turns: TranscriptTurn[];
+  /** Why the conversation ended: script finished, max_turns reached, simulator goal reached, error. */
+  ended_by: 'script' | 'max_turns' | 'goal_reached' | 'goal_unreachable' | 'error';
+}
+
+/** All tool calls the assistant made, in order. */
+export function toolCallsOf(transcript: Transcript): ToolCall[] {
+  return transcript.turns.flatMap((turn) => (turn.role === 'assistant' ? (turn.tool_calls ?? []) : []));
+}
+
+/** The assistant's text messages (tool-call-only messages with empty text excluded). */
+export function assistantMessages(transcript: Transcript): TranscriptTurn[] {
+  return transcript.turns.filter((turn) => turn.role === 'assistant' && turn.content.trim() !== '');
+}

@@ -12,7 +12,7 @@ export type Thresholding = z.infer<typeof ThresholdingSchema>;
 /**
  * One expectation of a scenario: a metric name plus its parameters. The keys shared by every
  * metric are checked here; each metric checks its own parameters against its own schema
- * (see `ExpectationParamsCheck` in load-suite.ts), so a typo in a parameter is still reported
+ * (see `checkExpectations` in expectation-params.ts), so a typo in a parameter is still reported
  * with its file, line and column.
  */
 export const ExpectationSchema = z

@@ -1,0 +1,99 @@
+import { Command, CommanderError, Option } from 'commander';
+import { isConfigError, systemClock, systemRandom } from '@parley/core';
+import type { CommandContext } from './command-context.js';
+import { printIssues } from './config-error-output.js';
+import { processOutput } from './output.js';
+import { runCommand, type RunFlags } from './run-command.js';
+import { runsListCommand, runsShowCommand } from './runs-command.js';
+import { validateCommand } from './validate-command.js';
+
+export const EXIT_USAGE = 2;
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/**
+ * The `parley` command: parses arguments, calls the libraries, prints. Returns the exit code
+ * instead of exiting so tests can run it in-process.
+ */
+export async function main(argv: string[], overrides: Partial<CommandContext> = {}): Promise<number> {
+  const context: CommandContext = {
+    cwd: overrides.cwd ?? process.cwd(),
+    env: overrides.env ?? process.env,
+    output: overrides.output ?? processOutput(overrides.env ?? process.env),
+    clock: overrides.clock ?? systemClock,
+    random: overrides.random ?? systemRandom(),
+    ...(overrides.signal ? { signal: overrides.signal } : {}),
+  };
+  let exitCode = 0;
+  const program = buildProgram(context, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; every usage error is a configuration error.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    if (isConfigError(error)) {
+      printIssues(context.output, error.issues, context.cwd);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+function buildProgram(context: CommandContext, setExitCode: (code: number) => void): Command {
+  const program = new Command('parley')
+    .description('Test conversational AI agents with multi-turn golden conversations.')
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (text) => context.output.out(text), writeErr: (text) => context.output.err(text) });
+
+  program
+    .command('run')
+    .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
+    .argument('[suite]', 'suite folder or parley.yaml', '.')
+    .addOption(new Option('--mode <mode>', 'replay (default when recordings exist), live or record').choices(['replay', 'live', 'record']))
+    .addOption(new Option('--judge <mode>', 'replay or live judging').choices(['replay', 'live']))
+    .option('--scenario <glob>', 'only scenarios whose id matches (repeatable)', collect)
+    .option('--tag <tag>', 'only scenarios with this tag (repeatable)', collect)
+    .option('--baseline <file>', 'gate against a baseline file')
+    .option('--export-baseline <file>', 'write a baseline from this run')
+    .option('--strict', 'warnings, flaky results and missing baselines fail the run')
+    .option('--repeat <n>', 'run every scenario N times')
+    .option('--concurrency <n>', 'scenarios run in parallel')
+    .option('--budget <usd>', 'spending limit for this run')
+    .option('--no-cache', 'ignore the judge cache')
+    .option('--cache-clear', 'empty the judge cache first')
+    .option('--shard <i/n>', 'run the I-th of N deterministic shards')
+    .option('--changed-since <gitref>', 'run the scenarios affected by changes since GITREF')
+    .option('--reporter <list>', 'reporters to use')
+    .option('--out <dir>', 'report folder (default .parley/runs/<run_id>)')
+    .option('--resume <run_id>', 'finish an interrupted run')
+    .action(async (suite: string, flags: RunFlags) => setExitCode(await runCommand(suite, flags, context)));
+
+  program
+    .command('validate')
+    .description('check a suite without running it (exit 2 with file:line:column on problems)')
+    .argument('[suite]', 'suite folder or parley.yaml', '.')
+    .action(async (suite: string) => setExitCode(await validateCommand(suite, context)));
+
+  const runs = program.command('runs').description('the run history in .parley/parley.db');
+  runs
+    .command('list')
+    .description('recent runs, newest first')
+    .option('--limit <n>', 'how many', '20')
+    .option('--suite <name>', 'only this suite')
+    .action(async (flags: { limit?: string; suite?: string }) => setExitCode(await runsListCommand(flags, context)));
+  runs
+    .command('show')
+    .description('one run with its scenarios')
+    .argument('<run_id>', 'run id or a unique prefix')
+    .action(async (id: string) => setExitCode(await runsShowCommand(id, context)));
+
+  for (const command of [program, ...program.commands, ...runs.commands]) command.exitOverride();
+  return program;
+}

@@ -1,0 +1,49 @@
+import pc from 'picocolors';
+import type { Status } from '@parley/core';
+
+/** Where the CLI writes: injected so tests capture output without touching process streams. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stderr is an interactive terminal (progress bar instead of plain lines). */
+  interactive: boolean;
+  /** False under NO_COLOR or when not writing to a terminal. */
+  color: boolean;
+}
+
+export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
+  const noColor = 'NO_COLOR' in env && env.NO_COLOR !== '';
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    interactive: Boolean(process.stderr.isTTY) && env.CI !== 'true',
+    color: !noColor && (Boolean(process.stdout.isTTY) || 'FORCE_COLOR' in env),
+  };
+}
+
+export interface Paint {
+  status(status: Status, text?: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+}
+
+export function paint(enabled: boolean): Paint {
+  const colors = pc.createColors(enabled);
+  const byStatus: Record<Status, (text: string) => string> = {
+    pass: colors.green,
+    fail: colors.red,
+    error: colors.magenta,
+    warn: colors.yellow,
+    flaky: colors.yellow,
+    skipped: colors.gray,
+  };
+  return {
+    status: (status, text = status) => byStatus[status](text),
+    dim: colors.dim,
+    bold: colors.bold,
+    red: colors.red,
+    yellow: colors.yellow,
+  };
+}

@@ -1,0 +1,98 @@
+import { ConfigError } from '@parley/core';
+import type { RunMode } from '@parley/core';
+import type { CommandContext } from './command-context.js';
+import { paint } from './output.js';
+import { runProgress } from './run-progress.js';
+import { renderRunSummary } from './run-summary.js';
+
+export interface RunFlags {
+  mode?: string;
+  judge?: string;
+  scenario?: string[];
+  tag?: string[];
+  baseline?: string;
+  exportBaseline?: string;
+  strict?: boolean;
+  repeat?: string;
+  concurrency?: string;
+  budget?: string;
+  cache?: boolean;
+  cacheClear?: boolean;
+  shard?: string;
+  changedSince?: string;
+  reporter?: string;
+  out?: string;
+  resume?: string;
+}
+
+const MODES: RunMode[] = ['replay', 'live', 'record'];
+
+/** Flags the SPEC defines whose capability later work adds: refused clearly instead of ignored. */
+const NOT_YET: Array<[keyof RunFlags, string]> = [
+  ['judge', '--judge'],
+  ['baseline', '--baseline'],
+  ['exportBaseline', '--export-baseline'],
+  ['repeat', '--repeat'],
+  ['budget', '--budget'],
+  ['cacheClear', '--cache-clear'],
+  ['shard', '--shard'],
+  ['changedSince', '--changed-since'],
+  ['reporter', '--reporter'],
+  ['resume', '--resume'],
+];
+
+export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
+  const options = checkFlags(flags);
+  const { runSuite } = await import('@parley/runner');
+  const progress = runProgress(context.output);
+  try {
+    const outcome = await runSuite(
+      {
+        suitePath: suiteArgument ?? '.',
+        ...options,
+        ...(context.env.GITHUB_STEP_SUMMARY ? { githubStepSummary: context.env.GITHUB_STEP_SUMMARY } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
+      },
+      { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners: [progress.listener] },
+    );
+    context.output.out(renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd)));
+    if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    return outcome.exit_code;
+  } finally {
+    progress.stop();
+  }
+}
+
+function checkFlags(flags: RunFlags) {
+  for (const [key, flag] of NOT_YET) {
+    if (flags[key] !== undefined) {
+      throw new ConfigError(`${flag} is part of the SPEC but not available in this version of Parley yet`);
+    }
+  }
+  if (flags.cache === false) throw new ConfigError('--no-cache is part of the SPEC but not available in this version of Parley yet');
+  if (flags.baseline !== undefined && flags.exportBaseline !== undefined) {
+    throw new ConfigError('--baseline and --export-baseline cannot be used together');
+  }
+  let mode: RunMode | undefined;
+  if (flags.mode !== undefined) {
+    if (!MODES.includes(flags.mode as RunMode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}, got "${flags.mode}"`);
+    mode = flags.mode as RunMode;
+  }
+  let concurrency: number | undefined;
+  if (flags.concurrency !== undefined) {
+    concurrency = Number(flags.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
+  }
+  return {
+    ...(mode ? { mode } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    ...(flags.scenario?.length ? { globs: flags.scenario } : {}),
+    ...(flags.tag?.length ? { tags: flags.tag } : {}),
+    ...(flags.strict ? { strict: true } : {}),
+    ...(flags.out ? { outDir: flags.out } : {}),
+  };
+}
+
+function displayPath(path: string, cwd: string): string {
+  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}

@@ -1,0 +1,36 @@
+import { join, resolve } from 'node:path';
+import { ConfigError } from '@parley/core';
+import type { CommandContext } from './command-context.js';
+
+function storePath(context: CommandContext): string {
+  return resolve(context.cwd, join('.parley', 'parley.db'));
+}
+
+/** `parley runs list`: the run history, newest first. */
+export async function runsListCommand(flags: { limit?: string; suite?: string }, context: CommandContext): Promise<number> {
+  const { openStore, formatRunList } = await import('@parley/store');
+  const limit = flags.limit === undefined ? 20 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new ConfigError(`--limit must be a positive integer, got "${flags.limit}"`);
+  const store = openStore(storePath(context));
+  try {
+    const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
+    context.output.out(runs.length ? `${formatRunList(runs)}\n` : 'no runs yet: start one with `parley run <suite>`\n');
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** `parley runs show ID`: one run with every scenario's status, reason and scores. */
+export async function runsShowCommand(id: string, context: CommandContext): Promise<number> {
+  const { openStore, formatRunDetail } = await import('@parley/store');
+  const store = openStore(storePath(context));
+  try {
+    const run = store.getRun(id);
+    if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
+    context.output.out(`${formatRunDetail(run, store.getScenarioResults(run.id))}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,33 @@
+import { FLUENCY_METRIC_PATTERN } from './rubric-metric-schema.js';
+import { hashCanonical } from '@parley/core';
+import type { LoadedSuite } from './load-suite.js';
+
+/** Written for a metric whose version the caller did not supply; it still changes the fingerprint when supplied later. */
+const UNKNOWN_VERSION = 'unknown';
+
+/**
+ * `sha256:<hex>` identifying a suite's configuration (SPEC §3.5): the canonical JSON of the
+ * validated parley.yaml, every loaded scenario's validated data keyed by id, and the sorted
+ * `name@version` of every metric the scenarios use (their expectations, and the `fluency_<lang>`
+ * metric their language attaches when the suite knows one). Built from parsed data, never bytes or
+ * absolute paths, so it is the same on every platform and checkout, CRLF or LF.
+ *
+ * `metricVersions` gives built-in metric versions by name; custom rubric metrics' versions come
+ * from their files unless given there too. Only the loaded scenarios count: a suite loaded with
+ * a filter has another fingerprint than the whole suite.
+ */
+export function configFingerprint(suite: LoadedSuite, metricVersions: Record<string, string>): string {
+  const versions = new Map<string, string>(suite.customMetrics.map((metric) => [metric.data.name, metric.data.version]));
+  for (const [name, version] of Object.entries(metricVersions)) versions.set(name, version);
+
+  const usedMetrics = new Set<string>();
+  const scenarios: Record<string, unknown> = {};
+  for (const scenario of suite.scenarios) {
+    scenarios[scenario.data.id] = scenario.data;
+    for (const expectation of scenario.expectations) usedMetrics.add(expectation.metric);
+    const fluency = scenario.data.language === undefined ? undefined : `fluency_${scenario.data.language}`;
+    if (fluency !== undefined && FLUENCY_METRIC_PATTERN.test(fluency) && versions.has(fluency)) usedMetrics.add(fluency);
+  }
+  const metrics = [...usedMetrics].map((name) => `${name}@${versions.get(name) ?? UNKNOWN_VERSION}`).sort();
+  return `sha256:${hashCanonical({ suite: suite.config, scenarios, metrics })}`;
+}

@@ -1,0 +1,156 @@
+import { basename, extname, relative, sep } from 'node:path';
+import type { ConfigIssue, ToolDefinition } from '@parley/core';
+import { globSync } from 'tinyglobby';
+import { readConfigFile, type ParsedConfigFile } from './config-file.js';
+import { didYouMean } from './did-you-mean.js';
+import type { Expectation } from './expectation-schema.js';
+import { checkExpectations, type MetricCatalog } from './expectation-params.js';
+import { mergeExpectations } from './merge-expectations.js';
+import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
+import type { SuiteFile } from './suite-schema.js';
+
+export interface LoadedScenario {
+  /** Absolute path of the scenario file. */
+  file: string;
+  /** The validated scenario (schema defaults applied). */
+  data: ScenarioFile;
+  /** `gate` of the scenario, else `settings.gate` of the suite, else blocking. */
+  gate: 'blocking' | 'advisory';
+  /**
+   * Suite `defaults.expect`, then the agent's `expect`, then the scenario's own; a narrower
+   * levels add up; an expectation with only common keys tunes the broader ones (see mergeExpectations).
+   */
+  expectations: Expectation[];
+}
+
+/** Chooses scenarios by id and tags (`--scenario`, `--tag`); every scenario when absent. */
+export type ScenarioFilter = (scenario: { id: string; tags: string[] }) => boolean;
+
+export interface ScenarioLoadContext {
+  dir: string;
+  config: SuiteFile;
+  suite: ParsedConfigFile<SuiteFile>;
+  catalog: MetricCatalog;
+  agentTools: Record<string, ToolDefinition[]>;
+  /** Files the scenarios glob may match but that are not scenarios (parley.yaml, metric files). */
+  ignore: string[];
+  filter?: ScenarioFilter;
+}
+
+export interface ScenariosResult {
+  /** Sorted by id. */
+  scenarios: LoadedScenario[];
+  /** Errors and warnings. */
+  issues: ConfigIssue[];
+}
+
+/** Path relative to the suite folder with `/` separators, as users write paths in messages. */
+export function displayPath(dir: string, file: string): string {
+  return relative(dir, file).split(sep).join('/');
+}
+
+/**
+ * Find the scenario files with the suite's `scenarios` glob and load each: schema, then the
+ * cross-checks against the suite (id = file stem, known agent, known metrics and valid metric
+ * parameters, unique ids). Scenarios the filter rejects are skipped before their cross-checks,
+ * so `--scenario x` is not blocked by a broken unrelated file.
+ */
+export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
+  const { dir, config, suite } = context;
+  const issues: ConfigIssue[] = [];
+  const files = globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }).sort();
+  if (files.length === 0) {
+    issues.push(suite.issueAt(['scenarios'], `no scenario files match "${config.scenarios}"`, { severity: 'warning' }));
+  }
+  const agentNames = Object.keys(config.agents);
+  const defaults = config.defaults?.expect ?? [];
+  const filesById = new Map<string, { file: string; issueAt: ParsedConfigFile<ScenarioFile>['issueAt'] }[]>();
+  const scenarios: LoadedScenario[] = [];
+
+  for (const file of files) {
+    const stem = basename(file, extname(file));
+    const source = readConfigFile(file, ScenarioSchema, { format: 'yaml' });
+    if (context.filter && !context.filter(filterFacts(source, stem))) continue;
+    issues.push(...source.issues);
+    const data = source.data;
+    if (data === undefined) continue;
+
+    if (data.id !== stem) issues.push(source.issueAt(['id'], `the scenario id "${data.id}" must equal the file name "${stem}"`));
+    const agent = Object.hasOwn(config.agents, data.agent) ? config.agents[data.agent] : undefined;
+    if (agent === undefined) {
+      const suggestion = didYouMean(data.agent, agentNames);
+      const known = suggestion || `; the suite's agents are ${agentNames.join(', ')}`;
+      issues.push(source.issueAt(['agent'], `unknown agent "${data.agent}"${known}`));
+    }
+    issues.push(...checkExpectations(data.expect, ['expect'], source, context.catalog));
+    issues.push(...scenarioWarnings(data, source, context));
+    issues.push(...restrictedVerticalIssues(data, source, config));
+
+    const entries = filesById.get(data.id) ?? [];
+    entries.push({ file, issueAt: source.issueAt });
+    filesById.set(data.id, entries);
+    scenarios.push({
+      file,
+      data,
+      gate: data.gate ?? config.settings?.gate ?? 'blocking',
+      expectations: mergeExpectations([defaults, agent?.expect ?? [], data.expect]),
+    });
+  }
+
+  for (const [id, entries] of filesById) {
+    if (entries.length < 2) continue;
+    for (const { file, issueAt } of entries) {
+      const others = entries.filter((entry) => entry.file !== file).map((entry) => displayPath(dir, entry.file));
+      issues.push(issueAt(['id'], `duplicate scenario id "${id}": also used by ${others.join(', ')}`));
+    }
+  }
+
+  scenarios.sort((left, right) => (left.data.id < right.data.id ? -1 : left.data.id > right.data.id ? 1 : 0));
+  return { scenarios, issues };
+}
+
+/** Id and tags for the filter, from the validated data or, for a broken file, whatever can be read. */
+function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): { id: string; tags: string[] } {
+  if (source.data !== undefined) return { id: source.data.id, tags: source.data.tags };
+  const raw = source.raw !== null && typeof source.raw === 'object' ? source.raw : {};
+  const id: unknown = Reflect.get(raw, 'id');
+  const tags: unknown = Reflect.get(raw, 'tags');
+  return {
+    id: typeof id === 'string' ? id : stem,
+    tags: Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [],
+  };
+}
+
+function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, context: ScenarioLoadContext): ConfigIssue[] {
+  const warnings: ConfigIssue[] = [];
+  const warn = (path: (string | number)[], message: string, target: 'value' | 'key' = 'value'): void => {
+    warnings.push(source.issueAt(path, message, { severity: 'warning', target }));
+  };
+  if (data.language !== undefined && !context.catalog.has(`fluency_${data.language}`)) {
+    warn(['language'], `no fluency_${data.language} metric: this scenario's language is not judged (add metrics/fluency_${data.language}.yaml)`);
+  }
+  if (data.user.opening === undefined && data.user.script.length === 0 && data.user.simulate === undefined) {
+    warn(['user'], 'the scenario has no user turns: give user.opening, user.script or user.simulate');
+  }
+  const toolNames = (context.agentTools[data.agent] ?? []).map((tool) => tool.name);
+  if (toolNames.length > 0) {
+    for (const mocked of Object.keys(data.tools)) {
+      if (toolNames.includes(mocked)) continue;
+      warn(['tools', mocked], `agent "${data.agent}" has no tool "${mocked}"${didYouMean(mocked, toolNames)}`, 'key');
+    }
+  }
+  return warnings;
+}
+
+/** SPEC §7: a scenario of a restricted vertical without configured redaction extras is refused. */
+function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
+  const vertical = data.vertical;
+  if (vertical === undefined || !(config.redaction?.restricted_verticals ?? []).includes(vertical)) return [];
+  if (Object.hasOwn(config.redaction?.extras ?? {}, vertical)) return [];
+  return [
+    source.issueAt(
+      ['vertical'],
+      `"${vertical}" is a restricted vertical without redaction extras: add redaction.extras.${vertical} to parley.yaml`,
+    ),
+  ];
+}

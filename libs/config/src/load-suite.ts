@@ -1,0 +1,157 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { ConfigError, type ConfigIssue, type ToolDefinition } from '@parley/core';
+import type { z } from 'zod';
+import { readConfigFile, type ParsedConfigFile } from './config-file.js';
+import { checkExpectations, MetricCatalog } from './expectation-params.js';
+import { isPromptAgent, loadAgentFiles } from './load-agent-files.js';
+import { loadRubricMetrics, type LoadedRubricMetric } from './load-rubric-metrics.js';
+import { displayPath, loadScenarios, type LoadedScenario, type ScenarioFilter } from './load-scenarios.js';
+import { SuiteSchema, type SuiteFile } from './suite-schema.js';
+
+export const SUITE_FILE_NAME = 'parley.yaml';
+
+export interface LoadSuiteOptions {
+  /** Parameter schemas of every known built-in metric, by name (from @parley/metrics). */
+  metricParams: Record<string, z.ZodType>;
+  /** Only load scenarios whose id matches (used by --scenario); all when omitted. */
+  filter?: ScenarioFilter;
+}
+
+export interface LoadedSuite {
+  /** Absolute folder of parley.yaml. */
+  dir: string;
+  /** Absolute path of parley.yaml. */
+  file: string;
+  config: SuiteFile;
+  /** Sorted by id. */
+  scenarios: LoadedScenario[];
+  /** From the metrics folder, each with its file and rubric hash. */
+  customMetrics: LoadedRubricMetric[];
+  /** Tool definitions per prompt agent (empty list when the agent has no tools file). */
+  agentTools: Record<string, ToolDefinition[]>;
+  /** System prompt per prompt agent that names one. */
+  agentPrompts: Record<string, { file: string; text: string }>;
+  /** Problems that do not stop a run (they fail it under --strict). */
+  warnings: ConfigIssue[];
+}
+
+/**
+ * Load a suite: parley.yaml, its custom metrics, agent prompt and tools files, and every scenario.
+ * `suitePath` is the suite folder or its parley.yaml. Every problem found is collected; when any
+ * is an error, one ConfigError carrying all of them (sorted by file, line, column) is thrown.
+ */
+export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedSuite {
+  const file = resolveSuiteFile(suitePath);
+  const dir = dirname(file);
+  const suite = readConfigFile(file, SuiteSchema, { format: 'yaml' });
+  const config = suite.data;
+  // Without a valid parley.yaml there are no agents, metrics or scenario glob to check the rest against.
+  if (config === undefined) throw new ConfigError(sortIssues(suite.issues.filter(isError)));
+  const issues: ConfigIssue[] = [...suite.issues];
+
+  const metricsFolder = resolve(dir, config.metrics);
+  const rubricMetrics = loadRubricMetrics(metricsFolder, new Set(Object.keys(options.metricParams)));
+  issues.push(...rubricMetrics.issues);
+  if (hasKey(suite.raw, 'metrics') && !existsSync(metricsFolder)) {
+    issues.push(suite.issueAt(['metrics'], `the metrics folder "${config.metrics}" does not exist`, { severity: 'warning' }));
+  }
+  const catalog = new MetricCatalog(options.metricParams, rubricMetrics.names);
+
+  const agentFiles = loadAgentFiles(dir, suite, config);
+  issues.push(...agentFiles.issues);
+  issues.push(...checkExpectations(config.defaults?.expect ?? [], ['defaults', 'expect'], suite, catalog));
+  for (const [name, agent] of Object.entries(config.agents)) {
+    issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog));
+  }
+  issues.push(...judgeModelWarnings(config, suite));
+  issues.push(...suiteFileIssues(dir, config, suite));
+
+  const { scenarios, issues: scenarioIssues } = loadScenarios({
+    dir,
+    config,
+    suite,
+    catalog,
+    agentTools: agentFiles.agentTools,
+    ignore: nonScenarioFiles(dir, file, metricsFolder),
+    ...(options.filter ? { filter: options.filter } : {}),
+  });
+  issues.push(...scenarioIssues);
+
+  const errors = issues.filter(isError);
+  if (errors.length > 0) throw new ConfigError(sortIssues(errors));
+  return {
+    dir,
+    file,
+    config,
+    scenarios,
+    customMetrics: rubricMetrics.metrics,
+    agentTools: agentFiles.agentTools,
+    agentPrompts: agentFiles.agentPrompts,
+    warnings: sortIssues(issues.filter((issue) => !isError(issue))),
+  };
+}
+
+function resolveSuiteFile(suitePath: string): string {
+  const absolute = resolve(suitePath);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(absolute).isDirectory();
+  } catch {
+    throw new ConfigError({ file: absolute, message: 'no such file or folder', severity: 'error' });
+  }
+  if (!isDirectory) return absolute;
+  const file = join(absolute, SUITE_FILE_NAME);
+  if (!existsSync(file)) throw new ConfigError({ file: absolute, message: `no ${SUITE_FILE_NAME} in this folder`, severity: 'error' });
+  return file;
+}
+
+/** Glob patterns (relative to the suite folder) of files a broad scenarios glob must not pick up. */
+function nonScenarioFiles(dir: string, suiteFile: string, metricsFolder: string): string[] {
+  const metrics = displayPath(dir, metricsFolder);
+  const metricsInside = metrics !== '' && !metrics.startsWith('..');
+  return [displayPath(dir, suiteFile), ...(metricsInside ? [`${metrics}/*.{yaml,yml}`] : [])];
+}
+
+function isError(issue: ConfigIssue): boolean {
+  return issue.severity !== 'warning';
+}
+
+function hasKey(data: unknown, key: string): boolean {
+  return data !== null && typeof data === 'object' && Object.hasOwn(data, key);
+}
+
+/** Issues in a stable reading order: by file, then line, then column. */
+export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  return [...issues].sort(
+    (left, right) =>
+      (left.file < right.file ? -1 : left.file > right.file ? 1 : 0) ||
+      (left.line ?? 0) - (right.line ?? 0) ||
+      (left.column ?? 0) - (right.column ?? 0),
+  );
+}
+
+/** SPEC §5: a judge model equal to an agent's model grades its own output; warn (error under --strict). */
+function judgeModelWarnings(config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
+  const warnings: ConfigIssue[] = [];
+  for (const role of ['primary', 'cross_check'] as const) {
+    const judgeModel = config.judge?.[role]?.model;
+    if (judgeModel === undefined) continue;
+    for (const [name, agent] of Object.entries(config.agents)) {
+      if (!isPromptAgent(agent) || agent.model !== judgeModel) continue;
+      warnings.push(
+        suite.issueAt(['judge', role, 'model'], `the judge model "${judgeModel}" is also the model of agent "${name}": a model judging its own output is biased`, {
+          severity: 'warning',
+        }),
+      );
+    }
+  }
+  return warnings;
+}
+
+/** Files parley.yaml names outside the agents: they must exist now rather than fail mid-run. */
+function suiteFileIssues(dir: string, config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
+  const identities = config.redaction?.identities;
+  if (identities === undefined || existsSync(resolve(dir, identities))) return [];
+  return [suite.issueAt(['redaction', 'identities'], `identities file "${identities}": file not found`)];
+}

@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from './canonical-json.js';
+import { hashCanonical } from './hash.js';
+
+describe('canonicalJson', () => {
+  it('sorts keys, drops undefined members and writes no whitespace', () => {
+    expect(canonicalJson({ b: 1, a: [true, null, 'x'], c: undefined, d: { z: 0, y: -1.5 } })).toBe(
+      '{"a":[true,null,"x"],"b":1,"d":{"y":-1.5,"z":0}}',
+    );
+  });
+
+  it('sorts by code point, not by locale', () => {
+    expect(canonicalJson({ é: 1, z: 2, Z: 3 })).toBe('{"Z":3,"z":2,"é":1}');
+  });
+
+  it('refuses values JSON cannot carry faithfully', () => {
+    expect(() => canonicalJson({ score: Number.NaN })).toThrow(/\$\.score is not a finite number/);
+    expect(() => canonicalJson({ run: () => 1 })).toThrow(/unsupported type function/);
+  });
+
+  it('gives the same text whatever the key insertion order (property)', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (record) => {
+        const reversed = Object.fromEntries(Object.entries(record).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(record));
+        expect(hashCanonical(reversed)).toBe(hashCanonical(record));
+      }),
+    );
+  });
+
+  it('round-trips through JSON.parse to equal data (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const normalised = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(JSON.parse(canonicalJson(normalised))).toEqual(normalised);
+      }),
+    );
+  });
+});

@@ -1,0 +1,10 @@
+export * from './provider-error.js';
+export * from './request-key.js';
+export * from './openai-provider.js';
+export * from './anthropic-provider.js';
+export * from './live-provider.js';
+export * from './recording.js';
+export * from './replay.js';
+export * from './pricing.js';
+export { scrub } from './sdk-errors.js';
+export * from './metered-provider.js';

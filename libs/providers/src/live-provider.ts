@@ -1,0 +1,51 @@
+import type { CompletionRequest, Provider, ProviderKind } from '@parley/core';
+import { createAnthropicProvider } from './anthropic-provider.js';
+import { createOpenAiProvider } from './openai-provider.js';
+import { ProviderError } from './provider-error.js';
+
+export interface LiveProviderSettings {
+  kind: ProviderKind;
+  /** Overrides the environment's base URL (required for openai-compatible). */
+  baseUrl?: string;
+  /** Names the environment variable holding the key instead of the provider's default. */
+  apiKeyEnv?: string;
+  timeoutMs?: number;
+}
+
+const DEFAULT_KEY_ENV: Record<ProviderKind, string> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  'openai-compatible': 'OPENAI_API_KEY',
+};
+
+/**
+ * A provider that makes real calls. Keys come only from the environment (SPEC §3.1); a missing key
+ * becomes a `missing_api_key` error on the first call, so one scenario errors instead of the run.
+ */
+export function createLiveProvider(settings: LiveProviderSettings, env: NodeJS.ProcessEnv): Provider {
+  const keyVariable = settings.apiKeyEnv ?? DEFAULT_KEY_ENV[settings.kind];
+  const apiKey = env[keyVariable];
+  const timeoutMs = settings.timeoutMs;
+  if (settings.kind === 'anthropic') {
+    const baseURL = settings.baseUrl ?? env.ANTHROPIC_BASE_URL;
+    return apiKey
+      ? createAnthropicProvider({ apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) })
+      : missingKey(keyVariable);
+  }
+  const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL;
+  if (settings.kind === 'openai-compatible') {
+    // Local servers (vLLM, Ollama, llama.cpp) usually take any key; the SDK insists on one.
+    return createOpenAiProvider({ apiKey: apiKey ?? 'not-needed', ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+  }
+  return apiKey
+    ? createOpenAiProvider({ apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) })
+    : missingKey(keyVariable);
+}
+
+function missingKey(variable: string): Provider {
+  return {
+    async complete(_request: CompletionRequest, context) {
+      throw new ProviderError('missing_api_key', `${variable} is not set: live calls need it (replay needs no key)`, { context });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { TokenUsage } from '@parley/core';
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/**
+ * Built-in prices for common models (USD per million tokens, list prices as published by the
+ * providers). A suite's `pricing:` overrides or extends them; a model in neither has an unknown
+ * cost, which reports show as unknown and never as 0.
+ */
+export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
+  'gpt-4.1': { input: 2.0, output: 8.0 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'gpt-4o': { input: 2.5, output: 10.0 },
+  'gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'gpt-5': { input: 1.25, output: 10.0 },
+  'gpt-5-mini': { input: 0.25, output: 2.0 },
+  'gpt-5-nano': { input: 0.05, output: 0.4 },
+  'o4-mini': { input: 1.1, output: 4.4 },
+  'claude-opus-4-7': { input: 5.0, output: 25.0 },
+  'claude-opus-4-5': { input: 5.0, output: 25.0 },
+  'claude-sonnet-4-5': { input: 3.0, output: 15.0 },
+  'claude-sonnet-4-6': { input: 3.0, output: 15.0 },
+  'claude-haiku-4-5': { input: 1.0, output: 5.0 },
+};
+
+/** The price of a model: the suite's override first, then the built-in table, else undefined. */
+export function priceOf(model: string, overrides: Record<string, ModelPrice> = {}): ModelPrice | undefined {
+  return overrides[model] ?? BUILT_IN_PRICES[model];
+}
+
+/** USD of one call, or null when the model's price is unknown. */
+export function costOfCall(model: string, usage: TokenUsage, overrides: Record<string, ModelPrice> = {}): number | null {
+  const price = priceOf(model, overrides);
+  if (!price) return null;
+  return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1_000_000;
+}

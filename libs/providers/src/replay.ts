@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import type { CallContext, CompletionRequest, CompletionResponse, Provider } from '@parley/core';
+import { ConfigError } from '@parley/core';
+import { RecordingEntrySchema, type RecordingEntry } from '@parley/config';
+import { ProviderError } from './provider-error.js';
+import { keyMaterial, requestKey } from './request-key.js';
+
+/**
+ * Reads `recordings/<scenario_id>.jsonl`. A missing file gives an empty list (every call then
+ * misses, naming the command that records it); a damaged line is a ConfigError with its line.
+ */
+export function readRecording(path: string): RecordingEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new ConfigError({ file: path, message: `cannot read recording: ${(error as Error).message}` });
+  }
+  const entries: RecordingEntry[] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      throw new ConfigError({ file: path, line: index + 1, column: 1, message: `not valid JSON: ${(error as Error).message}` });
+    }
+    const result = RecordingEntrySchema.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new ConfigError({
+        file: path,
+        line: index + 1,
+        column: 1,
+        message: `not a recording entry: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+      });
+    }
+    entries.push(result.data);
+  }
+  return entries;
+}
+
+/**
+ * Answers every call from a recording and never touches the network. Calls match by key; repeated
+ * identical requests take the recorded answers in order. A miss throws a ProviderError naming the
+ * scenario, turn and role, with a short diff against the closest recorded request.
+ */
+export function createReplayProvider(entries: RecordingEntry[], recordingFile: string): Provider {
+  const queues = new Map<string, RecordingEntry[]>();
+  for (const entry of entries) {
+    const queue = queues.get(entry.key);
+    if (queue) queue.push(entry);
+    else queues.set(entry.key, [entry]);
+  }
+  return {
+    async complete(request: CompletionRequest, context: CallContext): Promise<CompletionResponse> {
+      const entry = queues.get(requestKey(request))?.shift();
+      if (entry) {
+        return {
+          content: entry.response.content,
+          tool_calls: entry.response.tool_calls,
+          finish_reason: entry.response.finish_reason,
+          model: entry.response.model,
+          usage: entry.usage,
+          latency_ms: entry.latency_ms,
+        };
+      }
+      throw await replayMiss(request, context, entries, recordingFile);
+    },
+  };
+}
+
+async function replayMiss(
+  request: CompletionRequest,
+  context: CallContext,
+  entries: RecordingEntry[],
+  recordingFile: string,
+): Promise<ProviderError> {
+  const where = `scenario ${context.scenario_id}, turn ${context.turn}, role ${context.role}`;
+  if (entries.length === 0) {
+    return new ProviderError('replay_miss', `recording miss in ${where}: no recording at ${recordingFile}`, {
+      context,
+      details: `Record it with: parley run <suite> --mode record --scenario ${context.scenario_id}`,
+    });
+  }
+  const { diffLines } = await import('diff');
+  const current = pretty(keyMaterial(request));
+  let best: { changes: ReturnType<typeof diffLines>; cost: number } | undefined;
+  const candidates = entries.filter((entry) => entry.role === context.role);
+  for (const entry of candidates.length ? candidates : entries) {
+    const changes = diffLines(pretty(entry.request), current);
+    const cost = changes.filter((change) => change.added || change.removed).reduce((sum, change) => sum + (change.count ?? 1), 0);
+    if (!best || cost < best.cost) best = { changes, cost };
+  }
+  const diffText = renderDiff(best?.changes ?? []);
+  return new ProviderError(
+    'replay_miss',
+    `recording miss in ${where}: no recorded call matches this request (${recordingFile} has ${entries.length} calls)`,
+    {
+      context,
+      details: `Closest recorded request (- recorded, + now):\n${diffText}\nRe-record with: parley run <suite> --mode record --scenario ${context.scenario_id}`,
+    },
+  );
+}
+
+function pretty(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+const MAX_DIFF_LINES = 24;
+
+function renderDiff(changes: Array<{ value: string; added?: boolean; removed?: boolean }>): string {
+  const lines: string[] = [];
+  for (const change of changes) {
+    if (!change.added && !change.removed) continue;
+    const sign = change.added ? '+' : '-';
+    for (const line of change.value.replace(/\n$/, '').split('\n')) lines.push(`${sign} ${truncate(line.trim(), 160)}`);
+  }
+  const shown = lines.slice(0, MAX_DIFF_LINES);
+  if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more changed lines`);
+  return shown.join('\n');
+}
+
+function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

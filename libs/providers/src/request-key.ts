@@ -1,0 +1,46 @@
+import { hashCanonical, type ChatMessage, type CompletionRequest } from '@parley/core';
+
+/**
+ * The recording key of a request (SPEC §3.3): sha256 of the canonical request — provider, model,
+ * messages, tools and sampling parameters. Tool-call ids are assigned by the provider and differ
+ * between recordings of the same conversation, so they are replaced by their position before
+ * hashing: a re-recording of an unchanged conversation gives the same keys.
+ */
+export function requestKey(request: CompletionRequest): string {
+  return hashCanonical(keyMaterial(request));
+}
+
+/** The part of a request that identifies it, in the form that is hashed (also used for diffs). */
+export function keyMaterial(request: CompletionRequest): Record<string, unknown> {
+  return {
+    provider: request.provider,
+    model: request.model,
+    system: request.system,
+    messages: withPositionalToolIds(request.messages),
+    tools: request.tools,
+    temperature: request.temperature,
+    max_tokens: request.max_tokens,
+    seed: request.seed,
+    response_schema: request.response_schema,
+  };
+}
+
+function withPositionalToolIds(messages: ChatMessage[]): ChatMessage[] {
+  const positions = new Map<string, string>();
+  const positional = (id: string | undefined): string => {
+    const key = id ?? `missing-${positions.size}`;
+    let value = positions.get(key);
+    if (value === undefined) {
+      value = `call_${positions.size + 1}`;
+      positions.set(key, value);
+    }
+    return value;
+  };
+  return messages.map((message) => {
+    if (message.role === 'assistant' && message.tool_calls) {
+      return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: positional(call.id) })) };
+    }
+    if (message.role === 'tool') return { ...message, tool_call_id: positional(message.tool_call_id) };
+    return message;
+  });
+}

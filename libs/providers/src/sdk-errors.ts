@@ -1,0 +1,68 @@
+import type { CallContext } from '@parley/core';
+import { ProviderError } from './provider-error.js';
+
+/** The fields both SDKs' error classes carry; read structurally so neither SDK is loaded here. */
+interface SdkErrorLike {
+  name?: string;
+  status?: number;
+  message?: string;
+  headers?: Headers | Record<string, string | null | undefined>;
+  error?: unknown;
+}
+
+/**
+ * Turns whatever an SDK call threw into a ProviderError. The SDK message is kept (neither SDK puts
+ * keys in messages) but passed through `scrub` in case a user's base URL carried credentials.
+ */
+export function toProviderError(error: unknown, context: CallContext, provider: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const sdkError = (error ?? {}) as SdkErrorLike;
+  // Prefer the class name: some SDK errors keep the generic `name` "Error".
+  const name = `${(error as { constructor?: { name?: string } })?.constructor?.name ?? ''} ${sdkError.name ?? ''}`;
+  const message = scrub(sdkError.message ?? String(error));
+  if (name === 'AbortError' || name === 'APIUserAbortError') {
+    return new ProviderError('aborted', `${provider} call aborted`, { context });
+  }
+  if (name.includes('Timeout')) {
+    return new ProviderError('timeout', `${provider} call timed out`, { context });
+  }
+  if (name.includes('Connection')) {
+    return new ProviderError('connection', `${provider} connection failed: ${message}`, { context });
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderError('malformed_response', `${provider} answered with a body that is not valid JSON`, {
+      context,
+      details: message,
+    });
+  }
+  if (typeof sdkError.status === 'number') {
+    const retryAfter = readRetryAfter(sdkError.headers);
+    const kind = sdkError.status === 429 ? 'rate_limited' : 'http';
+    return new ProviderError(kind, `${provider} answered HTTP ${sdkError.status}: ${message}`, {
+      context,
+      status: sdkError.status,
+      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+    });
+  }
+  return new ProviderError('connection', `${provider} call failed: ${message}`, { context });
+}
+
+function readRetryAfter(headers: SdkErrorLike['headers']): number | undefined {
+  if (!headers) return undefined;
+  const get = (name: string): string | null | undefined =>
+    typeof (headers as Headers).get === 'function'
+      ? (headers as Headers).get(name)
+      : (headers as Record<string, string | null | undefined>)[name];
+  const milliseconds = Number(get('retry-after-ms'));
+  if (Number.isFinite(milliseconds) && milliseconds > 0) return milliseconds / 1000;
+  const seconds = Number(get('retry-after'));
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/** Removes credentials that could hide in URLs or bearer strings of an error message. */
+export function scrub(text: string): string {
+  return text
+    .replace(/(https?:\/\/)[^/\s:@]+:[^/\s@]+@/g, '$1[redacted]@')
+    .replace(/\b(sk-[A-Za-z0-9_-]{6,}|sk-ant-[A-Za-z0-9_-]{6,})/g, '[redacted-key]')
+    .replace(/(Bearer\s+)[A-Za-z0-9._-]+/gi, '$1[redacted]');
+}

@@ -1,0 +1,90 @@
+import type { ScenarioResult } from '@parley/core';
+import { describe, expect, it } from 'vitest';
+import { buildReport, renderReportJson } from './build-report.js';
+import { SECRET_PHRASE, runInfo, sampleResults } from './test-support/sample-run.js';
+import { WITHHELD } from './withhold-content.js';
+
+describe('buildReport', () => {
+  const report = buildReport(runInfo, sampleResults());
+
+  it('sorts results by scenario id', () => {
+    const ids = report.results.map((result) => result.scenario_id);
+    expect(ids).toEqual([...ids].sort());
+    expect(ids[0]).toBe('budget_stop');
+  });
+
+  it('takes status, exit code and counts from the gate', () => {
+    expect(report.status).toBe('error');
+    expect(report.exit_code).toBe(1);
+    expect(report.counts).toEqual({ pass: 1, fail: 3, warn: 1, flaky: 1, error: 2, skipped: 1 });
+  });
+
+  it('gives exit 0 when only advisory scenarios fail, and 130 when interrupted', () => {
+    const results = sampleResults().filter((result) => result.gate === 'advisory' || result.status === 'pass');
+    expect(buildReport(runInfo, results).exit_code).toBe(0);
+    expect(buildReport(runInfo, results).status).toBe('pass');
+    expect(buildReport({ ...runInfo, interrupted: true }, results).exit_code).toBe(130);
+  });
+
+  it('turns warn and flaky into exit 1 under strict', () => {
+    const results = sampleResults().filter((result) => ['warn', 'flaky', 'pass'].includes(result.status));
+    expect(buildReport(runInfo, results).exit_code).toBe(0);
+    expect(buildReport({ ...runInfo, strict: true }, results).exit_code).toBe(1);
+  });
+
+  it('sums the cost over scenarios, and unknown prices stay unknown', () => {
+    expect(report.cost).toEqual({ input_tokens: 800, output_tokens: 400, usd: expect.closeTo(0.008, 10), calls: 16 });
+    expect(report.cost_usd).toBe(report.cost.usd);
+    const unpriced = sampleResults().map((result, index): ScenarioResult =>
+      index === 0 ? { ...result, cost: { ...result.cost, usd: null } } : result,
+    );
+    expect(buildReport(runInfo, unpriced).cost_usd).toBeNull();
+  });
+
+  it('keeps transcripts of ordinary scenarios and never includes sessions', () => {
+    const happy = report.results.find((result) => result.scenario_id === 'spa_happy');
+    expect(happy?.transcript?.turns).toHaveLength(4);
+    expect(happy).toMatchObject({ title: 'Customer books a massage', language: 'sw' });
+    const json = renderReportJson(report);
+    expect(json).not.toContain('session');
+    expect(json).not.toContain('conv-spa_happy');
+    expect(json).not.toContain('test_tenant_');
+  });
+
+  it('withholds every piece of content of metadata_only scenarios', () => {
+    const disclosure = report.results.find((result) => result.scenario_id === 'gbv_disclosure');
+    expect(disclosure?.transcript).toBeUndefined();
+    expect(disclosure?.reason).toBe(`content_signals: ${WITHHELD}`);
+    expect(disclosure?.title).toBe('Caller discloses abuse');
+    expect(disclosure?.metrics).toEqual([
+      { metric: 'content_signals', version: '1.0.0', score: 0, threshold: 0.8, passed: false, reason: WITHHELD, details: { matched: 0, warn: false } },
+      { metric: 'conversation_judge', version: '1.0.0', score: 0.75, threshold: 0.8, passed: true, reason: WITHHELD, details: { mean: 75 } },
+    ]);
+    const miss = report.results.find((result) => result.scenario_id === 'gbv_replay_miss');
+    expect(miss?.reason).toBe(`recording_miss: ${WITHHELD}`);
+    expect(miss?.error).toEqual({ kind: 'recording_miss', message: WITHHELD });
+    expect(renderReportJson(report)).not.toContain(SECRET_PHRASE);
+  });
+
+  it('is deterministic: same inputs, byte-identical JSON, whatever the input order', () => {
+    const first = renderReportJson(buildReport(runInfo, sampleResults()));
+    const second = renderReportJson(buildReport(runInfo, sampleResults().reverse()));
+    expect(second).toBe(first);
+    expect(first.endsWith('}\n')).toBe(true);
+    expect(first.split('\n')[1]).toBe('  "schema_version": 1,');
+  });
+
+  it('does not share objects with its input', () => {
+    const results = sampleResults();
+    const built = buildReport(runInfo, results);
+    const happy = results.find((result) => result.scenario_id === 'spa_happy');
+    happy?.transcript?.turns.push({ role: 'user', content: 'late edit', turn: 9 });
+    expect(renderReportJson(built)).not.toContain('late edit');
+  });
+
+  it('fills nulls for unknown git sha and fingerprint', () => {
+    const { git_sha: _sha, config_fingerprint: _fingerprint, ...rest } = runInfo;
+    const built = buildReport(rest, []);
+    expect(built).toMatchObject({ git_sha: null, config_fingerprint: null, status: 'skipped', exit_code: 0, results: [] });
+  });
+});

@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import { deterministicMetrics, type Metric } from '@parley/metrics';
+
+/** Every metric this version can evaluate, by name. */
+export function builtInMetrics(): Record<string, Metric<unknown>> {
+  return deterministicMetrics as Record<string, Metric<unknown>>;
+}
+
+/** The parameter schemas the loader validates expectations against. */
+export function metricParamSchemas(): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(builtInMetrics()).map(([name, metric]) => [name, metric.params as z.ZodType]));
+}
+
+/** name → version of every built-in metric (for fingerprints and reports). */
+export function metricVersions(): Record<string, string> {
+  return Object.fromEntries(Object.entries(builtInMetrics()).map(([name, metric]) => [name, metric.version]));
+}

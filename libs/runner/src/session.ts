@@ -1,0 +1,19 @@
+import type { Random } from '@parley/core';
+
+export interface ScenarioSession {
+  run_id: string;
+  scenario_id: string;
+  /** A fresh thread/conversation id per scenario: nothing is shared between scenarios. */
+  conversation_id: string;
+  /** `test_tenant_<scenario_id>_<8 hex>` (SPEC §4 Isolation), exported as PARLEY_TENANT to hooks. */
+  tenant: string;
+}
+
+export function newSession(runId: string, scenarioId: string, random: Random): ScenarioSession {
+  return {
+    run_id: runId,
+    scenario_id: scenarioId,
+    conversation_id: `conv_${random.hex(16)}`,
+    tenant: `test_tenant_${scenarioId}_${random.hex(8)}`,
+  };
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { formatMetricScore, formatRunDetail, formatRunList } from './format-runs.js';
+import type { RunRow } from './run-rows.js';
+import { errorResult, failingResult, newRun, passingResult, runFinish } from './test-support/fixtures.js';
+
+const finishedRun: RunRow = { ...newRun(), ...runFinish(), scenario_count: 3, finished: true };
+const unfinishedRun: RunRow = {
+  ...newRun({ id: 'run-2026-11-27-ffffff', mode: 'live', started_at: '2026-11-27T07:30:00.000Z', git_sha: null }),
+  scenario_count: 1,
+  finished: false,
+};
+
+describe('formatRunList', () => {
+  it('renders one line per run in the given order, without colour codes', () => {
+    expect(formatRunList([unfinishedRun, finishedRun])).toBe(
+      [
+        'RUN                    SUITE           MODE    STATUS      SCENARIOS  PASS/FAIL/ERROR  COST   STARTED           DURATION',
+        'run-2026-11-27-ffffff  ratiba_booking  live    unfinished  1          -                -      2026-11-27 07:30  -',
+        'run-2026-11-26-a1b2c3  ratiba_booking  replay  fail        3          1/1/1            $0.01  2026-11-26 12:00  1 m 03 s',
+      ].join('\n'),
+    );
+  });
+
+  it('says so when there are no runs', () => {
+    expect(formatRunList([])).toBe('No runs stored yet.');
+  });
+
+  it('shows an unknown cost as unknown, not as $0', () => {
+    const unpriced: RunRow = { ...finishedRun, cost: { input_tokens: 1, output_tokens: 1, usd: null, calls: 1 } };
+    expect(formatRunList([unpriced]).split('\n')[1]).toContain(' unknown ');
+  });
+});
+
+describe('formatRunDetail', () => {
+  it('renders the header and one line per scenario with status, reason and metric scores', () => {
+    expect(formatRunDetail(finishedRun, [failingResult(), errorResult(), passingResult()])).toBe(
+      [
+        'Run        run-2026-11-26-a1b2c3',
+        'Suite      ratiba_booking',
+        'Mode       replay',
+        'Status     fail (exit 1)',
+        'Started    2026-11-26T12:00:00.000Z',
+        'Finished   2026-11-26T12:01:03.000Z',
+        'Duration   1 m 03 s',
+        'Scenarios  3 (pass 1, fail 1, error 1)',
+        'Cost       $0.01 (2436 input + 192 output tokens, 3 calls)',
+        'Git        abc1234',
+        'Config     sha256:feed',
+        'Parley     0.1.0',
+        'Output     .parley/runs/run-2026-11-26-a1b2c3',
+        '',
+        'SCENARIO                   STATUS            REASON                                 METRICS',
+        'physio_cancel_sheng        fail              conversation_judge 0.62 is below 0.70  conversation_judge 0.62 ✗, booking_slot_consistency error, conversation_judge 0.80',
+        'refund_request_english     error (advisory)  recording miss at turn 2 (agent)',
+        'spa_booking_swahili_happy  pass              all expectations met                   content_signals pass, conversation_judge 0.91',
+      ].join('\n'),
+    );
+  });
+
+  it('shows an unfinished run without results', () => {
+    const text = formatRunDetail(unfinishedRun, []);
+    expect(text).toContain('Status     unfinished\n');
+    expect(text).toContain('Duration   -\n');
+    expect(text).toContain('Git        -\n');
+    expect(text.endsWith('\n\nNo scenario results stored.')).toBe(true);
+  });
+
+  it('keeps each scenario on one line, cutting long and multi-line reasons', () => {
+    const long = { ...errorResult(), reason: `recording miss: ${'x'.repeat(100)}\n- "temperature": 0.7` };
+    const lines = formatRunDetail(finishedRun, [long], { reasonLength: 30 }).split('\n');
+    expect(lines.at(-1)).toContain(`recording miss: ${'x'.repeat(13)}…`);
+    expect(lines.some((line) => line.includes('temperature'))).toBe(false);
+  });
+});
+
+describe('formatMetricScore', () => {
+  it('shows scores with two decimals, verdicts for pass/fail metrics and errors as errors', () => {
+    const base = { metric: 'm', version: '1', threshold: 0.5, reason: '' };
+    expect(formatMetricScore({ ...base, score: 0.456, passed: false })).toBe('m 0.46 ✗');
+    expect(formatMetricScore({ ...base, score: 1, passed: true })).toBe('m 1.00');
+    expect(formatMetricScore({ ...base, score: null, passed: false })).toBe('m fail');
+    expect(formatMetricScore({ ...base, score: null, passed: true })).toBe('m pass');
+    expect(formatMetricScore({ ...base, score: 0.9, passed: false, error: true })).toBe('m error');
+  });
+});

@@ -1,0 +1,48 @@
+/** Shown where a value is not known (yet): an unfinished run has no duration. */
+export const missingValue = '-';
+
+/**
+ * USD with enough digits to tell small runs apart: `$0.0042`, `$12.34`; `unknown` when some call's
+ * model had no price (never printed as $0).
+ */
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === undefined) return missingValue;
+  if (usd === null) return 'unknown';
+  if (usd === 0) return '$0.00';
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+/** `850 ms`, `12.3 s`, `3 m 04 s`, `1 h 02 m`. */
+export function formatDuration(durationMs: number | undefined): string {
+  if (durationMs === undefined) return missingValue;
+  if (durationMs < 1_000) return `${Math.round(durationMs)} ms`;
+  const seconds = durationMs / 1_000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const wholeSeconds = Math.round(seconds);
+  const minutes = Math.floor(wholeSeconds / 60);
+  if (minutes < 60) return `${minutes} m ${pad2(wholeSeconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${pad2(minutes % 60)} m`;
+}
+
+/**
+ * `2026-11-26 12:00` in UTC, so the same run reads the same on every machine and in CI logs.
+ * A string that is not a date is shown as it is.
+ */
+export function formatStartTime(isoTimestamp: string): string {
+  const time = new Date(isoTimestamp);
+  if (Number.isNaN(time.getTime())) return isoTimestamp;
+  return time.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** The first line of `text`, cut to `maxLength` characters; an ellipsis marks anything left out. */
+export function oneLine(text: string, maxLength: number): string {
+  const lines = text.trim().split(/\r?\n/);
+  // Array.from counts characters, not UTF-16 units, so an emoji is never cut in half.
+  const first = Array.from(lines[0] ?? '');
+  if (lines.length === 1 && first.length <= maxLength) return first.join('');
+  return `${first.slice(0, Math.max(0, maxLength - 1)).join('').trimEnd()}…`;
+}
+
+function pad2(value: number): string {
+  return String(value).padStart(2, '0');
+}

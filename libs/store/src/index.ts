@@ -1,0 +1,14 @@
+export {
+  openStore,
+  reportedAttempt,
+  type Store,
+  type ListRunsOptions,
+  type ScenarioResultsOptions,
+  type ScenarioAttempt,
+  type MetricHistoryEntry,
+} from './store.js';
+export type { NewRun, RunFinish, RunRow } from './run-rows.js';
+export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migration } from './migrations.js';
+export { openDatabase, busyTimeoutMs } from './open-database.js';
+export { formatRunList, formatRunDetail, formatMetricScore, type RunDetailOptions } from './format-runs.js';
+export { formatUsd, formatDuration, formatStartTime, oneLine } from './format-values.js';

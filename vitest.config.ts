@@ -14,6 +14,7 @@ export default defineConfig({
   },
   test: {
     include: ['{apps,libs,tools}/*/src/**/*.test.{ts,tsx}'],
+    globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

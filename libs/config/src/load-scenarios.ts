@@ -126,9 +126,6 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
   const warn = (path: (string | number)[], message: string, target: 'value' | 'key' = 'value'): void => {
     warnings.push(source.issueAt(path, message, { severity: 'warning', target }));
   };
-  if (data.language !== undefined && !context.catalog.has(`fluency_${data.language}`)) {
-    warn(['language'], `no fluency_${data.language} metric: this scenario's language is not judged (add metrics/fluency_${data.language}.yaml)`);
-  }
   if (data.user.opening === undefined && data.user.script.length === 0 && data.user.simulate === undefined) {
     warn(['user'], 'the scenario has no user turns: give user.opening, user.script or user.simulate');
   }

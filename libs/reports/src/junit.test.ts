@@ -49,10 +49,10 @@ describe('renderJunit', () => {
     expect(failure?.text).not.toContain('tool_correctness');
   });
 
-  it('gives errors their message, kind and details, keeping CDATA well-formed', () => {
+  it('gives errors their message, kind and details, with markup-like text escaped intact', () => {
     const error = findAll(testCase(root, 'provider_down'), 'error')[0];
     expect(error?.attributes).toMatchObject({ message: 'openai: 503 after 3 retries', type: 'provider' });
-    expect(error?.text).toBe('attempt 1: 503\nattempt 2: 503\nattempt 3: 503 ]] > ]] >');
+    expect(error?.text).toBe('attempt 1: 503\nattempt 2: 503\nattempt 3: 503 ]]> ]]>');
   });
 
   it('does not fail the build for a failing advisory scenario', () => {
@@ -74,7 +74,16 @@ describe('renderJunit', () => {
     expect(findAll(testCase(root, 'gbv_disclosure'), 'failure')).toHaveLength(1);
   });
 
-  it('is the same string every time (no state left in the shared builder)', () => {
+  it('is the same string every time', () => {
     expect(renderJunit(report)).toBe(xml);
+  });
+});
+
+describe('escapeXml', () => {
+  it('escapes markup and replaces characters XML 1.0 cannot carry', async () => {
+    const { escapeXml } = await import('./xml-text.js');
+    expect(escapeXml(`a<b>&"c"'d'`)).toBe('a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;');
+    expect(escapeXml('bell\u0007 tab\t ok')).toBe('bell\uFFFD tab\t ok');
+    expect(escapeXml('emoji 👍 stays')).toBe('emoji 👍 stays');
   });
 });

@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import { failsGate } from '@parley/gate';
-import type { Builder, TestCase } from 'junit-report-builder';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
+import { openTag, textElement } from './xml-text.js';
 
 /**
  * `junit.xml` for CI systems (GitHub, GitLab, Jenkins): one `<testsuite>` named after the suite,
@@ -13,15 +12,11 @@ import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
  * advisory scenarios that failed are reported in `<system-out>` instead, with a `gate` property,
  * and under `--strict` a blocking `warn` or `flaky` becomes a failure. Built from the report, so a
  * `metadata_only` scenario's content, already withheld there, cannot reach the XML.
+ *
+ * Written by hand rather than with a JUnit library: the format is a handful of elements, the
+ * library we tried cost 20 ms of start-up (it bundles lodash) and mis-escaped repeated `]]>`.
  */
 export function renderJunit(report: RunReport): string {
-  const builder = junitReportBuilder().newBuilder();
-  builder.name('parley');
-  const suite = builder
-    .testSuite()
-    .name(report.suite)
-    .time(millisecondsToSeconds(report.duration_ms))
-    .timestamp(junitTimestamp(report.started_at));
   const properties: Array<[string, string | null]> = [
     ['run_id', report.run_id],
     ['mode', report.mode],
@@ -33,40 +28,64 @@ export function renderJunit(report: RunReport): string {
     ['config_fingerprint', report.config_fingerprint],
     ['cost_usd', report.cost_usd === null ? 'unknown' : String(report.cost_usd)],
   ];
-  for (const [name, value] of properties) if (value !== null) suite.property(name, value);
-
-  for (const result of report.results) {
-    const testCase = suite
-      .testCase()
-      .className(`parley.${report.suite}.${result.agent}`)
-      .name(result.scenario_id)
-      .time(millisecondsToSeconds(assistantLatencyMs(result)))
-      .property('gate', result.gate)
-      .property('status', result.status);
-    describeOutcome(testCase, result, report.strict);
-  }
-  return builder.build();
+  const cases = report.results.map((result) => renderTestCase(report, result));
+  const count = (predicate: (result: ReportResult) => boolean): number => report.results.filter(predicate).length;
+  const failing = (result: ReportResult): boolean => result.status !== 'skipped' && failsGate(result, { strict: report.strict });
+  const totals = {
+    tests: report.results.length,
+    failures: count((result) => failing(result) && result.status !== 'error'),
+    errors: count((result) => failing(result) && result.status === 'error'),
+    skipped: count((result) => result.status === 'skipped'),
+  };
+  const time = millisecondsToSeconds(report.duration_ms);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    openTag('testsuites', { name: 'parley', ...totals, time }),
+    `  ${openTag('testsuite', { name: report.suite, ...totals, timestamp: junitTimestamp(report.started_at), time })}`,
+    '    <properties>',
+    ...properties
+      .filter((entry): entry is [string, string] => entry[1] !== null)
+      .map(([name, value]) => `      ${openTag('property', { name, value }, true)}`),
+    '    </properties>',
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }
 
-function describeOutcome(testCase: TestCase, result: ReportResult, strict: boolean): void {
+function renderTestCase(report: RunReport, result: ReportResult): string {
+  const attributes = {
+    classname: `parley.${report.suite}.${result.agent}`,
+    name: result.scenario_id,
+    time: millisecondsToSeconds(assistantLatencyMs(result)),
+  };
+  const properties = [
+    '      <properties>',
+    `        ${openTag('property', { name: 'gate', value: result.gate }, true)}`,
+    `        ${openTag('property', { name: 'status', value: result.status }, true)}`,
+    '      </properties>',
+  ];
+  const inner = describeOutcome(result, report.strict).map((line) => `      ${line}`);
+  return [`    ${openTag('testcase', attributes)}`, ...properties, ...inner, '    </testcase>'].join('\n');
+}
+
+/** The elements inside a testcase that say how it went. */
+function describeOutcome(result: ReportResult, strict: boolean): string[] {
   const verdict = `${result.status.toUpperCase()}${result.gate === 'advisory' ? ' (advisory)' : ''}: ${result.reason}`;
   const metricLines = troubledMetrics(result.metrics).map(describeTroubledMetric);
 
   if (result.status === 'skipped') {
-    testCase.skipped().standardOutput(cdataSafe(verdict));
-    return;
+    return [openTag('skipped', { message: result.reason }, true), textElement('system-out', {}, verdict)];
   }
   if (!failsGate(result, { strict })) {
-    if (result.status !== 'pass') testCase.standardOutput(cdataSafe([verdict, ...metricLines].join('\n')));
-    return;
+    return result.status === 'pass' ? [] : [textElement('system-out', {}, [verdict, ...metricLines].join('\n'))];
   }
   if (result.status === 'error') {
     const body = [result.error?.details ?? '', ...metricLines].filter((line) => line !== '').join('\n');
-    testCase.error(result.error?.message ?? result.reason, result.error?.kind ?? 'error', cdataSafe(body));
-    return;
+    return [textElement('error', { message: result.error?.message ?? result.reason, type: result.error?.kind ?? 'error' }, body)];
   }
-  testCase.failure(result.reason, result.status);
-  if (metricLines.length > 0) testCase.stacktrace(cdataSafe(metricLines.join('\n')));
+  return [textElement('failure', { message: result.reason, type: result.status }, metricLines.join('\n'))];
 }
 
 /**
@@ -88,40 +107,4 @@ function junitTimestamp(isoUtc: string): string {
 
 function millisecondsToSeconds(milliseconds: number): number {
   return Math.round(milliseconds) / 1000;
-}
-
-/**
- * xmlbuilder escapes only the first `]]>` of a CDATA section, so a second one would end the
- * section early and break the XML. Text here is for people reading a CI page; a space is harmless.
- */
-function cdataSafe(text: string): string {
-  return text.replaceAll(']]>', ']] >');
-}
-
-let loadedBuilder: Builder | undefined;
-
-/**
- * junit-report-builder bundles lodash and xmlbuilder into one 790 kB CommonJS file: about 21 ms
- * to require, about 60 ms through an ESM `import` (Node scans CommonJS for named exports). It is
- * loaded on first use with `require`, so commands that write no JUnit never pay for it.
- *
- * Its typings declare an ES default export while the CommonJS file assigns `module.exports`;
- * this accepts either shape and checks it rather than trusting the typings.
- */
-function junitReportBuilder(): Builder {
-  if (loadedBuilder === undefined) {
-    const loaded: unknown = createRequire(import.meta.url)('junit-report-builder');
-    const candidate = isBuilder(loaded) ? loaded : hasDefault(loaded) && isBuilder(loaded.default) ? loaded.default : undefined;
-    if (candidate === undefined) throw new Error('junit-report-builder did not export a report builder');
-    loadedBuilder = candidate;
-  }
-  return loadedBuilder;
-}
-
-function isBuilder(value: unknown): value is Builder {
-  return typeof value === 'object' && value !== null && 'newBuilder' in value && typeof value.newBuilder === 'function';
-}
-
-function hasDefault(value: unknown): value is { default: unknown } {
-  return typeof value === 'object' && value !== null && 'default' in value;
 }

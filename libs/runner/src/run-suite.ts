@@ -82,14 +82,14 @@ export async function runSuite(options: RunOptions, dependencies: RunDependencie
 
   const store: Store = openStore(resolve(dependencies.cwd, options.storePath ?? join('.parley', 'parley.db')));
   const fingerprint = configFingerprint(suite, metricVersions());
-  const sha = gitSha(suite.dir);
+  const pendingSha = gitSha(suite.dir);
   try {
     store.createRun({
       id: runId,
       suite: suite.config.suite,
       mode,
       started_at: startedAt.toISOString(),
-      git_sha: sha,
+      git_sha: null,
       config_fingerprint: fingerprint,
       parley_version: PARLEY_VERSION,
       options: runOptionsForStore(options, mode),
@@ -133,6 +133,7 @@ export async function runSuite(options: RunOptions, dependencies: RunDependencie
     );
 
     const interrupted = options.signal?.aborted ?? false;
+    const sha = await pendingSha;
     const finishedAt = clock.now();
     const durationMs = Math.round(clock.monotonicMs() - startedMs);
     const report = buildReport(
@@ -159,6 +160,7 @@ export async function runSuite(options: RunOptions, dependencies: RunDependencie
       duration_ms: durationMs,
       cost: report.cost,
       counts: report.counts,
+      git_sha: sha,
     });
     emit({
       type: 'run_finished',

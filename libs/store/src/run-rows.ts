@@ -23,6 +23,8 @@ export interface RunFinish {
   duration_ms: number;
   cost: CostSummary;
   counts: Record<Status, number>;
+  /** The commit, when it became known only by the end of the run (git is asked in parallel). */
+  git_sha?: string | null;
 }
 
 /** A stored run. The RunFinish fields are absent while it runs and after it was interrupted. */
@@ -83,6 +85,7 @@ export function runFinishParameters(runId: string, finish: RunFinish): Record<st
     cost_usd: finish.cost.usd,
     calls: finish.cost.calls,
     counts_json: JSON.stringify(finish.counts),
+    git_sha: finish.git_sha ?? null,
   };
 }
 

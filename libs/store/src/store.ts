@@ -251,7 +251,7 @@ function prepareStatements(database: Database.Database) {
     finishRun: database.prepare<[Record<string, string | number | null>]>(`
       UPDATE runs SET status = @status, exit_code = @exit_code, finished_at = @finished_at, duration_ms = @duration_ms,
         input_tokens = @input_tokens, output_tokens = @output_tokens, cost_usd = @cost_usd, calls = @calls,
-        counts_json = @counts_json
+        counts_json = @counts_json, git_sha = COALESCE(@git_sha, git_sha)
       WHERE id = @id`),
     listRuns: database.prepare<[{ limit: number; offset: number }], RunRecord>(`
       SELECT ${runColumns} FROM runs AS r

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './test-support/example-copy.js';
+
+const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
+
+/** A loopback port nothing listens on: connections to it are refused. (Not 9: fetch refuses "bad ports" before connecting.) */
+async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+let refused = 0;
+beforeAll(async () => {
+  refused = await refusedPort();
+});
+const SUPPORT = join(REPO_ROOT, 'apps/cli/src/test-support');
+
+/** Runs the real `parley` binary as a user would, without API keys and with unreachable providers. */
+function parleyProcess(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const cwd = mkdtempSync(join(tmpdir(), 'parley-cwd-'));
+  const networkLog = join(cwd, 'network.log');
+  const moduleLog = join(cwd, 'modules.log');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    OPENAI_BASE_URL: `http://127.0.0.1:${refused}/v1`,
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${refused}`,
+    PARLEY_NETWORK_LOG: networkLog,
+    PARLEY_MODULE_LOG: moduleLog,
+    ...extraEnv,
+  };
+  const result = spawnSync(
+    process.execPath,
+    ['--require', join(SUPPORT, 'no-network.cjs'), '--import', join(SUPPORT, 'trace-modules.mjs'), BIN, ...args],
+    { cwd, env, encoding: 'utf8', timeout: 60_000 },
+  );
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  return { ...result, cwd, networkAttempts: read(networkLog), modules: read(moduleLog) };
+}
+
+describe('the parley binary on the examples', () => {
+  it.each(['booking', 'municipal'])('replays examples/%s with no keys, no network and no SDK loaded, and exits 0', (name) => {
+    const run = parleyProcess(['run', join(REPO_ROOT, 'examples', name), '--out', 'out']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.networkAttempts).toBe('');
+    expect(run.modules).toContain('parley.mjs');
+    expect(run.modules).not.toMatch(/node_modules\/(openai|@anthropic-ai|ink|react)\//);
+    expect(run.stdout).toMatch(/PASS · \d+ scenarios/);
+    expect(run.stdout).not.toMatch(/\u001b\[/); // NO_COLOR and not a terminal: no escape codes
+    expect(run.stderr).toMatch(/\[1\/\d+\] pass|\[1\/\d+\] fail/); // plain progress lines off a TTY
+    for (const file of ['report.json', 'junit.xml', 'summary.md', 'events.jsonl']) {
+      expect(existsSync(join(run.cwd, 'out', file)), file).toBe(true);
+    }
+    expect(existsSync(join(run.cwd, '.parley', 'parley.db'))).toBe(true);
+  });
+
+  it('the network guard does catch connections: a live run is refused and becomes error results, not a crash', () => {
+    const run = parleyProcess(['run', join(REPO_ROOT, 'examples', 'booking'), '--mode', 'live', '--scenario', 'spa_price*', '--out', 'out'], {
+      OPENAI_API_KEY: 'sk-test-GUARD-0123456789',
+    });
+    expect(run.networkAttempts).toContain('connect');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('spa_price_question_sw');
+    expect(run.stdout).toMatch(/error/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('sk-test-GUARD-0123456789');
+    expect(run.modules).toMatch(/node_modules\/openai\//);
+  });
+
+  it('appends the summary to $GITHUB_STEP_SUMMARY', () => {
+    const summaryFile = join(mkdtempSync(join(tmpdir(), 'parley-gh-')), 'summary.md');
+    const run = parleyProcess(['run', join(REPO_ROOT, 'examples', 'booking'), '--out', 'out'], { GITHUB_STEP_SUMMARY: summaryFile });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/^## Parley: PASS/m);
+  });
+
+  it('prints help and exits 0; an unknown command exits 2', () => {
+    const help = parleyProcess(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('run [options] [suite]');
+    const unknown = parleyProcess(['frobnicate']);
+    expect(unknown.status).toBe(2);
+  });
+});

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { manualClock, seededRandom } from '@parley/core';
+import { main } from './main.js';
+import { captureOutput } from './test-support/capture-output.js';
+import { copyExample } from './test-support/example-copy.js';
+
+let seed = 100;
+async function parley(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const output = captureOutput();
+  seed += 1;
+  const code = await main(argv, { cwd, env, output, clock: manualClock(), random: seededRandom(seed) });
+  return { code, stdout: output.stdout(), stderr: output.stderr() };
+}
+
+describe('parley run', () => {
+  it('replays the booking example offline, prints a summary table and writes the three reports', async () => {
+    const suite = copyExample('booking');
+    const result = await parley(['run', '.', '--out', 'reports'], suite);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/│ scenario\s+│ agent\s+│ gate\s+│ status\s+│ reason/);
+    expect(result.stdout).toContain('spa_booking_swahili_happy');
+    expect(result.stdout).toMatch(/PASS · 8 scenarios: 7 pass, 1 fail · replay/);
+    expect(result.stderr).toContain('[8/8]');
+    for (const file of ['report.json', 'junit.xml', 'summary.md']) expect(existsSync(join(suite, 'reports', file))).toBe(true);
+    const report = JSON.parse(readFileSync(join(suite, 'reports', 'report.json'), 'utf8')) as { exit_code: number; results: unknown[] };
+    expect(report.exit_code).toBe(0);
+    expect(report.results).toHaveLength(8);
+  });
+
+  it('fails with exit 1 and names the failing expectation and its reason in the console and the report', async () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'scenarios', 'spa_price_question_sw.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('forbidden: ["reservation"]', 'forbidden: ["reservation", "discount"]'));
+    const result = await parley(['run', '.', '--out', 'reports'], suite);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('✗ spa_price_question_sw (fail)');
+    expect(result.stdout).toMatch(/content_signals@1\.0\.0: forbidden "discount" found in assistant message 2/);
+    const report = JSON.parse(readFileSync(join(suite, 'reports', 'report.json'), 'utf8')) as {
+      status: string;
+      results: Array<{ scenario_id: string; status: string; reason: string; metrics: Array<{ passed: boolean; reason: string }> }>;
+    };
+    expect(report.status).toBe('fail');
+    const failing = report.results.find((entry) => entry.scenario_id === 'spa_price_question_sw')!;
+    expect(failing.status).toBe('fail');
+    expect(failing.reason).toContain('forbidden "discount"');
+    expect(failing.metrics.filter((metric) => !metric.passed).map((metric) => metric.reason)).toEqual([
+      expect.stringContaining('forbidden "discount" found'),
+    ]);
+  });
+
+  it('exits 2 with file:line:column for broken YAML', async () => {
+    const suite = copyExample('booking');
+    writeFileSync(join(suite, 'scenarios', 'spa_reschedule_sw.yaml'), 'id: spa_reschedule_sw\nagent: booking\nuser:\n  opening: "unterminated\n');
+    const result = await parley(['run', '.'], suite);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: scenarios\/spa_reschedule_sw\.yaml:\d+:\d+: /m);
+  });
+
+  it('exits 2 for an unknown key, with a suggestion', async () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'scenarios', 'spa_price_question_sw.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('    max: 4', '    max: 4\n    treshold: 1'));
+    const result = await parley(['validate', '.'], suite);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/scenarios\/spa_price_question_sw\.yaml:\d+:5: .*"treshold".*did you mean "threshold"/);
+  });
+
+  it('exits 2 for unknown flags and for flags whose capability is not built yet', async () => {
+    const suite = copyExample('booking');
+    const unknown = await parley(['run', '.', '--frobnicate'], suite);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--frobnicate'");
+    const baseline = await parley(['run', '.', '--baseline', 'base.json'], suite);
+    expect(baseline.code).toBe(2);
+    expect(baseline.stderr).toContain('--baseline is part of the SPEC but not available in this version');
+    const badMode = await parley(['run', '.', '--mode', 'fast'], suite);
+    expect(badMode.code).toBe(2);
+  });
+
+  it('exits 2 when the suite folder has no parley.yaml', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'parley-empty-'));
+    const result = await parley(['run', '.'], empty);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('parley.yaml');
+  });
+
+  it('runs only the scenarios a glob or tag selects', async () => {
+    const suite = copyExample('municipal');
+    const result = await parley(['run', '.', '--scenario', 'gbv_*', '--out', 'reports'], suite);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(suite, 'reports', 'report.json'), 'utf8')) as { results: Array<{ scenario_id: string }> };
+    expect(report.results.map((entry) => entry.scenario_id)).toEqual(['gbv_case_extraction_af', 'gbv_immediate_danger_zu', 'gbv_support_en']);
+  });
+});
+
+describe('parley validate', () => {
+  it('accepts both examples', async () => {
+    for (const name of ['booking', 'municipal'] as const) {
+      const result = await parley(['validate', '.'], copyExample(name));
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^valid: suite \w+ · \d+ scenarios/);
+    }
+  });
+});
+
+describe('parley runs', () => {
+  it('lists stored runs newest first and shows one by id prefix', async () => {
+    const suite = copyExample('booking');
+    await parley(['run', '.', '--scenario', 'spa_price*', '--out', 'a'], suite);
+    await parley(['run', '.', '--scenario', 'spa_resch*', '--out', 'b'], suite);
+    const list = await parley(['runs', 'list'], suite);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('ratiba_booking');
+    const ids = [...list.stdout.matchAll(/\b(\d{8}-\d{6}-[0-9a-f]{6})\b/g)].map((match) => match[1]!);
+    expect(ids).toHaveLength(2);
+    const show = await parley(['runs', 'show', ids[0]!.slice(0, 20)], suite);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/spa_reschedule_sw|spa_price_question_sw/);
+    const missing = await parley(['runs', 'show', 'nope'], suite);
+    expect(missing.code).toBe(2);
+  });
+});

@@ -1,0 +1,19 @@
+import type { Output } from '../output.js';
+
+/** An Output that keeps what a command printed, plain (no colour, not interactive). */
+export function captureOutput(): Output & { stdout(): string; stderr(): string } {
+  let out = '';
+  let err = '';
+  return {
+    out: (text) => {
+      out += text;
+    },
+    err: (text) => {
+      err += text;
+    },
+    interactive: false,
+    color: false,
+    stdout: () => out,
+    stderr: () => err,
+  };
+}

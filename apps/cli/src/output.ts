@@ -9,6 +9,8 @@ export interface Output {
   interactive: boolean;
   /** False under NO_COLOR or when not writing to a terminal. */
   color: boolean;
+  /** Width to fit tables into: the terminal's, or 100 columns off a terminal. */
+  columns: number;
 }
 
 export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
@@ -18,6 +20,7 @@ export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
     err: (text) => process.stderr.write(text),
     interactive: Boolean(process.stderr.isTTY) && env.CI !== 'true',
     color: !noColor && (Boolean(process.stdout.isTTY) || 'FORCE_COLOR' in env),
+    columns: process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
   };
 }
 

@@ -55,7 +55,9 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
       },
       { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners: [progress.listener] },
     );
-    context.output.out(renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd)));
+    context.output.out(
+      renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns),
+    );
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
     return outcome.exit_code;
   } finally {

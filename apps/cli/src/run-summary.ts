@@ -1,26 +1,44 @@
 import Table from 'cli-table3';
 import type { RunReport } from '@parley/reports';
-import type { Paint } from './output.js';
+import { paint, type Paint } from './output.js';
 
-const REASON_WIDTH = 60;
+const MIN_REASON_WIDTH = 24;
+const MIN_ID_WIDTH = 14;
+/** No separator line between rows: the table stays one line per scenario where it fits. */
+const COMPACT_BORDERS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 /**
  * The console summary of a run: one table row per scenario (failures first), then the failing
  * expectations with their reasons, then totals and where the reports are.
  */
-export function renderRunSummary(report: RunReport, colors: Paint, outDir: string): string {
+export function renderRunSummary(report: RunReport, colors: Paint, outDir: string, columns = 100): string {
   const order = { error: 0, fail: 1, flaky: 2, warn: 3, skipped: 4, pass: 5 } as const;
   const results = [...report.results].sort(
     (left, right) => order[left.status] - order[right.status] || left.scenario_id.localeCompare(right.scenario_id),
   );
+  const widest = (values: string[], header: string) => Math.max(header.length, ...values.map((value) => value.length)) + 2;
+  let columnsShown: SummaryColumn[] = ['scenario', 'agent', 'gate', 'status'];
+  const plain = paint(false);
+  const widthOf = (column: SummaryColumn) => widest(results.map((result) => cellOf(result, column, plain)), column);
+  const fixedWidth = (shown: SummaryColumn[]) => shown.reduce((sum, column) => sum + widthOf(column), 0) + shown.length + 2;
+  // On a narrow terminal the agent column goes first: the scenario id usually names it anyway.
+  if (columns - 1 - fixedWidth(columnsShown) < MIN_REASON_WIDTH) columnsShown = ['scenario', 'gate', 'status'];
+  // One column spare: a line that exactly fills the terminal wraps in some of them.
+  const widths = columnsShown.map(widthOf);
+  const overflow = fixedWidth(columnsShown) + MIN_REASON_WIDTH - (columns - 1);
+  // Still too wide: long scenario ids wrap inside their column rather than breaking the table.
+  if (overflow > 0) widths[0] = Math.max(MIN_ID_WIDTH, widths[0]! - overflow);
+  const reasonWidth = Math.max(MIN_REASON_WIDTH, columns - 1 - (widths.reduce((sum, width) => sum + width, 0) + columnsShown.length + 2));
   const table = new Table({
-    head: ['scenario', 'agent', 'gate', 'status', 'reason'],
+    head: [...columnsShown, 'reason'],
     style: { head: [], border: [] },
+    chars: COMPACT_BORDERS,
     wordWrap: true,
-    colWidths: [null, null, null, null, REASON_WIDTH],
+    wrapOnWordBoundary: false,
+    colWidths: [...widths, reasonWidth],
   });
   for (const result of results) {
-    table.push([result.scenario_id, result.agent, result.gate, colors.status(result.status), shorten(result.reason, REASON_WIDTH * 2)]);
+    table.push([...columnsShown.map((column) => cellOf(result, column, colors)), shorten(result.reason, (reasonWidth - 2) * 2)]);
   }
   const lines = [table.toString(), ''];
 
@@ -28,9 +46,9 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   for (const result of failing) {
     const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
     lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} (${label})`);
-    if (result.error) lines.push(`    ${result.error.message}`, ...indent(result.error.details));
+    if (result.error) lines.push(...wrap(result.error.message, '    ', columns - 1), ...indent(result.error.details));
     for (const metric of result.metrics.filter((item) => !item.passed)) {
-      lines.push(`    ${metric.metric}@${metric.version}: ${metric.reason}`);
+      lines.push(...wrap(`${metric.metric}@${metric.version}: ${metric.reason}`, '    ', columns - 1));
     }
   }
   if (failing.length) lines.push('');
@@ -48,9 +66,44 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   return lines.join('\n');
 }
 
+type SummaryColumn = 'scenario' | 'agent' | 'gate' | 'status';
+
+function cellOf(result: RunReport['results'][number], column: SummaryColumn, colors: Paint): string {
+  switch (column) {
+    case 'scenario':
+      return result.scenario_id;
+    case 'agent':
+      return result.agent;
+    case 'gate':
+      return result.gate;
+    case 'status':
+      return colors.status(result.status);
+  }
+}
+
 function shorten(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** Word-wraps one line of text to `width` columns, every line starting with `prefix`. */
+function wrap(text: string, prefix: string, width: number): string[] {
+  const room = Math.max(20, width - prefix.length);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.replace(/\s+/g, ' ').trim().split(' ')) {
+    if (current && current.length + 1 + word.length > room) {
+      lines.push(prefix + current);
+      current = '';
+    }
+    current = current ? `${current} ${word}` : word;
+    while (current.length > room) {
+      lines.push(prefix + current.slice(0, room));
+      current = current.slice(room);
+    }
+  }
+  if (current) lines.push(prefix + current);
+  return lines;
 }
 
 function indent(text: string | undefined): string[] {

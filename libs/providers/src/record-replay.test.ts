@@ -57,7 +57,7 @@ describe.each(['openai', 'anthropic'] as const)('recording through the real %s S
     const provider = recordingProvider(liveProvider(kind), recorder);
     const first: CompletionRequest = {
       provider: kind,
-      model: kind === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1-mini',
+      model: kind === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-4.1-mini',
       system: 'You book spa appointments.',
       messages: [{ role: 'user', content: 'Nataka massage Jumamosi' }],
       tools,

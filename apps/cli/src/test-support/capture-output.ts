@@ -13,6 +13,7 @@ export function captureOutput(): Output & { stdout(): string; stderr(): string }
     },
     interactive: false,
     color: false,
+    columns: 100,
     stdout: () => out,
     stderr: () => err,
   };

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '@parley/core';
+import { buildReport } from '@parley/reports';
+import { paint } from './output.js';
+import { renderRunSummary } from './run-summary.js';
+
+function result(id: string, status: ScenarioResult['status'], reason: string, gate: ScenarioResult['gate'] = 'blocking'): ScenarioResult {
+  return {
+    scenario_id: id,
+    agent: 'booking_orchestrator',
+    gate,
+    tags: [],
+    metadata_only: false,
+    status,
+    reason,
+    metrics: status === 'fail' ? [{ metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: false, reason: reason.replace('content_signals: ', '') }] : [],
+    cost: { input_tokens: 10, output_tokens: 5, usd: 0.001, calls: 1 },
+  };
+}
+
+const report = buildReport(
+  {
+    run_id: 'r1',
+    suite: 'demo',
+    parley_version: '0.1.0',
+    mode: 'replay',
+    strict: false,
+    started_at: '2026-01-01T00:00:00.000Z',
+    finished_at: '2026-01-01T00:00:01.000Z',
+    duration_ms: 1000,
+  },
+  [
+    result('spa_booking_swahili_happy_path_long_name', 'pass', '7 expectations passed'),
+    result('spa_codeswitch', 'fail', 'content_signals: forbidden "reservation" found in assistant message 3 (turn 3) and more words to wrap'),
+    result('advisory_one', 'fail', 'content_signals: required "Karibu" missing', 'advisory'),
+  ],
+);
+
+describe('renderRunSummary', () => {
+  it.each([80, 100, 160])('fits every line into %i columns', (columns) => {
+    const text = renderRunSummary(report, paint(false), '.parley/runs/r1', columns);
+    for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+  });
+
+  it('lists failures first with their failing expectations, then the totals', () => {
+    const text = renderRunSummary(report, paint(false), '.parley/runs/r1', 120);
+    expect(text.indexOf('spa_codeswitch')).toBeLessThan(text.indexOf('spa_booking_swahili_happy_path_long_name'));
+    expect(text).toContain('✗ spa_codeswitch (fail)');
+    expect(text).toContain('✗ advisory_one (fail, advisory)');
+    expect(text).toContain('content_signals@1.0.0: forbidden "reservation"');
+    expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 · 1\.00 s · exit 1/);
+  });
+
+  it('writes no colour codes when colour is off', () => {
+    expect(renderRunSummary(report, paint(false), 'x', 100)).not.toMatch(/\u001b\[/);
+  });
+});

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
  * compiled JavaScript. Build first (`npm run build`: incremental tsc, then the CLI bundle).
  */
 export default function setup(): void {
+  // For quick runs of one library's tests while other packages are mid-edit.
+  if (process.env.PARLEY_SKIP_BUILD === '1') return;
   const root = fileURLToPath(new URL('.', import.meta.url));
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 }

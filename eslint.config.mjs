@@ -12,7 +12,7 @@ export default [
       '@nx/enforce-module-boundaries': [
         'error',
         {
-          allow: ['@parley/fake-llm'],
+          allow: ['@parley/fake-llm', '@parley/fake-langfuse'],
           depConstraints: [
             { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },

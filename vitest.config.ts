@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const libs = ['core', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner'];
+const libs = ['core', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner', 'redaction', 'production', 'compare', 'calibration', 'judge'];
 
 export default defineConfig({
   resolve: {
@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       ...libs.map((name) => ({ find: `@parley/${name}`, replacement: here(`libs/${name}/src/index.ts`) })),
       { find: '@parley/fake-llm', replacement: here('tools/fake-llm/src/index.ts') },
+      { find: '@parley/fake-langfuse', replacement: here('tools/fake-langfuse/src/index.ts') },
     ],
   },
   test: {

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './test-support/example-copy.js';
+import { REPO_ROOT, copyExample } from './test-support/example-copy.js';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
 
@@ -79,6 +79,18 @@ describe('the parley binary on the examples', () => {
     const run = parleyProcess(['run', join(REPO_ROOT, 'examples', 'booking'), '--out', 'out'], { GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.status, run.stderr).toBe(0);
     expect(readFileSync(summaryFile, 'utf8')).toMatch(/^## Parley: PASS/m);
+  });
+
+  it('the bundled binary validates json_schema expectations with the Ajv version the metric is written for', () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'scenarios', 'spa_price_question_sw.yaml');
+    const check = '  - { metric: json_schema, schema: { type: object, requried: [total] } }\n';
+    writeFileSync(file, readFileSync(file, 'utf8').replace('expect:\n', `expect:\n${check}`));
+    const run = parleyProcess(['run', suite, '--scenario', 'spa_price*', '--out', 'out']);
+    // Ajv 8 in strict mode refuses the misspelt keyword when the suite loads (exit 2, with the
+    // place in the file); an older Ajv would silently ignore it and the run would pass.
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/spa_price_question_sw\.yaml:\d+:\d+: .*requried/);
   });
 
   it('prints help and exits 0; an unknown command exits 2', () => {

@@ -74,9 +74,9 @@ describe('parley run', () => {
     const unknown = await parley(['run', '.', '--frobnicate'], suite);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--frobnicate'");
-    const baseline = await parley(['run', '.', '--baseline', 'base.json'], suite);
-    expect(baseline.code).toBe(2);
-    expect(baseline.stderr).toContain('--baseline is part of the SPEC but not available in this version');
+    const notYet = await parley(['run', '.', '--reporter', 'junit'], suite);
+    expect(notYet.code).toBe(2);
+    expect(notYet.stderr).toContain('--reporter is part of the SPEC but not available in this version');
     const badMode = await parley(['run', '.', '--mode', 'fast'], suite);
     expect(badMode.code).toBe(2);
   });
@@ -94,6 +94,40 @@ describe('parley run', () => {
     expect(result.code).toBe(0);
     const report = JSON.parse(readFileSync(join(suite, 'reports', 'report.json'), 'utf8')) as { results: Array<{ scenario_id: string }> };
     expect(report.results.map((entry) => entry.scenario_id)).toEqual(['gbv_case_extraction_af', 'gbv_immediate_danger_zu', 'gbv_support_en']);
+  });
+});
+
+describe('parley run: gates and strictness', () => {
+  it('an expectation marked gate: advisory lowers its scenario to warn, and --strict makes that fail', async () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'scenarios', 'spa_price_question_sw.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('expect:\n', 'expect:\n  - { metric: content_signals, required: ["punguzo maalum"], gate: advisory }\n'));
+    const relaxed = await parley(['run', '.', '--scenario', 'spa_price*', '--out', 'a'], suite);
+    expect(relaxed.code).toBe(0);
+    expect(relaxed.stdout).toMatch(/spa_price_question_sw\s+│ booking\s+│ blocking │ warn/);
+    const strict = await parley(['run', '.', '--scenario', 'spa_price*', '--out', 'b', '--strict'], suite);
+    expect(strict.code).toBe(1);
+  });
+
+  it('--strict turns validation warnings into a configuration error (exit 2)', async () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'parley.yaml');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\njudge:\n  primary: { provider: openai, model: gpt-4.1-mini }\n`);
+    expect((await parley(['run', '.', '--out', 'a'], suite)).code).toBe(0);
+    const strict = await parley(['run', '.', '--out', 'b', '--strict'], suite);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/parley\.yaml:\d+:\d+: the judge model "gpt-4\.1-mini" is also the model of agent "booking"/);
+  });
+
+  it('a damaged recording is a bad file: exit 2 naming file and line', async () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'recordings', 'spa_reschedule_sw.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[1] = '{"v": 1, "role": "agent", broken';
+    writeFileSync(file, lines.join('\n'));
+    const result = await parley(['run', '.', '--out', 'a'], suite);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/recordings\/spa_reschedule_sw\.jsonl:2:1: not valid JSON/);
   });
 });
 

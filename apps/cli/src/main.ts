@@ -1,8 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
 import type { CommandContext } from './command-context.js';
+import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
+import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-command.js';
 import { processOutput } from './output.js';
+import { registerPromoteCommand } from './promote-command.js';
+import { registerRecordingsCommand } from './recordings-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
 import { runsListCommand, runsShowCommand } from './runs-command.js';
 import { validateCommand } from './validate-command.js';
@@ -80,6 +84,28 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .description('check a suite without running it (exit 2 with file:line:column on problems)')
     .argument('[suite]', 'suite folder or parley.yaml', '.')
     .action(async (suite: string) => setExitCode(await validateCommand(suite, context)));
+
+  program
+    .command('compare')
+    .description('compare two runs (stored run ids or report files) offline: deltas, regressions first, and with repeats a paired test')
+    .argument('<before>', 'run id (or prefix), report.json, or a report folder')
+    .argument('<after>', 'run id (or prefix), report.json, or a report folder')
+    .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
+    .option('--seed <n>', 'seed of the bootstrap and sampled permutations', '1')
+    .option('--resamples <n>', 'bootstrap resamples', '10000')
+    .action(async (before: string, after: string, flags: CompareFlags) => setExitCode(await compareCommand(before, after, flags, context)));
+
+  program
+    .command('merge-reports')
+    .description('merge the shard reports of one run into one report and one exit code (exit 2 for shards that do not belong together)')
+    .argument('<dirs...>', 'shard report folders (or report.json files)')
+    .option('--out <dir>', 'report folder (default .parley/runs/<run_id>)')
+    .option('--strict', 'warnings, flaky results and missing baselines fail the merged run')
+    .option('--export-baseline <file>', 'write a baseline from the merged run')
+    .action(async (dirs: string[], flags: MergeReportsFlags) => setExitCode(await mergeReportsCommand(dirs, flags, context)));
+
+  registerPromoteCommand(program, context, setExitCode);
+  registerRecordingsCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

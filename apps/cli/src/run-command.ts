@@ -1,6 +1,8 @@
 import { ConfigError } from '@parley/core';
 import type { RunMode } from '@parley/core';
+import { parseShard } from '@parley/gate';
 import type { CommandContext } from './command-context.js';
+import { gateNotes } from './gate-notes.js';
 import { paint } from './output.js';
 import { runProgress } from './run-progress.js';
 import { renderRunSummary } from './run-summary.js';
@@ -30,15 +32,8 @@ const MODES: RunMode[] = ['replay', 'live', 'record'];
 /** Flags the SPEC defines whose capability later work adds: refused clearly instead of ignored. */
 const NOT_YET: Array<[keyof RunFlags, string]> = [
   ['judge', '--judge'],
-  ['baseline', '--baseline'],
-  ['exportBaseline', '--export-baseline'],
-  ['repeat', '--repeat'],
-  ['budget', '--budget'],
   ['cacheClear', '--cache-clear'],
-  ['shard', '--shard'],
-  ['changedSince', '--changed-since'],
   ['reporter', '--reporter'],
-  ['resume', '--resume'],
 ];
 
 export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
@@ -58,6 +53,9 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     context.output.out(
       renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns),
     );
+    const notes = gateNotes(outcome.report, outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, context.cwd), entries: outcome.exported_baseline.entries });
+    if (notes.err) context.output.err(notes.err);
+    if (notes.out) context.output.out(notes.out);
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
     return outcome.exit_code;
   } finally {
@@ -85,7 +83,28 @@ function checkFlags(flags: RunFlags) {
     concurrency = Number(flags.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
   }
+  let budgetUsd: number | undefined;
+  if (flags.budget !== undefined) {
+    budgetUsd = Number(flags.budget.replace(/^\$/, ''));
+    if (flags.budget.trim() === '' || !Number.isFinite(budgetUsd) || budgetUsd < 0) {
+      throw new ConfigError(`--budget must be an amount of US dollars ≥ 0 (e.g. 5 or 0.50), got "${flags.budget}"`);
+    }
+  }
+  if (flags.resume !== undefined && flags.resume.trim() === '') throw new ConfigError('--resume needs the id of an interrupted run (see parley runs list)');
+  let repeat: number | undefined;
+  if (flags.repeat !== undefined) {
+    repeat = Number(flags.repeat);
+    if (!Number.isInteger(repeat) || repeat < 1) throw new ConfigError(`--repeat must be a positive integer, got "${flags.repeat}"`);
+  }
+  if (flags.changedSince !== undefined && flags.changedSince.trim() === '') throw new ConfigError('--changed-since needs a git ref (e.g. origin/main)');
   return {
+    ...(repeat !== undefined ? { repeat } : {}),
+    ...(flags.shard !== undefined ? { shard: parseShard(flags.shard) } : {}),
+    ...(flags.changedSince !== undefined ? { changedSince: flags.changedSince.trim() } : {}),
+    ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
+    ...(flags.exportBaseline !== undefined ? { exportBaseline: flags.exportBaseline } : {}),
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(flags.resume !== undefined ? { resume: flags.resume.trim() } : {}),
     ...(mode ? { mode } : {}),
     ...(concurrency ? { concurrency } : {}),
     ...(flags.scenario?.length ? { globs: flags.scenario } : {}),

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
+import { withheldScenarioReason } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
 
 function storePath(context: CommandContext): string {
@@ -28,7 +29,11 @@ export async function runsShowCommand(id: string, context: CommandContext): Prom
   try {
     const run = store.getRun(id);
     if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
-    context.output.out(`${formatRunDetail(run, store.getScenarioResults(run.id))}\n`);
+    // metadata_only: the store keeps the reason for a reviewer, the console never shows it (SPEC §7).
+    const results = store
+      .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
+      .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));
+    context.output.out(`${formatRunDetail(run, results)}\n`);
     return 0;
   } finally {
     store.close();

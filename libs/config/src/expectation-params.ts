@@ -51,6 +51,9 @@ export function checkExpectations(
   basePath: DataPath,
   source: ParsedConfigFile<unknown>,
   catalog: MetricCatalog,
+  /** Metrics that broader levels (suite defaults, the agent's) already expect: a narrower
+   *  expectation of one of them with only common keys tunes those (see mergeExpectations). */
+  tunable: ReadonlySet<string> = new Set(),
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   expectations.forEach((expectation, index) => {
@@ -61,6 +64,7 @@ export function checkExpectations(
       return;
     }
     const params = withoutCommonKeys(expectation);
+    if (Object.keys(params).length === 0 && tunable.has(expectation.metric)) return;
     const validation = validate(paramsSchema, params);
     if (validation.success) return;
     issues.push(

@@ -1,5 +1,6 @@
 export * from './expectation-schema.js';
 export * from './suite-schema.js';
+export * from './redaction-schema.js';
 export * from './scenario-schema.js';
 export * from './recording-schema.js';
 export * from './rubric-metric-schema.js';
@@ -7,6 +8,7 @@ export * from './baseline-schema.js';
 export * from './calibration-schema.js';
 export * from './tools-file-schema.js';
 export * from './yaml-source.js';
+export * from './yaml-writer.js';
 export * from './yaml-subset-parser.js';
 export * from './zod-issues.js';
 export * from './did-you-mean.js';

@@ -82,7 +82,8 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
       const known = suggestion || `; the suite's agents are ${agentNames.join(', ')}`;
       issues.push(source.issueAt(['agent'], `unknown agent "${data.agent}"${known}`));
     }
-    issues.push(...checkExpectations(data.expect, ['expect'], source, context.catalog));
+    const broader = new Set([...defaults, ...(agent?.expect ?? [])].map((expectation) => expectation.metric));
+    issues.push(...checkExpectations(data.expect, ['expect'], source, context.catalog, broader));
     issues.push(...scenarioWarnings(data, source, context));
     issues.push(...restrictedVerticalIssues(data, source, config));
 

@@ -119,6 +119,28 @@ describe('loadSuite: expectations', () => {
     ]);
   });
 
+  it('lets a scenario tune a built-in default with only common keys (no parameters of its own)', () => {
+    const { suite } = loaded({
+      ...validSuiteFiles(),
+      'scenarios/spa_happy.yaml': scenarioYaml('spa_happy', 'expect:\n  - { metric: tool_correctness, threshold: 1, gate: advisory }\n'),
+    });
+    expect(suite.scenarios[0]!.expectations).toEqual([
+      { metric: 'content_signals', forbidden: ['as an AI language model'] },
+      { metric: 'tool_correctness', expected: ['check_availability'], threshold: 1, gate: 'advisory' },
+    ]);
+  });
+
+  it('still checks the parameters of a metric no broader level expects', () => {
+    const issues = issuesOf({
+      ...validSuiteFiles(),
+      'scenarios/spa_happy.yaml': scenarioYaml('spa_happy', 'expect:\n  - { metric: tool_correctness, threshold: 1 }\n').replace(
+        'agent: booking',
+        'agent: booking_service',
+      ),
+    });
+    expect(issues).toEqual([expect.stringMatching(/^scenarios\/spa_happy\.yaml:\d+:\d+: .*expected/)]);
+  });
+
   it('applies no agent level to a scenario of an agent without expectations', () => {
     const { suite } = loaded({ ...validSuiteFiles(), 'scenarios/spa_happy.yaml': scenarioYaml('spa_happy').replace('agent: booking', 'agent: booking_service') });
     expect(suite.scenarios[0]!.expectations.map((expectation) => expectation.metric)).toEqual(['content_signals']);
@@ -220,7 +242,7 @@ describe('loadSuite: errors carry file:line:column', () => {
   it('refuses a scenario of a restricted vertical without redaction extras', () => {
     const files = {
       ...validSuiteFiles(),
-      'parley.yaml': `${SUITE_YAML}redaction:\n  restricted_verticals: [dental, medical]\n  extras:\n    medical: { mask: [diagnosis] }\n`,
+      'parley.yaml': `${SUITE_YAML}redaction:\n  restricted_verticals: [dental, medical]\n  extras:\n    medical: { fields: [diagnosis] }\n`,
       'scenarios/dentist.yaml': scenarioYaml('dentist', 'vertical: dental\n'),
       'scenarios/clinic.yaml': scenarioYaml('clinic', 'vertical: medical\n'),
     };

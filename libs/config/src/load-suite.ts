@@ -62,7 +62,8 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
   issues.push(...agentFiles.issues);
   issues.push(...checkExpectations(config.defaults?.expect ?? [], ['defaults', 'expect'], suite, catalog));
   for (const [name, agent] of Object.entries(config.agents)) {
-    issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog));
+    const inDefaults = new Set((config.defaults?.expect ?? []).map((expectation) => expectation.metric));
+    issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog, inDefaults));
   }
   issues.push(...judgeModelWarnings(config, suite));
   issues.push(...suiteFileIssues(dir, config, suite));

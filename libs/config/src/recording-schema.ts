@@ -14,7 +14,8 @@ export const RecordingEntrySchema = z.object({
   role: z.enum(['agent', 'simulator', 'judge']),
   key: z.string().regex(/^[0-9a-f]{64}$/),
   turn: z.number().int().min(0).optional(),
-  provider: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  /** `service`: the reply of an http/command/module agent, replayed instead of calling the agent. */
+  provider: z.enum(['openai', 'anthropic', 'openai-compatible', 'service']),
   model: z.string(),
   request: z.record(z.string(), z.unknown()),
   response: z.object({
@@ -22,6 +23,8 @@ export const RecordingEntrySchema = z.object({
     tool_calls: z.array(ToolCallSchema),
     finish_reason: z.string(),
     model: z.string(),
+    /** The state a service agent reported after this reply. */
+    state: z.string().optional(),
   }),
   usage: UsageSchema,
   latency_ms: z.number().min(0),

@@ -32,5 +32,21 @@ export const ScenarioSchema = z.strictObject({
     .default({ script: [] }),
   tools: z.record(z.string(), MockedToolSchema).default({}),
   expect: z.array(ExpectationSchema).default([]),
+  /**
+   * Where the scenario came from and what really happened, for reviewers and judges: a scenario
+   * promoted from production keeps the (masked) replies the agent gave and the feedback it got.
+   */
+  reference: z
+    .strictObject({
+      source: z.string().optional(),
+      /** `sha256:<hex>` of the production conversation id: traceable by whoever holds the logs. */
+      conversation: z.string().optional(),
+      feedback: z
+        .array(z.strictObject({ score: z.number().optional(), comment: z.string().optional(), at: z.string().optional() }))
+        .optional(),
+      /** The agent's replies per user turn, as they were given. */
+      replies: z.array(z.strictObject({ turn: z.number().int().min(1), content: z.string() })).default([]),
+    })
+    .optional(),
 });
 export type ScenarioFile = z.infer<typeof ScenarioSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExpectationSchema, GateSchema, ThresholdingSchema } from './expectation-schema.js';
+import { RedactionSchema } from './redaction-schema.js';
 
 const ExpectList = z.array(ExpectationSchema);
 
@@ -86,6 +87,27 @@ export const SuiteSchema = z.strictObject({
       gate: GateSchema.optional(),
       thresholding: ThresholdingSchema.optional(),
       timeout_ms: z.number().int().positive().optional(),
+      /** Wall-clock limit of one scenario (conversation and hooks); the scenario is an `error` past it. */
+      scenario_timeout_ms: z.number().int().positive().optional(),
+      /** Retries of failed model calls (429, 5xx, timeouts, connection errors, malformed bodies). */
+      retries: z
+        .strictObject({
+          max: z.number().int().min(0).max(20).optional(),
+          base_delay_ms: z.number().int().min(0).optional(),
+          max_delay_ms: z.number().int().min(0).optional(),
+        })
+        .optional(),
+      /** Per provider kind (openai, anthropic, openai-compatible): calls in flight, requests and tokens per minute. */
+      rate_limits: z
+        .partialRecord(
+          z.enum(['openai', 'anthropic', 'openai-compatible']),
+          z.strictObject({
+            concurrency: z.number().int().min(1).optional(),
+            requests_per_minute: z.number().int().min(1).optional(),
+            tokens_per_minute: z.number().int().min(1).optional(),
+          }),
+        )
+        .optional(),
     })
     .optional(),
   isolation: z
@@ -95,13 +117,7 @@ export const SuiteSchema = z.strictObject({
       teardown: z.string().optional(),
     })
     .optional(),
-  redaction: z
-    .strictObject({
-      identities: z.string().optional(),
-      restricted_verticals: z.array(z.string()).optional(),
-      extras: z.record(z.string(), z.unknown()).optional(),
-    })
-    .optional(),
+  redaction: RedactionSchema.optional(),
   pricing: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).optional(),
 });
 export type SuiteFile = z.infer<typeof SuiteSchema>;

@@ -5,6 +5,13 @@
 
 export type ProviderKind = 'openai' | 'anthropic' | 'openai-compatible';
 
+/**
+ * `service`: an agent Parley does not prompt itself (`http`, `command`, `module`). Its replies go
+ * through the same provider door so they are recorded, metered and replayed like model calls;
+ * the request's `model` is the agent's name.
+ */
+export type ServiceProviderKind = 'service';
+
 /** Who made the call: recorded with every call and named in replay misses. */
 export type CallRole = 'agent' | 'simulator' | 'judge';
 
@@ -28,7 +35,7 @@ export interface ToolDefinition {
 }
 
 export interface CompletionRequest {
-  provider: ProviderKind;
+  provider: ProviderKind | ServiceProviderKind;
   model: string;
   system?: string;
   messages: ChatMessage[];
@@ -54,6 +61,8 @@ export interface CompletionResponse {
   model: string;
   /** Measured (live) or recorded (replay) latency of the call. */
   latency_ms: number;
+  /** The state a service agent reported after answering (SPEC §3.2.1 `state`). */
+  state?: string;
 }
 
 /** Facts about the call that are not part of the request itself. */

@@ -13,6 +13,13 @@ export interface TranscriptTurn {
   tool_mocked?: boolean;
   latency_ms?: number;
   usage?: TokenUsage;
+  /**
+   * USD of the call that produced this message (agent call for assistant messages, simulator
+   * call for simulated user messages); null when the model has no known price.
+   */
+  cost_usd?: number | null;
+  /** True for a user message the LLM user simulator wrote (not a scripted turn). */
+  simulated?: boolean;
   /** The agent's reported state after this message (service agents may report it). */
   state?: string;
 }
@@ -21,6 +28,8 @@ export interface Transcript {
   turns: TranscriptTurn[];
   /** Why the conversation ended: script finished, max_turns reached, simulator goal reached, error. */
   ended_by: 'script' | 'max_turns' | 'goal_reached' | 'goal_unreachable' | 'error';
+  /** The simulator's one-sentence account when it ended the conversation itself. */
+  end_explanation?: string;
 }
 
 /** All tool calls the assistant made, in order. */

@@ -55,6 +55,24 @@ describe('exitCodeFor', () => {
   });
 });
 
+describe('run warnings', () => {
+  const fingerprint = { kind: 'baseline_fingerprint_mismatch', message: 'another configuration', fails_under_strict: true };
+  const version = { kind: 'baseline_version_mismatch', message: 'another version', fails_under_strict: false };
+
+  it('fail the gate only under --strict and only when they say so', () => {
+    const results = [blocking('pass')];
+    expect(exitCodeFor(results, { strict: false, warnings: [fingerprint, version] })).toBe(0);
+    expect(exitCodeFor(results, { strict: true, warnings: [fingerprint] })).toBe(1);
+    expect(exitCodeFor(results, { strict: true, warnings: [version] })).toBe(0);
+  });
+
+  it('make a passing run warn when --strict would fail on them, so status and exit code agree', () => {
+    expect(runStatus([blocking('pass')], [fingerprint])).toBe('warn');
+    expect(runStatus([blocking('pass')], [version])).toBe('pass');
+    expect(runStatus([blocking('fail')], [fingerprint])).toBe('fail');
+  });
+});
+
 describe('failsGate', () => {
   const rows: Array<{ status: Status; normal: boolean; strict: boolean }> = [
     { status: 'pass', normal: false, strict: false },

@@ -1,4 +1,5 @@
 import type { Gate, Status } from '@parley/core';
+import { warningsFailGate, type RunWarning } from './run-warnings.js';
 import { statusSeverity } from './status-severity.js';
 
 /** Every blocking scenario passed, warned or was flaky (and `--strict` was off). */
@@ -19,6 +20,8 @@ export interface GatedResult {
 export interface GateOptions {
   /** `--strict`: zero tolerance, `warn` and `flaky` fail the gate too. */
   strict: boolean;
+  /** Problems of the run as a whole (a baseline of another configuration); some fail it under `--strict`. */
+  warnings?: readonly RunWarning[];
 }
 
 /**
@@ -53,6 +56,7 @@ export function failsGate(result: GatedResult, options: GateOptions): boolean {
  * @example exitCodeFor([{ status: 'warn', gate: 'blocking' }], { strict: true }) === 1
  */
 export function exitCodeFor(results: readonly GatedResult[], options: GateOptions): typeof EXIT_OK | typeof EXIT_GATE_FAILED {
+  if (warningsFailGate(options.warnings, options)) return EXIT_GATE_FAILED;
   return results.some((result) => failsGate(result, options)) ? EXIT_GATE_FAILED : EXIT_OK;
 }
 
@@ -60,12 +64,13 @@ export function exitCodeFor(results: readonly GatedResult[], options: GateOption
  * The run's overall status: the most severe status among blocking scenarios that ran
  * (`error` > `fail` > `flaky` > `warn` > `pass`). Advisory scenarios do not count, so a run whose
  * only failures are advisory is `pass`. A run where nothing ran is `skipped`; a run where only
- * advisory scenarios ran (a smoke run) is `pass`.
+ * advisory scenarios ran (a smoke run) is `pass`. A run warning that `--strict` fails on (see
+ * {@link RunWarning}) makes a passing run `warn`, so that the status and the exit code agree.
  */
-export function runStatus(results: readonly GatedResult[]): Status {
+export function runStatus(results: readonly GatedResult[], warnings: readonly RunWarning[] = []): Status {
   const ran = results.filter((result) => result.status !== 'skipped');
   if (ran.length === 0) return 'skipped';
-  let worst: Status = 'pass';
+  let worst: Status = warningsFailGate(warnings, { strict: true }) ? 'warn' : 'pass';
   for (const result of ran) {
     if (result.gate === 'blocking' && statusSeverity(result.status) > statusSeverity(worst)) worst = result.status;
   }

@@ -8,7 +8,9 @@ export type ProviderErrorKind =
   | 'malformed_response'
   | 'missing_api_key'
   | 'replay_miss'
-  | 'aborted';
+  | 'aborted'
+  /** The agent under test (http, command, module) failed: bad status, non-JSON answer, exited, threw. */
+  | 'agent';
 
 /**
  * A model call that did not produce a usable answer. The runner turns it into an `error` result;

@@ -28,6 +28,7 @@ export function createRecorder(clock: Clock): Recorder {
           tool_calls: response.tool_calls,
           finish_reason: response.finish_reason,
           model: response.model,
+          ...(response.state !== undefined ? { state: response.state } : {}),
         },
         usage: response.usage,
         latency_ms: response.latency_ms,

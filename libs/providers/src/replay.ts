@@ -65,6 +65,7 @@ export function createReplayProvider(entries: RecordingEntry[], recordingFile: s
           model: entry.response.model,
           usage: entry.usage,
           latency_ms: entry.latency_ms,
+          ...(entry.response.state !== undefined ? { state: entry.response.state } : {}),
         };
       }
       throw await replayMiss(request, context, entries, recordingFile);

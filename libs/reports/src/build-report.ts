@@ -1,7 +1,18 @@
 import { addCost, emptyCost, type MetricResult, type RunMode, type ScenarioResult } from '@parley/core';
-import { countStatuses, EXIT_INTERRUPTED, exitCodeFor, runStatus } from '@parley/gate';
-import { REPORT_SCHEMA_VERSION, type BudgetReport, type ReportResult, type RunReport } from './report-schema.js';
+import { countStatuses, EXIT_INTERRUPTED, exitCodeFor, runStatus, type RunWarning } from '@parley/gate';
+import { baselineReport, type BaselineSource } from './baseline-report.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type BudgetReport,
+  type MergedShard,
+  type ReportAttempt,
+  type ReportResult,
+  type RunReport,
+  type RunSelection,
+} from './report-schema.js';
+import { floorRedactor, type Redactor } from '@parley/redaction';
 import { WITHHELD, withheldScenarioReason, withholdMetricContent } from './withhold-content.js';
+import { redactResultContent } from './redact-results.js';
 
 /** Facts about the run that do not come from its scenario results. */
 export interface RunInfo {
@@ -19,7 +30,23 @@ export interface RunInfo {
   budget?: BudgetReport;
   /** Ctrl-C stopped the run: the report keeps every finished result and says exit 130. */
   interrupted?: boolean;
+  /** `--repeat N`; recorded in the report when N > 1. */
+  repeat?: number;
+  selection?: RunSelection;
+  /** The baseline the run was gated against; the report adds what the comparison found. */
+  baseline?: BaselineSource;
+  /** Problems of the run as a whole; under `--strict` some of them fail it. */
+  warnings?: readonly RunWarning[];
+  merged_from?: readonly MergedShard[];
 }
+
+export interface BuildReportOptions {
+  /** Masks conversation content in reasons, details, errors and transcripts (SPEC §7); the floor when left out. */
+  redactor?: Redactor;
+}
+
+/** A scenario's result as the report takes it: under `--repeat`, with its attempts in order. */
+export type ReportInput = ScenarioResult & { attempts?: readonly ScenarioResult[] };
 
 /**
  * Builds `report.json`'s content from a run's results. Status, exit code and counts come from
@@ -29,19 +56,25 @@ export interface RunInfo {
  * object is built with a fixed key order, so the same inputs give byte-identical JSON from
  * {@link renderReportJson}. Sessions (conversation id, tenant) are never included, because they
  * differ on every run and would make two replays of the same recordings compare unequal.
- * `metadata_only` scenarios lose their transcript and every piece of text that could quote it.
+ * `metadata_only` scenarios lose their transcript and every piece of text that could quote it;
+ * every other scenario's text goes through the redactor (the suite's, else the floor's).
  */
-export function buildReport(run: RunInfo, results: readonly ScenarioResult[]): RunReport {
-  const sorted = [...results].sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
+export function buildReport(run: RunInfo, results: readonly ReportInput[], options: BuildReportOptions = {}): RunReport {
+  const redactor = options.redactor ?? floorRedactor();
+  const sorted = results
+    .map((result) => redactResultContent(result, redactor))
+    .sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
   const cost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
+  const warnings = [...(run.warnings ?? [])];
+  const reported = sorted.map(reportResult);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run_id: run.run_id,
     suite: run.suite,
     parley_version: run.parley_version,
     mode: run.mode,
-    status: runStatus(sorted),
-    exit_code: run.interrupted === true ? EXIT_INTERRUPTED : exitCodeFor(sorted, { strict: run.strict }),
+    status: runStatus(sorted, warnings),
+    exit_code: run.interrupted === true ? EXIT_INTERRUPTED : exitCodeFor(sorted, { strict: run.strict, warnings }),
     strict: run.strict,
     started_at: run.started_at,
     finished_at: run.finished_at,
@@ -51,8 +84,13 @@ export function buildReport(run: RunInfo, results: readonly ScenarioResult[]): R
     cost_usd: cost.usd,
     cost,
     ...(run.budget !== undefined ? { budget: { ...run.budget, downgrades: [...run.budget.downgrades] } } : {}),
+    ...(run.repeat !== undefined && run.repeat > 1 ? { repeat: run.repeat } : {}),
+    ...(run.selection !== undefined ? { selection: structuredClone(run.selection) } : {}),
+    ...(run.baseline !== undefined ? { baseline: baselineReport(run.baseline, reported) } : {}),
+    ...(warnings.length > 0 ? { warnings: warnings.map((warning) => ({ ...warning })) } : {}),
+    ...(run.merged_from !== undefined ? { merged_from: run.merged_from.map((shard) => ({ ...shard })) } : {}),
     counts: countStatuses(sorted),
-    results: sorted.map(reportResult),
+    results: reported,
   };
 }
 
@@ -61,9 +99,10 @@ export function renderReportJson(report: RunReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-function reportResult(result: ScenarioResult): ReportResult {
+function reportResult(result: ReportInput): ReportResult {
   const withheld = result.metadata_only;
   const error = result.error === undefined ? undefined : reportError(result.error, withheld);
+  const attempts = result.attempts?.map((attempt, index) => reportAttempt(attempt, index + 1, withheld));
   return {
     scenario_id: result.scenario_id,
     ...(result.title !== undefined ? { title: result.title } : {}),
@@ -78,6 +117,21 @@ function reportResult(result: ScenarioResult): ReportResult {
     cost: { ...result.cost },
     ...(error !== undefined ? { error } : {}),
     ...(!withheld && result.transcript !== undefined ? { transcript: structuredClone(result.transcript) } : {}),
+    ...(attempts !== undefined ? { attempts } : {}),
+  };
+}
+
+/** One attempt of a repeated scenario, withheld like the result it belongs to. */
+function reportAttempt(attempt: ScenarioResult, number: number, withheld: boolean): ReportAttempt {
+  const error = attempt.error === undefined ? undefined : reportError(attempt.error, withheld);
+  return {
+    attempt: number,
+    status: attempt.status,
+    reason: withheld ? withheldScenarioReason({ ...attempt, metadata_only: true }) : attempt.reason,
+    metrics: attempt.metrics.map((metric) => (withheld ? withholdMetricContent(metric) : copyMetric(metric))),
+    cost: { ...attempt.cost },
+    ...(error !== undefined ? { error } : {}),
+    ...(!withheld && attempt.transcript !== undefined ? { transcript: structuredClone(attempt.transcript) } : {}),
   };
 }
 

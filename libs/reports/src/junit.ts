@@ -27,6 +27,15 @@ export function renderJunit(report: RunReport): string {
     ['git_sha', report.git_sha],
     ['config_fingerprint', report.config_fingerprint],
     ['cost_usd', report.cost_usd === null ? 'unknown' : String(report.cost_usd)],
+    ['repeat', report.repeat === undefined ? null : String(report.repeat)],
+    ['shard', report.selection?.shard === undefined ? null : `${report.selection.shard.index}/${report.selection.shard.total}`],
+    ['changed_since', report.selection?.changed_since?.ref ?? null],
+    ['smoke_run', report.selection?.changed_since === undefined ? null : String(report.selection.changed_since.smoke)],
+    ['baseline', report.baseline?.file ?? null],
+    ['baseline_fingerprint_matches', report.baseline === undefined ? null : String(report.baseline.fingerprint_matches)],
+    ['baseline_regressions', report.baseline === undefined ? null : String(report.baseline.regressions)],
+    ['baseline_missing', report.baseline === undefined ? null : String(report.baseline.missing)],
+    ...(report.warnings ?? []).map((warning): [string, string] => [`warning_${warning.kind}`, warning.message]),
   ];
   const cases = report.results.map((result) => renderTestCase(report, result));
   const count = (predicate: (result: ReportResult) => boolean): number => report.results.filter(predicate).length;

@@ -1,4 +1,5 @@
 import type { CostSummary, Gate, MetricResult, RunMode, Status, Transcript } from '@parley/core';
+import type { RunWarning } from '@parley/gate';
 
 /** The version of the report.json format written by this Parley. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -30,6 +31,18 @@ export interface RunReport {
   cost: CostSummary;
   /** Present when the run had a budget: what was spent and what the budget made Parley give up. */
   budget?: BudgetReport;
+  /** `--repeat N` when N > 1: every result then lists its attempts. */
+  repeat?: number;
+  /** Present when `--shard` or `--changed-since` chose which of the loaded scenarios ran. */
+  selection?: RunSelection;
+  /** Present when the run was gated against a baseline (`--baseline`). */
+  baseline?: BaselineReport;
+  /** Problems of the run as a whole (e.g. a baseline of another configuration); see `RunWarning`. */
+  warnings?: RunWarning[];
+  /** Present in a report made by `parley merge-reports`: the shard runs it merges. */
+  merged_from?: MergedShard[];
+  /** Present when judge metrics ran: judge model, cache hits, cross-check agreement (SPEC §5). */
+  judge?: JudgeReport;
   counts: Record<Status, number>;
   /** Sorted by scenario id. */
   results: ReportResult[];
@@ -41,6 +54,138 @@ export interface BudgetReport {
   exhausted: boolean;
   /** What was given up, in order, e.g. `cross-check sample 10% → 0%`, `12 scenarios skipped`. */
   downgrades: string[];
+}
+
+/** What the LLM judges did in a run (SPEC §5): written by @parley/judge, read by people and dashboards. */
+export interface JudgeReport {
+  /** `<provider>:<model>` of the primary judge. */
+  primary: string;
+  /** `live`: judged by calling the model (the cache permitting); `replay`: answered from the recordings. */
+  mode: 'live' | 'replay';
+  /** Judge metric results in the run (cached ones included), and how many could not be evaluated. */
+  verdicts: number;
+  errors: number;
+  /** `judge.votes_on_fail` when above 1, and how many failing verdicts were re-asked. */
+  votes_on_fail?: number;
+  re_asked?: number;
+  cache: JudgeCacheReport;
+  cross_check?: CrossCheckReport;
+}
+
+export interface JudgeCacheReport {
+  /** Whether verdicts were looked up: not under --no-cache, in record mode, or when judging is replayed. */
+  read: boolean;
+  /** Whether new verdicts were stored: not under --no-cache, nor when judging is replayed. */
+  written: boolean;
+  /** `--cache-clear` emptied the cache before the run. */
+  cleared: boolean;
+  /** Verdicts taken from the cache (they cost 0) and verdicts judged afresh while the cache was read. */
+  hits: number;
+  misses: number;
+  /** What the cached verdicts cost when they were made; null when a judge model has no known price. */
+  saved_usd: number | null;
+}
+
+export interface CrossCheckReport {
+  /** `<provider>:<model>` of the second judge. */
+  model: string;
+  /** The configured sample, e.g. 0.1. */
+  sample: number;
+  /** The run seed the sample was drawn with (the same seed draws the same scenarios). */
+  seed: number;
+  /** Scenarios the sample chose, and those actually re-judged (sorted). */
+  sampled: string[];
+  checked: string[];
+  /** Per metric: how often the two judges agreed on pass/fail, and how far apart their scores were. */
+  agreement: MetricAgreement[];
+  /** Present when spending reached the budget and the sample dropped to 0% for the rest of the run. */
+  downgrade?: CrossCheckDowngrade;
+}
+
+export interface MetricAgreement {
+  metric: string;
+  /** Expectations both judges gave a verdict on. */
+  compared: number;
+  /** Of those, how many had the same pass/fail. */
+  agreed: number;
+  /** agreed / compared; null when nothing was compared. */
+  rate: number | null;
+  mean_abs_score_difference: number | null;
+}
+
+export interface CrossCheckDowngrade {
+  reason: 'budget';
+  /** Spend when cross-checking stopped. */
+  spent_usd: number;
+  limit_usd: number;
+  /** Sampled scenarios judged afterwards without a cross-check (sorted). */
+  not_checked: string[];
+  /** One sentence for people: `cross-check sample 10% → 0% once $0.0123 of $0.0100 was spent …`. */
+  message: string;
+}
+
+/** Which scenarios of the suite ran, when not all of them did. */
+export interface RunSelection {
+  /** Scenarios loaded (after `--scenario` / `--tag`) before the shard or the change set chose among them. */
+  total: number;
+  /** Scenarios that ran. */
+  selected: number;
+  /** `--shard I/N`. */
+  shard?: { index: number; total: number };
+  /** In a merged report: how many shard reports it merges. */
+  shards?: number;
+  /** `--changed-since REF`: the gate matrix. */
+  changed_since?: ChangedSinceReport;
+}
+
+export interface ChangedSinceReport {
+  ref: string;
+  /** Files changed since the ref (committed on this branch, or not committed yet), anywhere in the repository. */
+  changed_files: number;
+  /** The changed files (relative to the suite folder) that made scenarios run. */
+  affecting: string[];
+  /** True when no change affected any scenario and only advisory scenarios ran, as a smoke run. */
+  smoke: boolean;
+}
+
+/** The baseline a run was gated against, and what the comparison found. */
+export interface BaselineReport {
+  /** The file as given to `--baseline`. */
+  file: string;
+  suite: string;
+  parley_version: string;
+  created_at: string;
+  config_fingerprint: string;
+  /** False when the baseline comes from another configuration (see `warnings`). */
+  fingerprint_matches: boolean;
+  /** Scored metrics that had a baseline entry. */
+  compared: number;
+  /** Metrics whose drop exceeded `max_drop`. */
+  regressions: number;
+  /** Metrics below `min_floor`. */
+  below_floor: number;
+  /** Scored metrics without a baseline entry. */
+  missing: number;
+  /** Metrics scoring above their baseline. */
+  improvements: number;
+}
+
+export interface MergedShard {
+  run_id: string;
+  /** `2/3`, when the shard run said which it was. */
+  shard?: string;
+}
+
+/** One run of a repeated scenario (`--repeat N`), numbered from 1. */
+export interface ReportAttempt {
+  attempt: number;
+  status: Status;
+  reason: string;
+  metrics: MetricResult[];
+  cost: CostSummary;
+  error?: { kind: string; message: string; details?: string };
+  /** Left out for metadata_only scenarios. */
+  transcript?: Transcript;
 }
 
 /** One scenario in the report. Never carries the session (conversation id, tenant): it differs per run. */
@@ -60,4 +205,6 @@ export interface ReportResult {
   error?: { kind: string; message: string; details?: string };
   /** Left out for metadata_only scenarios. */
   transcript?: Transcript;
+  /** Under `--repeat N`: every attempt, in order. The fields above then combine them. */
+  attempts?: ReportAttempt[];
 }

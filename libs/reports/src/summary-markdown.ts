@@ -1,5 +1,6 @@
 import type { Status } from '@parley/core';
 import { EXIT_GATE_FAILED, EXIT_INTERRUPTED, failsGate, STATUSES_BY_SEVERITY, statusSeverity } from '@parley/gate';
+import { baselineSection, selectionSentence, warningLines } from './gate-sections.js';
 import { escapeInlineText, escapeTableCell } from './markdown-text.js';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
@@ -18,9 +19,15 @@ export function renderSummaryMarkdown(report: RunReport): string {
     (result) => result.status === 'fail' || result.status === 'error' || failsGate(result, { strict: report.strict }),
   );
 
+  const selection = selectionSentence(report);
+  const warnings = warningLines(report);
+  const baseline = baselineSection(report);
   const sections = [
     `## ${summaryTitle(report)}`,
     totalsSection(report),
+    ...(selection !== null ? [selection] : []),
+    ...(warnings.length > 0 ? [warnings.join('\n')] : []),
+    ...(baseline !== null ? [baseline] : []),
     scenarioTable('Blocking scenarios', blocking),
     ...(advisory.length > 0 ? [scenarioTable('Advisory scenarios', advisory, 'Advisory scenarios never fail the run.')] : []),
     ...(failing.length > 0 ? [failuresSection(failing)] : []),
@@ -39,6 +46,7 @@ export function summaryTitle(report: RunReport): string {
   const skipped = report.results.filter((result) => result.status === 'skipped').length;
   const advisoryRan = report.results.filter((result) => result.gate === 'advisory' && result.status !== 'skipped').length;
 
+  const smoke = report.selection?.changed_since?.smoke === true;
   const phrases: string[] = [];
   for (const status of STATUSES_BY_SEVERITY) {
     const verb = VERBS[status];
@@ -48,9 +56,9 @@ export function summaryTitle(report: RunReport): string {
   }
   if (phrases.length === 0) {
     if (blocking.length > 0) phrases.push(`all ${blocking.length} blocking ${plural(blocking.length, 'scenario')} passed`);
-    else if (advisoryRan > 0) phrases.push(`no blocking scenarios; ${advisoryRan} advisory ${plural(advisoryRan, 'scenario')} ran`);
+    else if (advisoryRan > 0) phrases.push(`${smoke ? 'smoke run, ' : ''}no blocking scenarios; ${advisoryRan} advisory ${plural(advisoryRan, 'scenario')} ran`);
     else if (skipped > 0) phrases.push(`all ${skipped} ${plural(skipped, 'scenario')} skipped`);
-    else phrases.push('no scenarios ran');
+    else phrases.push(smoke ? 'smoke run, no scenarios ran' : 'no scenarios ran');
   }
   const anyRan = blocking.length > 0 || advisoryRan > 0;
   if (skipped > 0 && anyRan) phrases.push(`${skipped} skipped`);
@@ -69,6 +77,7 @@ function totalsSection(report: RunReport): string {
     `duration ${formatDuration(report.duration_ms)}`,
     `cost ${formatCost(report)}`,
     `exit code ${report.exit_code}${report.strict ? ' (--strict)' : ''}`,
+    ...(report.repeat !== undefined ? [`each scenario run ${report.repeat} times`] : []),
   ];
   const counts = STATUSES_BY_SEVERITY.map((status) => String(report.counts[status]));
   const lines = [

@@ -1,6 +1,8 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunEvent, RunListener } from '@parley/core';
+import { floorRedactor, type Redactor } from '@parley/redaction';
+import { redactResultContent } from '@parley/reports';
 
 export interface EventLog {
   listener: RunListener;
@@ -10,16 +12,17 @@ export interface EventLog {
 /**
  * `.parley/runs/<run_id>/events.jsonl`: one JSON line per run event, written as it happens, so a
  * crashed or interrupted run still leaves its story behind. Conversation content of
- * `metadata_only` scenarios is withheld here as in every other output.
+ * `metadata_only` scenarios is withheld here as in every other output; all other content goes
+ * through the redactor (the suite's, else the floor's), as in the reports.
  */
-export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) => boolean): EventLog {
+export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) => boolean, redactor: Redactor = floorRedactor()): EventLog {
   mkdirSync(dirname(path), { recursive: true });
   const descriptor = openSync(path, 'a');
   let open = true;
   return {
     listener(event) {
       if (!open) return;
-      writeSync(descriptor, `${JSON.stringify(withoutContent(event, isMetadataOnly))}\n`);
+      writeSync(descriptor, `${JSON.stringify(redacted(withoutContent(event, isMetadataOnly), redactor))}\n`);
     },
     close() {
       if (!open) return;
@@ -30,6 +33,12 @@ export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) 
 }
 
 const WITHHELD = '[metadata_only: content withheld]';
+
+function redacted(event: RunEvent, redactor: Redactor): RunEvent {
+  if (event.type === 'turn_completed') return { ...event, turn: redactor.turn(event.turn) };
+  if (event.type === 'scenario_finished') return { ...event, result: redactResultContent(event.result, redactor) };
+  return event;
+}
 
 function withoutContent(event: RunEvent, isMetadataOnly: (scenarioId: string) => boolean): RunEvent {
   if (event.type === 'turn_completed' && isMetadataOnly(event.scenario_id)) {

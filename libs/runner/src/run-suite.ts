@@ -1,18 +1,27 @@
+import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
-import type { Clock, Random, RunEvent, RunListener, RunMode, ScenarioResult } from '@parley/core';
+import type { Clock, Random, RunEvent, RunListener, RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedSuite } from '@parley/config';
-import { buildReport, writeReports, type RunReport } from '@parley/reports';
+import { buildBaseline, type Shard } from '@parley/gate';
+import { buildReport, writeReports, type ReportInput, type RunReport } from '@parley/reports';
 import { openStore, type Store } from '@parley/store';
+import { suiteRedactor, suiteSecretsRedactor } from '@parley/redaction';
+import { secretSafeStore } from './secret-safe-store.js';
 import { openEventLog } from './event-log.js';
 import { gitSha } from './git-sha.js';
 import { metricParamSchemas, metricVersions } from './metric-catalog.js';
 import { newRunId } from './run-id.js';
 import { runScenario, recordingsDir, type ScenarioRunContext } from './scenario-run.js';
 import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
+import { erroredBySweep, liveRunParts, skippedForBudget } from './live-run.js';
+import { loadResumeState } from './resume-run.js';
 import { newSession } from './session.js';
+import { writeBaselineFile } from './baseline-gating.js';
+import { planGate } from './gate-plan.js';
+import { runRepeated } from './repeat-scenario.js';
 
 export const PARLEY_VERSION = '0.1.0';
 export const DEFAULT_CONCURRENCY = 4;
@@ -32,6 +41,20 @@ export interface RunOptions extends ScenarioSelection {
   githubStepSummary?: string;
   /** Stops starting scenarios when aborted (Ctrl-C); finished results are kept. */
   signal?: AbortSignal;
+  /** `--budget`: USD limit (else PARLEY_BUDGET_USD, else settings.budget_usd); scenarios not started once it is reached are skipped. */
+  budgetUsd?: number;
+  /** `--resume RUN_ID`: finish an interrupted run with its own flags (those given here are replaced). */
+  resume?: string;
+  /** `--repeat N`: every scenario N times; all pass → pass, all fail → fail, mixed → flaky. */
+  repeat?: number;
+  /** `--baseline FILE`: scored metrics are gated against this baseline (relative thresholds). */
+  baseline?: string;
+  /** `--export-baseline FILE`: this run's scores are written as a baseline. */
+  exportBaseline?: string;
+  /** `--shard I/N`: only the scenarios whose id hashes into shard I of N. */
+  shard?: Shard;
+  /** `--changed-since GITREF`: only the scenarios the changes since GITREF affect (the gate matrix). */
+  changedSince?: string;
 }
 
 export interface RunDependencies {
@@ -41,6 +64,8 @@ export interface RunDependencies {
   random: Random;
   listeners?: RunListener[];
   liveProvider?: ScenarioRunContext['liveProvider'];
+  /** Sleeper, jitter, timer and monotonic clock of retries, timeouts and rate limits (tests inject them). */
+  resilience?: ScenarioRunContext['resilience'] & { now?: () => number };
 }
 
 export interface RunOutcome {
@@ -50,6 +75,8 @@ export interface RunOutcome {
   out_dir: string;
   interrupted: boolean;
   suite: LoadedSuite;
+  /** The baseline `--export-baseline` wrote, with its number of entries. */
+  exported_baseline?: { file: string; entries: number };
 }
 
 /** Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError. */
@@ -62,29 +89,39 @@ export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection 
  * them, stores each result as it finishes, and writes the reports. It reports through events and
  * knows nothing about who listens (console, TUI, event log).
  */
-export async function runSuite(options: RunOptions, dependencies: RunDependencies): Promise<RunOutcome> {
+export async function runSuite(givenOptions: RunOptions, dependencies: RunDependencies): Promise<RunOutcome> {
   const { clock, random, env } = dependencies;
+  const storePath = resolve(dependencies.cwd, givenOptions.storePath ?? join('.parley', 'parley.db'));
+  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
+  const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const suite = loadSuiteForRun(resolve(dependencies.cwd, options.suitePath), options);
+  if (options.strict && suite.warnings.length > 0) {
+    // --strict: what `parley validate` warns about (e.g. a judge judging its own model) stops the run.
+    throw new ConfigError(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })));
+  }
   if (suite.scenarios.length === 0) {
     throw new ConfigError({ file: suite.file, message: 'no scenario matches the selection (check --scenario / --tag and the scenarios glob)' });
   }
   const mode = options.mode ?? defaultMode(suite);
-  const runId = newRunId(clock, random);
-  const outDir = resolve(dependencies.cwd, options.outDir ?? join('.parley', 'runs', runId));
-  const startedAt = clock.now();
+  const fingerprint = configFingerprint(suite, metricVersions());
+  const plan = await planGate(suite, options, { cwd: dependencies.cwd, fingerprint, parleyVersion: PARLEY_VERSION });
+  const runId = resumed?.runId ?? newRunId(clock, random);
+  const outDir = resumed?.outDir ?? resolve(dependencies.cwd, options.outDir ?? join('.parley', 'runs', runId));
+  const startedAt = resumed?.startedAt ?? clock.now();
   const startedMs = clock.monotonicMs();
   const metadataOnly = new Set(suite.scenarios.filter((scenario) => scenario.data.metadata_only).map((scenario) => scenario.data.id));
-  const eventLog = openEventLog(join(outDir, 'events.jsonl'), (id) => metadataOnly.has(id));
+  // One redactor for everything this run writes for others to read (SPEC §7): events and reports.
+  const redactor = suiteRedactor(suite, { env });
+  const eventLog = openEventLog(join(outDir, 'events.jsonl'), (id) => metadataOnly.has(id), redactor);
   const listeners = [eventLog.listener, ...(dependencies.listeners ?? [])];
   const emit = (event: RunEvent): void => {
     for (const listener of listeners) listener(event);
   };
 
-  const store: Store = openStore(resolve(dependencies.cwd, options.storePath ?? join('.parley', 'parley.db')));
-  const fingerprint = configFingerprint(suite, metricVersions());
+  const store: Store = secretSafeStore(openStore(storePath), suiteSecretsRedactor(suite, { env }));
   const pendingSha = gitSha(suite.dir);
   try {
-    store.createRun({
+    if (!resumed) store.createRun({
       id: runId,
       suite: suite.config.suite,
       mode,
@@ -92,40 +129,63 @@ export async function runSuite(options: RunOptions, dependencies: RunDependencie
       git_sha: null,
       config_fingerprint: fingerprint,
       parley_version: PARLEY_VERSION,
-      options: runOptionsForStore(options, mode),
+      options: { ...runOptionsForStore(options, mode), suite_dir: suite.dir, ...(options.budgetUsd !== undefined ? { budget_usd: options.budgetUsd } : {}) },
       out_dir: outDir,
     });
+    const finishedBefore = new Set(resumed?.previous.map((result) => result.scenario_id));
+    const pending = plan.scenarios.filter((scenario) => !finishedBefore.has(scenario.data.id));
     emit({
       type: 'run_started',
       run_id: runId,
       suite: suite.config.suite,
       mode,
-      scenario_ids: suite.scenarios.map((scenario) => scenario.data.id),
+      scenario_ids: pending.map((scenario) => scenario.data.id),
       started_at: startedAt.toISOString(),
     });
 
     const limit = pLimit(Math.max(1, options.concurrency ?? suite.config.settings?.concurrency ?? DEFAULT_CONCURRENCY));
-    const results: ScenarioResult[] = [];
+    // Every call in flight listens to the run's signal (Ctrl-C aborts it): many at once is expected, not a leak.
+    if (options.signal) setMaxListeners(0, options.signal);
+    const results: ReportInput[] = [...(resumed?.previous ?? [])];
+    const live = liveRunParts(suite, mode, options, dependencies, results);
+    const sweepFailure = await live.sweep(runId, options.signal);
     const context: ScenarioRunContext = {
+      ...live.context,
       suite,
       mode,
       clock,
       env,
       ...(dependencies.liveProvider ? { liveProvider: dependencies.liveProvider } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(plan.baseline ? { gateMetrics: plan.baseline.gateMetrics } : {}),
     };
     await Promise.all(
-      suite.scenarios.map((scenario) =>
+      pending.map((scenario) =>
         limit(async () => {
           if (options.signal?.aborted) return;
           const id = scenario.data.id;
+          const notStarted = sweepFailure ? erroredBySweep(scenario, sweepFailure) : live.budget?.exhausted ? skippedForBudget(scenario, live.budget) : undefined;
+          if (notStarted) {
+            results.push(notStarted);
+            store.saveScenarioResult(runId, notStarted);
+            emit({ type: 'scenario_finished', run_id: runId, result: notStarted });
+            return;
+          }
           emit({ type: 'scenario_started', run_id: runId, scenario_id: id });
-          const result = await runScenario(scenario, newSession(runId, id, random), {
-            ...context,
-            onTurn: (turn) => emit({ type: 'turn_completed', run_id: runId, scenario_id: id, turn }),
-          });
+          const repeated = await runRepeated(
+            options.repeat ?? 1,
+            (attempt, cassette) =>
+              runScenario(scenario, newSession(runId, id, random), {
+                ...context,
+                ...(cassette ? { cassette, attempt } : {}),
+                onTurn: (turn) => emit({ type: 'turn_completed', run_id: runId, scenario_id: id, turn }),
+              }),
+            { ...(options.signal ? { signal: options.signal } : {}), onAttempt: (attempt, result) => store.saveScenarioResult(runId, result, attempt) },
+          );
+          if (repeated === null) return; // Ctrl-C stopped its attempts: not a finished result
+          const { result } = repeated;
           if (options.signal?.aborted && result.status === 'error') return; // cut short by Ctrl-C: not a finished result
-          results.push(result);
+          results.push(repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
           store.saveScenarioResult(runId, result);
           emit({ type: 'scenario_finished', run_id: runId, result });
         }),
@@ -149,8 +209,13 @@ export async function runSuite(options: RunOptions, dependencies: RunDependencie
         git_sha: sha,
         config_fingerprint: fingerprint,
         interrupted,
+        ...(live.budget ? { budget: live.budget.report() } : {}),
+        ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+        ...(plan.selection ? { selection: plan.selection } : {}),
+        ...(plan.baseline ? { baseline: plan.baseline.source, warnings: plan.baseline.warnings } : {}),
       },
       results,
+      { redactor },
     );
     writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
     store.finishRun(runId, {
@@ -171,7 +236,17 @@ export async function runSuite(options: RunOptions, dependencies: RunDependencie
       finished_at: report.finished_at,
     });
     const exitCode = report.exit_code;
-    return { run_id: runId, report, exit_code: exitCode, out_dir: outDir, interrupted, suite };
+    let exported: RunOutcome['exported_baseline'];
+    if (options.exportBaseline !== undefined && !interrupted) {
+      const file = resolve(dependencies.cwd, options.exportBaseline);
+      const baseline = buildBaseline(
+        { suite: suite.config.suite, parleyVersion: PARLEY_VERSION, createdAt: finishedAt.toISOString(), configFingerprint: fingerprint },
+        results,
+      );
+      writeBaselineFile(file, baseline);
+      exported = { file, entries: baseline.entries.length };
+    }
+    return { run_id: runId, report, exit_code: exitCode, out_dir: outDir, interrupted, suite, ...(exported ? { exported_baseline: exported } : {}) };
   } finally {
     eventLog.close();
     store.close();
@@ -193,5 +268,10 @@ function runOptionsForStore(options: RunOptions, mode: RunMode): Record<string, 
     ...(options.tags?.length ? { tag: options.tags } : {}),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.strict ? { strict: true } : {}),
+    ...(options.repeat !== undefined && options.repeat > 1 ? { repeat: options.repeat } : {}),
+    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+    ...(options.exportBaseline !== undefined ? { export_baseline: options.exportBaseline } : {}),
+    ...(options.shard !== undefined ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+    ...(options.changedSince !== undefined ? { changed_since: options.changedSince } : {}),
   };
 }

@@ -1,36 +1,21 @@
-import { isAbsolute, join, relative } from 'node:path';
 import type { CallRecord, ModelPrice } from '@parley/providers';
-import {
-  costOfCall,
-  createLiveProvider,
-  createRecorder,
-  createReplayProvider,
-  isProviderError,
-  meteredProvider,
-  readRecording,
-  recordingPath,
-  recordingProvider,
-  writeRecording,
-} from '@parley/providers';
-import type { Clock, CostSummary, MetricResult, Provider, RunMode, ScenarioResult, TranscriptTurn } from '@parley/core';
+import { costOfCall } from '@parley/providers';
+import type { CostSummary, MetricResult, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
 import type { LoadedScenario, LoadedSuite } from '@parley/config';
-import { runPromptConversation, type ConversationOutcome } from '@parley/engine';
+import type { ConversationOutcome } from '@parley/engine';
 import { evaluateExpectation } from '@parley/metrics';
 import { scenarioStatus } from '@parley/gate';
+import type { MetricGate } from './baseline-gating.js';
+import { playScenario, resolveInSuite, type ConversationContext } from './scenario-conversation.js';
 import { builtInMetrics } from './metric-catalog.js';
 import type { ScenarioSession } from './session.js';
 
-export interface ScenarioRunContext {
-  suite: LoadedSuite;
-  mode: RunMode;
-  clock: Clock;
-  env: NodeJS.ProcessEnv;
-  /** Makes the live provider of an agent; injectable so tests can count or wrap calls. */
-  liveProvider?: (kind: 'openai' | 'anthropic' | 'openai-compatible', baseUrl: string | undefined, apiKeyEnv: string | undefined) => Provider;
-  signal?: AbortSignal;
-  onTurn?: (turn: TranscriptTurn) => void;
-}
+/** What a scenario needs from its run (see ConversationContext for the live-call parts). */
+export type ScenarioRunContext = ConversationContext & {
+  /** Applied to the metric results before the status is decided: `--baseline` gating (see baseline-gating.ts). */
+  gateMetrics?: MetricGate;
+};
 
 /** Runs one scenario end to end: conversation, metrics, status, cost. Never throws for the scenario's own failures. */
 export async function runScenario(
@@ -64,58 +49,16 @@ export async function runScenario(
   });
 
   if (!agent) return errorResult('config', `unknown agent "${agentName}"`);
-  if (agent.kind === 'http' || agent.kind === 'command' || agent.kind === 'module') {
-    return errorResult('unsupported', `agent kind "${agent.kind}" cannot be run by this version of Parley yet`);
-  }
-  if (data.user.simulate) {
-    return errorResult('unsupported', 'user.simulate needs the LLM user simulator, which this version of Parley does not have yet');
-  }
 
-  const recordingFile = recordingPath(recordingsDir(suite), data.id);
-  const recorder = context.mode === 'record' ? createRecorder(context.clock) : undefined;
-  let provider: Provider;
-  try {
-    if (context.mode === 'replay') {
-      provider = createReplayProvider(readRecording(recordingFile), relativeToSuite(suite, recordingFile));
-    } else {
-      const live = context.liveProvider
-        ? context.liveProvider(agent.kind, agent.base_url, agent.api_key_env)
-        : createLiveProvider(
-            {
-              kind: agent.kind,
-              ...(agent.base_url ? { baseUrl: agent.base_url } : {}),
-              ...(agent.api_key_env ? { apiKeyEnv: agent.api_key_env } : {}),
-              ...(suite.config.settings?.timeout_ms ? { timeoutMs: suite.config.settings.timeout_ms } : {}),
-            },
-            context.env,
-          );
-      provider = recorder ? recordingProvider(live, recorder) : live;
-    }
-  } catch (error) {
-    return errorResult('recording', (error as Error).message);
-  }
-  provider = meteredProvider(provider, (call) => calls.push(call));
+  // Agent kinds, simulator, isolation hooks, resilience and recording: see scenario-conversation.ts.
+  const played = await playScenario(scenario, session, context, calls);
+  if (played.kind === 'error') return errorResult(played.error.kind, played.error.message, played.error.details, played.transcript);
+  const outcome = played.outcome;
 
-  const outcome = await runPromptConversation({
-    scenario: data,
-    agent,
-    systemPrompt: suite.agentPrompts[agentName]?.text,
-    tools: suite.agentTools[agentName] ?? [],
-    provider,
-    ...(context.signal ? { signal: context.signal } : {}),
-    ...(context.onTurn ? { onTurn: context.onTurn } : {}),
-  });
-
-  if (recorder && outcome.error === undefined) writeRecording(recordingFile, recorder.entries);
-
-  if (outcome.error !== undefined) {
-    const error = outcome.error;
-    if (isProviderError(error)) return errorResult(error.kind, error.message, error.details, outcome.transcript);
-    return errorResult('conversation', (error as Error).message ?? String(error), undefined, outcome.transcript);
-  }
-
-  const metrics = evaluateMetrics(scenario, outcome.transcript);
-  const verdict = scenarioStatus({ metrics });
+  const evaluated = evaluateMetrics(scenario, outcome.transcript);
+  const metrics = context.gateMetrics ? context.gateMetrics(scenario, evaluated) : evaluated;
+  // An expectation marked `gate: advisory` can only lower its scenario to warn, never fail it.
+  const verdict = scenarioStatus({ metrics, blockingMetrics: scenario.expectations.map((expectation) => expectation.gate !== 'advisory') });
   return {
     ...base,
     status: verdict.status,
@@ -163,13 +106,4 @@ export function summariseCost(calls: CallRecord[], pricing: Record<string, Model
 
 export function recordingsDir(suite: LoadedSuite): string {
   return resolveInSuite(suite, suite.config.recordings);
-}
-
-
-function resolveInSuite(suite: LoadedSuite, path: string): string {
-  return isAbsolute(path) ? path : join(suite.dir, path);
-}
-
-function relativeToSuite(suite: LoadedSuite, path: string): string {
-  return relative(suite.dir, path) || path;
 }

@@ -12,3 +12,11 @@ export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migratio
 export { openDatabase, busyTimeoutMs } from './open-database.js';
 export { formatRunList, formatRunDetail, formatMetricScore, type RunDetailOptions } from './format-runs.js';
 export { formatUsd, formatDuration, formatStartTime, oneLine } from './format-values.js';
+export {
+  openJudgeCache,
+  type JudgeCacheStore,
+  type JudgeCacheRecord,
+  type JudgeCacheStats,
+  type JudgeCacheGroup,
+  type JudgeCacheFilter,
+} from './judge-cache-store.js';

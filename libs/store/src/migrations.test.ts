@@ -26,6 +26,8 @@ describe('migrate', () => {
     try {
       expect(schemaVersion(database)).toBe(migrations.length);
       expect(tableNames(database)).toEqual([
+        'judge_cache',
+        'judge_cache_by_metric',
         'metric_scores',
         'metric_scores_by_scenario',
         'runs',

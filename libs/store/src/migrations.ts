@@ -98,6 +98,78 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX metric_scores_by_scenario ON metric_scores (scenario_id, run_id, attempt, position);
     `,
   },
+  {
+    description: 'judge cache',
+    sql: `
+      -- One judge verdict per key: sha256 of scenario_id, prompt_version, judge_model_version,
+      -- metric_version and the transcript digest (SPEC §5). The other columns say what the key
+      -- stands for, so that parley cache stats and parley cache clear --metric need no decoding.
+      CREATE TABLE judge_cache (
+        key            TEXT PRIMARY KEY,
+        scenario_id    TEXT NOT NULL,
+        metric         TEXT NOT NULL,
+        metric_version TEXT NOT NULL,
+        judge_model    TEXT NOT NULL,
+        prompt_version TEXT NOT NULL,
+        -- The judge's outcome (verdict, votes) as JSON, opaque to the store.
+        value_json     TEXT NOT NULL,
+        -- What the judging cost when it was done, i.e. what each hit saves; NULL when unknown.
+        cost_usd       REAL,
+        created_at     TEXT NOT NULL,
+        hits           INTEGER NOT NULL DEFAULT 0,
+        last_hit_at    TEXT
+      );
+      CREATE INDEX judge_cache_by_metric ON judge_cache (metric, metric_version);
+    `,
+  },
+  {
+    description: 'calibration sessions and their judge ratings',
+    sql: `
+      -- One \`parley calibrate judge\`: the judge and the cross-check rating every item of a set, so the
+      -- agreement with people can be followed from month to month (SPEC §6).
+      CREATE TABLE calibration_sessions (
+        id             TEXT PRIMARY KEY,
+        -- The calibration folder as given, relative to the working directory (\`calibration\`).
+        set_path       TEXT NOT NULL,
+        started_at     TEXT NOT NULL,
+        -- NULL while the session runs or after it was interrupted.
+        finished_at    TEXT,
+        mode           TEXT NOT NULL,
+        rubric_version TEXT NOT NULL,
+        rubric_sha256  TEXT NOT NULL,
+        -- {"judge": {"provider", "model"}, "cross_check": {…}}
+        raters_json    TEXT NOT NULL,
+        items          INTEGER NOT NULL,
+        parley_version TEXT NOT NULL
+      );
+      CREATE INDEX calibration_sessions_by_set ON calibration_sessions (set_path, started_at DESC);
+
+      CREATE TABLE calibration_ratings (
+        session_id    TEXT NOT NULL REFERENCES calibration_sessions (id) ON DELETE CASCADE,
+        item_id       TEXT NOT NULL,
+        -- judge | cross_check
+        rater         TEXT NOT NULL,
+        provider      TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        -- sha256 of the masked transcript the rater saw: a rating of since-edited text is stale.
+        item_digest   TEXT NOT NULL,
+        -- The recording key of the request: an identical request answered before is not asked again.
+        cache_key     TEXT NOT NULL,
+        -- {"intent_comprehension": 4, …}; NULL when the answer was unusable or the call failed.
+        scores_json   TEXT,
+        reason        TEXT,
+        error         TEXT,
+        raw_output    TEXT,
+        cached        INTEGER NOT NULL,
+        input_tokens  INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cost_usd      REAL,
+        latency_ms    INTEGER NOT NULL,
+        PRIMARY KEY (session_id, item_id, rater)
+      );
+      CREATE INDEX calibration_ratings_by_cache_key ON calibration_ratings (cache_key);
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

@@ -1,0 +1,39 @@
+import type { CommandContext } from './command-context.js';
+import { gateNotes } from './gate-notes.js';
+import { paint } from './output.js';
+import { renderRunSummary } from './run-summary.js';
+
+export interface MergeReportsFlags {
+  out?: string;
+  strict?: boolean;
+  exportBaseline?: string;
+}
+
+/**
+ * `parley merge-reports DIR…`: the shard reports of one run merged into one report.json, junit.xml
+ * and summary.md (also appended to $GITHUB_STEP_SUMMARY) and one exit code, as if the suite had
+ * run in one job. Shards of different suites, configurations or commits are refused with exit 2.
+ */
+export async function mergeReportsCommand(paths: string[], flags: MergeReportsFlags, context: CommandContext): Promise<number> {
+  const { mergeShardRuns } = await import('@parley/runner');
+  const merged = mergeShardRuns(
+    {
+      paths,
+      ...(flags.out !== undefined ? { outDir: flags.out } : {}),
+      ...(flags.strict ? { strict: true } : {}),
+      ...(flags.exportBaseline !== undefined ? { exportBaseline: flags.exportBaseline } : {}),
+      ...(context.env.GITHUB_STEP_SUMMARY ? { githubStepSummary: context.env.GITHUB_STEP_SUMMARY } : {}),
+    },
+    { cwd: context.cwd, clock: context.clock, random: context.random },
+  );
+  context.output.out(renderRunSummary(merged.report, paint(context.output.color), displayPath(merged.out_dir, context.cwd), context.output.columns));
+  const exported = merged.exported_baseline && { file: displayPath(merged.exported_baseline.file, context.cwd), entries: merged.exported_baseline.entries };
+  const notes = gateNotes(merged.report, exported);
+  if (notes.err) context.output.err(notes.err);
+  if (notes.out) context.output.out(notes.out);
+  return merged.exit_code;
+}
+
+function displayPath(path: string, cwd: string): string {
+  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
+import { REPO_ROOT } from './test-support/example-copy.js';
+
+const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
+const IDS = ['s1', 's2', 's3', 's4', 's5', 's6'];
+let server: FakeLlmServer;
+let cwd: string;
+
+beforeAll(async () => {
+  // Real latency on the fake provider, so that Ctrl-C lands while calls are in flight.
+  server = await startFakeLlm({ script: { defaults: { latency_ms: 400 }, rules: [{ reply: { content: 'Karibu!', usage: { input_tokens: 100, output_tokens: 10 } } }] } });
+  cwd = mkdtempSync(join(tmpdir(), 'parley-interrupt-'));
+  const suite = join(cwd, 'suite');
+  mkdirSync(join(suite, 'scenarios'), { recursive: true });
+  writeFileSync(
+    join(suite, 'parley.yaml'),
+    `suite: interrupt
+agents:
+  booking: { kind: openai, model: gpt-4.1-mini }
+settings: { concurrency: 2 }
+isolation:
+  setup: 'echo "setup $PARLEY_SCENARIO_ID $PARLEY_TENANT" >> ../hooks.log'
+  teardown: 'echo "teardown $PARLEY_SCENARIO_ID $PARLEY_TENANT" >> ../hooks.log'
+`,
+  );
+  for (const id of IDS) writeFileSync(join(suite, 'scenarios', `${id}.yaml`), `id: ${id}\nagent: booking\nuser: { opening: "Habari" }\nexpect:\n  - { metric: content_signals, required: ["Karibu"] }\n`);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Runs the real binary; calls `onStderrLine` for each stderr line (it may send signals). */
+function parley(args: string[], onStderrLine: (line: string, child: ReturnType<typeof spawn>) => void = () => {}) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENAI_API_KEY: 'sk-test-INTERRUPT-0123456789', OPENAI_BASE_URL: server.openaiBaseUrl },
+  });
+  let stdout = '';
+  let stderr = '';
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onStderrLine(line, child);
+  });
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+function hookPairs(): { setups: string[]; teardowns: string[] } {
+  const lines = readFileSync(join(cwd, 'hooks.log'), 'utf8').trim().split('\n');
+  const rest = (prefix: string) => lines.filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)).sort();
+  return { setups: rest('setup '), teardowns: rest('teardown ') };
+}
+
+describe('Ctrl-C during a live run, then --resume', () => {
+  it('keeps finished results (store and reports), tears down every started scenario, exits 130; --resume completes the run', async () => {
+    let interrupted = false;
+    const first = await parley(['run', 'suite', '--mode', 'live', '--out', 'out'], (line, child) => {
+      if (!interrupted && /^\[2\/6\]/.test(line)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(first.status, first.stderr).toBe(130);
+    expect(first.stderr).toContain('interrupted: finished results are kept');
+    const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(first.stderr)![1]!;
+
+    const report = JSON.parse(readFileSync(join(cwd, 'out/report.json'), 'utf8')) as { exit_code: number; results: Array<{ scenario_id: string; status: string }> };
+    expect(report.exit_code).toBe(130);
+    const finished = report.results.map((result) => result.scenario_id);
+    expect(finished.length).toBeGreaterThanOrEqual(2);
+    expect(finished.length).toBeLessThan(IDS.length);
+    expect(report.results.every((result) => result.status === 'pass')).toBe(true);
+    const { openStore } = await import('@parley/store'); // the CLI loads the store lazily; so does this test
+    const store = openStore(join(cwd, '.parley/parley.db'));
+    try {
+      expect(store.finishedScenarioIds(runId)).toEqual(finished);
+    } finally {
+      store.close();
+    }
+    // Scenarios cut short by Ctrl-C were torn down too: every setup has its teardown.
+    const afterInterrupt = hookPairs();
+    expect(afterInterrupt.setups.length).toBeGreaterThan(finished.length);
+    expect(afterInterrupt.teardowns).toEqual(afterInterrupt.setups);
+
+    const resumed = await parley(['run', '--resume', runId]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`run ${runId}`);
+    const completed = JSON.parse(readFileSync(join(cwd, 'out/report.json'), 'utf8')) as typeof report;
+    expect(completed.exit_code).toBe(0);
+    expect(completed.results.map((result) => [result.scenario_id, result.status])).toEqual(IDS.map((id) => [id, 'pass']));
+    const afterResume = hookPairs();
+    expect(afterResume.teardowns).toEqual(afterResume.setups);
+  });
+
+  it('refuses bad --budget and unknown --resume ids with exit 2', async () => {
+    const budget = await parley(['run', 'suite', '--budget', 'lots']);
+    expect(budget.status).toBe(2);
+    expect(budget.stderr).toContain('--budget must be an amount of US dollars');
+    const resume = await parley(['run', '--resume', '19990101-000000-abcdef']);
+    expect(resume.status).toBe(2);
+    expect(resume.stderr).toContain('no such run');
+  });
+});

@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from './example-copy.js';
+
+const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
+
+export interface ParleyProcessResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real `parley` binary without blocking this process, so that servers the test runs
+ * (fake-llm, fake-langfuse, an http agent) can answer it. Only PATH and HOME are inherited from
+ * the test's environment; colour is off.
+ */
+export function parleyAsync(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<ParleyProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}

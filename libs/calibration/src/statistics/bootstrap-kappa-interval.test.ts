@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@parley/core';
+import { analyticKappaInterval } from './analytic-kappa-interval.js';
+import { bootstrapKappaIntervals } from './bootstrap-kappa-interval.js';
+import { cohenKappa } from './cohen-kappa.js';
+import { confusionMatrix } from './confusion-matrix.js';
+import type { RatingPair } from './rating-labels.js';
+
+/** 200 items, one pair each, mostly agreeing: a judge within a point of people. */
+function agreeingItems(count: number, seed: number): RatingPair[][] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const human = 1 + Math.floor(random.next() * 5);
+    const step = random.next() < 0.7 ? 0 : random.next() < 0.5 ? -1 : 1;
+    const judge = Math.min(5, Math.max(1, human + step));
+    return [[judge, human] as const];
+  });
+}
+
+describe('bootstrapKappaIntervals', () => {
+  it('is reproducible from its seed and changes with it', () => {
+    const items = agreeingItems(200, 7);
+    const once = bootstrapKappaIntervals(items, ['quadratic'], { seed: 11 });
+    const again = bootstrapKappaIntervals(items, ['quadratic'], { seed: 11 });
+    const other = bootstrapKappaIntervals(items, ['quadratic'], { seed: 12 });
+    expect(again).toEqual(once);
+    expect(other.quadratic.low).not.toBe(once.quadratic.low);
+  });
+
+  it('brackets the estimate and lies near the analytic interval on a large sample', () => {
+    const items = agreeingItems(400, 3);
+    const pairs = items.flat();
+    const matrix = confusionMatrix(pairs);
+    const result = bootstrapKappaIntervals(items, ['unweighted', 'linear', 'quadratic'], { seed: 1, resamples: 2000 });
+    for (const weighting of ['unweighted', 'linear', 'quadratic'] as const) {
+      const kappa = cohenKappa(matrix, weighting)!;
+      const analytic = analyticKappaInterval(matrix, weighting)!;
+      const interval = result[weighting];
+      expect(interval.undefined_resamples).toBe(0);
+      expect(interval.low!).toBeLessThan(kappa);
+      expect(interval.high!).toBeGreaterThan(kappa);
+      expect(Math.abs(interval.low! - analytic.low)).toBeLessThan(0.02);
+      expect(Math.abs(interval.high! - analytic.high)).toBeLessThan(0.02);
+    }
+  });
+
+  it('counts resamples whose kappa is undefined and leaves them out', () => {
+    // Two items at opposite ends: a resample that draws the same item twice has one category only.
+    const items: RatingPair[][] = [[[1, 1]], [[5, 5]]];
+    const result = bootstrapKappaIntervals(items, ['quadratic'], { seed: 5, resamples: 1000 });
+    const { undefined_resamples: undefinedCount, low, high } = result.quadratic;
+    expect(undefinedCount).toBeGreaterThan(350);
+    expect(undefinedCount).toBeLessThan(650);
+    // Every defined resample has both items and perfect agreement.
+    expect([low, high]).toEqual([1, 1]);
+  });
+
+  it('reports an interval of nothing when no resample is defined', () => {
+    const result = bootstrapKappaIntervals([[[3, 3]], [[3, 3]]], ['unweighted'], { seed: 1, resamples: 50 });
+    expect(result.unweighted).toEqual({ low: undefined, high: undefined, level: 0.95, resamples: 50, undefined_resamples: 50, seed: 1 });
+    const empty = bootstrapKappaIntervals([], ['unweighted'], { seed: 1, resamples: 10 });
+    expect(empty.unweighted.undefined_resamples).toBe(10);
+  });
+
+  it('resamples items, keeping the pairs of an item together', () => {
+    // Each item has a perfectly agreeing pair and a perfectly opposed one: any resample has both.
+    const items: RatingPair[][] = [
+      [[1, 1], [1, 5]],
+      [[5, 5], [5, 1]],
+    ];
+    const result = bootstrapKappaIntervals(items, ['unweighted'], { seed: 2, resamples: 200 });
+    expect(result.unweighted.undefined_resamples).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+/** The metric of differences between values (Krippendorff 2011, §C). */
+export type AlphaLevel = 'nominal' | 'ordinal' | 'interval';
+
+/** One unit's values, one per rater; `null`/`undefined` where that rater gave none. */
+export type ReliabilityUnit = ReadonlyArray<number | null | undefined>;
+
+/**
+ * Krippendorff's alpha for any number of raters with missing values, following Krippendorff (2011),
+ * "Computing Krippendorff's Alpha-Reliability": build the coincidence matrix from every unit with
+ * at least two values, then α = 1 − (n − 1) · Σ o_ck δ²_ck / Σ n_c n_k δ²_ck.
+ *
+ * - nominal: δ² = 0 for equal values, else 1;
+ * - ordinal: δ²_ck = (Σ_{g=c..k} n_g − (n_c + n_k)/2)², ranks weighted by how often values occur;
+ * - interval: δ² = (c − k)².
+ *
+ * Units with fewer than two values cannot be paired and are left out. `undefined` when nothing
+ * is pairable or all pairable values are equal (expected disagreement 0: 0/0).
+ *
+ * @example
+ * krippendorffAlpha([[1, 1], [2, 2], [3, null]], 'ordinal') // 1: the two pairable units agree
+ */
+export function krippendorffAlpha(units: ReadonlyArray<ReliabilityUnit>, level: AlphaLevel): number | undefined {
+  const present = units.map((unit) => unit.filter((value): value is number => value !== null && value !== undefined));
+  const pairable = present.filter((values) => values.length >= 2);
+  const values = [...new Set(pairable.flat())].sort((left, right) => left - right);
+  const size = values.length;
+  if (size === 0) return undefined;
+  const position = new Map(values.map((value, index) => [value, index]));
+
+  const coincidences = new Float64Array(size * size);
+  const unitCounts = new Float64Array(size);
+  for (const unitValues of pairable) {
+    unitCounts.fill(0);
+    for (const value of unitValues) unitCounts[position.get(value)!]! += 1;
+    const scale = 1 / (unitValues.length - 1);
+    for (let c = 0; c < size; c += 1) {
+      const countC = unitCounts[c]!;
+      if (countC === 0) continue;
+      for (let k = 0; k < size; k += 1) {
+        const countK = unitCounts[k]!;
+        if (countK === 0) continue;
+        coincidences[c * size + k]! += (countC * (c === k ? countK - 1 : countK)) * scale;
+      }
+    }
+  }
+  const marginals = new Float64Array(size);
+  for (let c = 0; c < size; c += 1) for (let k = 0; k < size; k += 1) marginals[c]! += coincidences[c * size + k]!;
+  const total = marginals.reduce((sum, count) => sum + count, 0);
+
+  const distance = (c: number, k: number): number => {
+    if (c === k) return 0;
+    if (level === 'nominal') return 1;
+    if (level === 'interval') return (values[c]! - values[k]!) ** 2;
+    const [low, high] = c < k ? [c, k] : [k, c];
+    let between = 0;
+    for (let g = low; g <= high; g += 1) between += marginals[g]!;
+    return (between - (marginals[low]! + marginals[high]!) / 2) ** 2;
+  };
+
+  let observed = 0;
+  let expected = 0;
+  for (let c = 0; c < size; c += 1) {
+    for (let k = 0; k < size; k += 1) {
+      if (c === k) continue;
+      const delta = distance(c, k);
+      observed += coincidences[c * size + k]! * delta;
+      expected += marginals[c]! * marginals[k]! * delta;
+    }
+  }
+  if (expected === 0) return undefined;
+  return 1 - ((total - 1) * observed) / expected;
+}

@@ -1,0 +1,48 @@
+import { hashCanonical } from '@parley/core';
+
+/**
+ * What identifies a judge verdict (SPEC §5, seed 000 §5): each part is a distinct cause that must
+ * invalidate it. `question` is the expectation's own parameters (conversation_judge's `criteria`)
+ * when it has any: the same metric asked another question is another verdict. `attempt` is the
+ * repetition under `--repeat N` from the second on, so that N live attempts are N judgements and
+ * not one judgement reused N times.
+ */
+export interface JudgeCacheKeyParts {
+  scenario_id: string;
+  /** `<prompt file stem>@<git short sha>[-dirty.<8 hex>]`, see prompt-version.ts. */
+  prompt_version: string;
+  /** `<provider>:<model>` of the judge. */
+  judge_model_version: string;
+  /** `<metric>:<version>`. */
+  metric_version: string;
+  /** See transcript-digest.ts. */
+  transcript_digest: string;
+  question?: string;
+  attempt?: number;
+}
+
+/** Hex sha256 of the canonical JSON of the key parts (absent parts leave the SPEC's 5-tuple as it is). */
+export function judgeCacheKey(parts: JudgeCacheKeyParts): string {
+  return hashCanonical(parts);
+}
+
+/** One cached judgement as the store keeps it; `value` is the judge's outcome, opaque to the store. */
+export interface JudgeCacheEntry {
+  key: string;
+  scenario_id: string;
+  metric: string;
+  metric_version: string;
+  judge_model: string;
+  prompt_version: string;
+  value: unknown;
+  /** What the judging cost when it was done, i.e. what each hit saves; null when the model has no price. */
+  cost_usd: number | null;
+  /** ISO time of the judging. */
+  created_at: string;
+}
+
+/** Where verdicts are kept between runs: `.parley/parley.db` (see @parley/store's openJudgeCache). */
+export interface JudgeCache {
+  get(key: string): JudgeCacheEntry | undefined;
+  put(entry: JudgeCacheEntry): void;
+}

@@ -1,0 +1,19 @@
+import { ConfigError } from '@parley/core';
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/**
+ * The start of the `--since` window: a duration back from `now` (`90m`, `24h`, `7d`, `2w`) or a
+ * date (`2026-11-01`, or a full ISO timestamp). Anything else is a ConfigError.
+ *
+ * @example sinceCutoff('7d', new Date('2026-11-30T00:00:00Z')).toISOString() === '2026-11-23T00:00:00.000Z'
+ */
+export function sinceCutoff(text: string, now: Date): Date {
+  const duration = /^(\d+)\s*([mhdw])$/.exec(text.trim());
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * UNIT_MS[duration[2]!]!);
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())) {
+    const date = new Date(text.trim().length === 10 ? `${text.trim()}T00:00:00Z` : text.trim());
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  throw new ConfigError(`--since takes a duration such as 7d, 24h, 90m or 2w, or a date such as 2026-11-01; got "${text}"`);
+}

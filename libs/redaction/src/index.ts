@@ -1,0 +1,13 @@
+export * from './redaction-rule.js';
+export * from './floor-rules.js';
+export * from './redact-text.js';
+export * from './redactor.js';
+export * from './floor-redactor.js';
+export * from './suite-redactor.js';
+export * from './tool-arguments.js';
+export * from './structured-fields.js';
+export * from './identities-file.js';
+export * from './secret-values.js';
+export * from './restricted-vertical.js';
+export { NAME_PLACEHOLDER, cleanName } from './person-names.js';
+export { PLACEHOLDER } from './text-pieces.js';

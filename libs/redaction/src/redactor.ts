@@ -1,0 +1,223 @@
+import type { ToolCall, Transcript, TranscriptTurn } from '@parley/core';
+import { composeRules } from './floor-rules.js';
+import { compileRules, FAIL_CLOSED, redactText, type CompiledRule } from './redact-text.js';
+import { NAME_PLACEHOLDER } from './person-names.js';
+import type { RedactionRule } from './redaction-rule.js';
+import { DEFAULT_NAME_FIELDS, fieldMatcher, namesInFields, type FieldMatcher } from './structured-fields.js';
+import { hashToolArguments } from './tool-arguments.js';
+
+/** Texts remembered per redactor (about 2 MB for typical chat messages). */
+const MEMO_SIZE = 4096;
+
+/** What a value of a vertical's masked field (`redaction.extras.<vertical>.fields`) becomes. */
+export const MASKED_FIELD_PLACEHOLDER = '<redacted>';
+
+export interface RedactorOptions {
+  /** The rules in order; the floor (composeRules()) when left out. */
+  rules?: readonly RedactionRule[];
+  /** Names to mask as `<name>` (the identities file, names found in structured fields). */
+  names?: Iterable<string>;
+  /** Structured fields that hold a person's name (default {@link DEFAULT_NAME_FIELDS}). */
+  nameFields?: readonly string[];
+  /** Structured fields whose whole value is masked (a restricted vertical's extras `fields`). */
+  maskedFields?: readonly string[];
+  /**
+   * Tool arguments become their sha256 (the floor, default). `false` walks them like any other
+   * value instead: for the run's own store, which keeps arguments for triage but never a secret.
+   */
+  hashToolArguments?: boolean;
+}
+
+/**
+ * The one redactor (SPEC §7): every path that writes conversation content outside the run (event
+ * logs, reports, exported recordings, calibration imports, promoted scenarios) passes it through
+ * one of these methods. Every method returns a new value, is idempotent (redacting a redacted
+ * value changes nothing) and never throws.
+ */
+export interface Redactor {
+  readonly rules: readonly RedactionRule[];
+  /** Free text: a message, a reason, an error. */
+  text(text: string): string;
+  /**
+   * Any JSON-like value: strings are redacted as text, values of name fields become `<name>`,
+   * values of masked fields `<redacted>`, and the arguments of anything shaped like a tool call
+   * (`{name, args}`, `{name, arguments}`, an Anthropic `tool_use` block's `input`) their sha256.
+   */
+  value(value: unknown): unknown;
+  /** {@link value} for a record (metric details, a log record). */
+  record(record: Record<string, unknown>): Record<string, unknown>;
+  /** A tool call with its arguments replaced by their sha256; its name stays. */
+  toolCall(call: ToolCall): ToolCall;
+  /** One message: content redacted (a tool result's JSON structurally), tool arguments hashed. */
+  turn(turn: TranscriptTurn): TranscriptTurn;
+  /**
+   * A whole conversation. Names found in its structured fields (a `customer_name` in a tool call,
+   * a tool result) are masked in every message, also where a user types them freely.
+   */
+  transcript(transcript: Transcript): Transcript;
+  /** Names held by name fields anywhere in a value (as {@link transcript} learns them). */
+  namesIn(value: unknown): string[];
+  /** The same redactor that also masks these names. */
+  withNames(names: Iterable<string>): Redactor;
+}
+
+/**
+ * Builds a redactor. Pattern rules are compiled here, so a bad pattern fails at configuration
+ * time (suite patterns are validated with their file location by @parley/config before this).
+ *
+ * @example
+ * const redactor = createRedactor({ names: ['Grace Achieng'] });
+ * redactor.text('Grace, your number 0712 345 432 is saved') === '<name>, your number 07** *** 432 is saved'
+ */
+export function createRedactor(options: RedactorOptions = {}): Redactor {
+  const rules = options.rules ?? composeRules();
+  const nameFields = options.nameFields ?? DEFAULT_NAME_FIELDS;
+  const isNameField = fieldMatcher(nameFields);
+  const isMaskedField = fieldMatcher(options.maskedFields ?? []);
+  const names = [...(options.names ?? [])];
+  return buildRedactor({
+    rules,
+    names,
+    nameFields,
+    maskedFields: options.maskedFields ?? [],
+    isNameField,
+    isMaskedField,
+    hashArguments: options.hashToolArguments ?? true,
+  });
+}
+
+interface RedactorState {
+  rules: readonly RedactionRule[];
+  names: string[];
+  nameFields: readonly string[];
+  maskedFields: readonly string[];
+  isNameField: FieldMatcher;
+  isMaskedField: FieldMatcher;
+  hashArguments: boolean;
+}
+
+function buildRedactor(state: RedactorState): Redactor {
+  const compiled: CompiledRule[] = compileRules(state.rules, state.names);
+  // The same text is redacted several times per run (an event, the finished result, the report):
+  // a bounded memo of recent texts saves that work. Redaction is a pure function of the text here.
+  const memo = new Map<string, string>();
+  const text = (input: string): string => {
+    const known = memo.get(input);
+    if (known !== undefined) return known;
+    const redacted = redactText(input, compiled);
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(input, redacted);
+    return redacted;
+  };
+
+  const value = (input: unknown): unknown => {
+    try {
+      return redactValue(input, undefined, 0);
+    } catch {
+      return FAIL_CLOSED;
+    }
+  };
+
+  function redactValue(node: unknown, parentKey: string | undefined, depth: number): unknown {
+    if (typeof node === 'string') return text(node);
+    if (node === null || typeof node !== 'object') return node;
+    if (depth > 64) return FAIL_CLOSED;
+    if (Array.isArray(node)) return node.map((item) => redactValue(item, parentKey, depth + 1));
+    const record = node as Record<string, unknown>;
+    const argumentsKey = state.hashArguments ? toolArgumentsKey(record) : undefined;
+    const result: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(record)) {
+      if (key === argumentsKey) result[key] = hashToolArguments(child);
+      else if (argumentsKey !== undefined && key === 'name' && typeof child === 'string') result[key] = child; // a tool's name
+      else if (state.isMaskedField(key, parentKey) && child !== null && child !== undefined) result[key] = MASKED_FIELD_PLACEHOLDER;
+      else if (state.isNameField(key, parentKey) && typeof child === 'string' && child.trim() !== '') result[key] = NAME_PLACEHOLDER;
+      else result[key] = redactValue(child, key, depth + 1);
+    }
+    return result;
+  }
+
+  const record = (input: Record<string, unknown>): Record<string, unknown> => {
+    const redacted = value(input);
+    return redacted !== null && typeof redacted === 'object' && !Array.isArray(redacted)
+      ? (redacted as Record<string, unknown>)
+      : { redacted: FAIL_CLOSED };
+  };
+
+  const toolCall = (call: ToolCall): ToolCall => ({
+    ...(call.id !== undefined ? { id: call.id } : {}),
+    name: call.name,
+    args: state.hashArguments ? hashToolArguments(call.args) : record(call.args),
+  });
+
+  const turn = (input: TranscriptTurn): TranscriptTurn => {
+    try {
+      const { tool_calls: toolCalls, state: agentState, ...rest } = input;
+      return {
+        ...rest,
+        content: input.role === 'tool' ? redactToolResult(input.content) : text(input.content),
+        ...(toolCalls !== undefined ? { tool_calls: toolCalls.map(toolCall) } : {}),
+        ...(agentState !== undefined ? { state: text(agentState) } : {}),
+      };
+    } catch {
+      return { role: input.role, turn: input.turn, content: FAIL_CLOSED };
+    }
+  };
+
+  /** A tool result is usually JSON: redacted structurally so its name fields are recognised. */
+  function redactToolResult(content: string): string {
+    const parsed = parseJson(content);
+    return parsed === undefined ? text(content) : JSON.stringify(value(parsed));
+  }
+
+  const namesIn = (input: unknown): string[] => {
+    try {
+      return namesInFields(typeof input === 'string' ? parseJson(input) : input, state.isNameField);
+    } catch {
+      return [];
+    }
+  };
+
+  const withNames = (more: Iterable<string>): Redactor => {
+    const added = [...more].filter((name) => !state.names.includes(name));
+    return added.length === 0 ? redactor : buildRedactor({ ...state, names: [...state.names, ...added] });
+  };
+
+  const transcript = (input: Transcript): Transcript => {
+    try {
+      const learned = input.turns.flatMap((message) => [
+        ...(message.tool_calls ?? []).flatMap((call) => namesIn(call.args)),
+        ...(message.role === 'tool' ? namesIn(message.content) : []),
+      ]);
+      const scoped = withNames(learned);
+      return { ...input, turns: input.turns.map((message) => scoped.turn(message)) };
+    } catch {
+      return { ended_by: input.ended_by, turns: [] };
+    }
+  };
+
+  const redactor: Redactor = { rules: state.rules, text, value, record, toolCall, turn, transcript, namesIn, withNames };
+  return redactor;
+}
+
+/** The key holding a tool call's arguments in a record shaped like one, if it is. */
+function toolArgumentsKey(record: Record<string, unknown>): string | undefined {
+  if (typeof record['name'] !== 'string') return undefined;
+  if (isArgumentsValue(record['args'])) return 'args';
+  if (isArgumentsValue(record['arguments'])) return 'arguments';
+  if (record['type'] === 'tool_use' && record['input'] !== undefined) return 'input';
+  return undefined;
+}
+
+function isArgumentsValue(value: unknown): boolean {
+  return (value !== null && typeof value === 'object' && !Array.isArray(value)) || typeof value === 'string';
+}
+
+function parseJson(text: string): unknown {
+  const trimmed = text.trim();
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
+}

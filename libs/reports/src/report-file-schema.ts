@@ -1,0 +1,117 @@
+import type { Transcript } from '@parley/core';
+import { z } from 'zod';
+import { REPORT_SCHEMA_VERSION, type RunReport } from './report-schema.js';
+
+/**
+ * The zod schema of `report.json` as readers (merge-reports, compare) accept it. Objects are
+ * loose: a report written by a newer Parley of the same schema_version may carry fields this one
+ * does not know, and they must not make it unreadable. The transcript is checked for its shape
+ * only; nothing here reads its messages.
+ */
+const StatusSchema = z.enum(['pass', 'fail', 'warn', 'flaky', 'error', 'skipped']);
+const GateSchema = z.enum(['blocking', 'advisory']);
+
+const CostSchema = z.looseObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  usd: z.number().nullable(),
+  calls: z.number(),
+});
+
+const MetricSchema = z.looseObject({
+  metric: z.string(),
+  version: z.string(),
+  score: z.number().nullable(),
+  threshold: z.number().nullable(),
+  passed: z.boolean(),
+  reason: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  error: z.boolean().optional(),
+});
+
+const ErrorSchema = z.looseObject({ kind: z.string(), message: z.string(), details: z.string().optional() });
+
+const TranscriptSchema = z.custom<Transcript>(
+  (value) =>
+    typeof value === 'object' && value !== null && Array.isArray((value as { turns?: unknown }).turns) && typeof (value as { ended_by?: unknown }).ended_by === 'string',
+  { message: 'a transcript has turns and ended_by' },
+);
+
+const AttemptSchema = z.looseObject({
+  attempt: z.number().int().min(1),
+  status: StatusSchema,
+  reason: z.string(),
+  metrics: z.array(MetricSchema),
+  cost: CostSchema,
+  error: ErrorSchema.optional(),
+  transcript: TranscriptSchema.optional(),
+});
+
+const ResultSchema = z.looseObject({
+  scenario_id: z.string().min(1),
+  title: z.string().optional(),
+  agent: z.string(),
+  gate: GateSchema,
+  tags: z.array(z.string()),
+  language: z.string().optional(),
+  status: StatusSchema,
+  reason: z.string(),
+  metadata_only: z.boolean(),
+  metrics: z.array(MetricSchema),
+  cost: CostSchema,
+  error: ErrorSchema.optional(),
+  transcript: TranscriptSchema.optional(),
+  attempts: z.array(AttemptSchema).optional(),
+});
+
+const WarningSchema = z.looseObject({ kind: z.string(), message: z.string(), fails_under_strict: z.boolean() });
+
+const SelectionSchema = z.looseObject({
+  total: z.number().int().min(0),
+  selected: z.number().int().min(0),
+  shard: z.looseObject({ index: z.number().int().min(1), total: z.number().int().min(1) }).optional(),
+  shards: z.number().int().min(1).optional(),
+  changed_since: z
+    .looseObject({ ref: z.string(), changed_files: z.number().int().min(0), affecting: z.array(z.string()), smoke: z.boolean() })
+    .optional(),
+});
+
+const BaselineSchema = z.looseObject({
+  file: z.string(),
+  suite: z.string(),
+  parley_version: z.string(),
+  created_at: z.string(),
+  config_fingerprint: z.string(),
+  fingerprint_matches: z.boolean(),
+  compared: z.number().int().min(0),
+  regressions: z.number().int().min(0),
+  below_floor: z.number().int().min(0),
+  missing: z.number().int().min(0),
+  improvements: z.number().int().min(0),
+});
+
+export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
+  schema_version: z.literal(REPORT_SCHEMA_VERSION),
+  run_id: z.string().min(1),
+  suite: z.string().min(1),
+  parley_version: z.string(),
+  mode: z.enum(['replay', 'live', 'record']),
+  status: StatusSchema,
+  exit_code: z.number().int(),
+  strict: z.boolean(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  duration_ms: z.number().min(0),
+  git_sha: z.string().nullable(),
+  config_fingerprint: z.string().nullable(),
+  cost_usd: z.number().nullable(),
+  cost: CostSchema,
+  budget: z.looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()) }).optional(),
+  repeat: z.number().int().min(2).optional(),
+  selection: SelectionSchema.optional(),
+  baseline: BaselineSchema.optional(),
+  warnings: z.array(WarningSchema).optional(),
+  merged_from: z.array(z.looseObject({ run_id: z.string(), shard: z.string().optional() })).optional(),
+  counts: z.record(StatusSchema, z.number().int().min(0)),
+  results: z.array(ResultSchema),
+});

@@ -1,0 +1,66 @@
+import { ConfigError } from '@parley/core';
+import type { BudgetReport } from '@parley/reports';
+
+/**
+ * The run's spending limit (`--budget`, else `PARLEY_BUDGET_USD`, else `settings.budget_usd`).
+ * Every answered call adds its cost as it happens; once spending reaches the limit, scenarios that
+ * have not started are skipped (reason: budget) while the ones in flight finish. Calls whose model
+ * has no known price cannot be counted: the report's cost is then "unknown" and says so.
+ */
+export class BudgetTracker {
+  private spent: number;
+  private readonly skippedIds: string[] = [];
+  private unpricedCalls = 0;
+
+  constructor(
+    readonly limitUsd: number,
+    alreadySpentUsd = 0,
+  ) {
+    this.spent = alreadySpentUsd;
+  }
+
+  addCall(usd: number | null): void {
+    if (usd === null) this.unpricedCalls += 1;
+    else this.spent += usd;
+  }
+
+  get spentUsd(): number {
+    return this.spent;
+  }
+
+  get exhausted(): boolean {
+    return this.spent >= this.limitUsd;
+  }
+
+  /** Records a scenario given up for the budget; returns the reason its result carries. */
+  skip(scenarioId: string): string {
+    this.skippedIds.push(scenarioId);
+    return `skipped: budget reached ($${this.spent.toFixed(4)} spent of $${this.limitUsd.toFixed(4)}) before this scenario started`;
+  }
+
+  /** The report's `budget` section: the limit, whether it was reached, and what it made Parley give up. */
+  report(): BudgetReport {
+    const downgrades: string[] = [];
+    if (this.skippedIds.length > 0) {
+      const ids = [...this.skippedIds].sort();
+      const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … ${ids.length - 20} more` : '');
+      downgrades.push(`${ids.length} scenario${ids.length === 1 ? '' : 's'} skipped (not started once the budget was reached): ${shown}`);
+    }
+    if (this.unpricedCalls > 0) {
+      downgrades.push(`${this.unpricedCalls} call${this.unpricedCalls === 1 ? '' : 's'} to models without a known price not counted against the budget (add them under pricing:)`);
+    }
+    return { limit_usd: this.limitUsd, exhausted: this.exhausted, downgrades };
+  }
+}
+
+/** The budget in force: the flag, else the environment, else the suite; undefined when none is set. */
+export function budgetLimit(flag: number | undefined, env: NodeJS.ProcessEnv, suiteSetting: number | undefined): number | undefined {
+  if (flag !== undefined) return flag;
+  const fromEnv = env.PARLEY_BUDGET_USD;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    const value = Number(fromEnv);
+    if (!Number.isFinite(value) || value < 0) throw new ConfigError(`PARLEY_BUDGET_USD must be a number of US dollars ≥ 0, got "${fromEnv}"`);
+    return value;
+  }
+  return suiteSetting;
+}

@@ -1,0 +1,238 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, seededRandom, type RunEvent } from '@parley/core';
+import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
+import { openStore } from '@parley/store';
+import { budgetLimit } from './budget.js';
+import { runSuite, type RunDependencies } from './run-suite.js';
+import { writeTempSuite } from './test-support/temp-suite.js';
+
+const FAKE_KEYS = { OPENAI_API_KEY: 'sk-test-LIVERUN-openai-0123', ANTHROPIC_API_KEY: 'sk-ant-test-LIVERUN-0123' };
+let server: FakeLlmServer;
+let seed = 500;
+/** Deadlines of calls in flight: fired the moment a call the fake server will hang arrives. */
+const deadlines = new Set<() => void>();
+
+function deps(cwd: string, events: RunEvent[] = []): RunDependencies {
+  return {
+    cwd,
+    env: { ...FAKE_KEYS, OPENAI_BASE_URL: server.openaiBaseUrl, ANTHROPIC_BASE_URL: server.anthropicBaseUrl },
+    clock: manualClock(),
+    random: seededRandom((seed += 1)),
+    listeners: [(event) => events.push(event)],
+    // Backoffs are recorded, never waited; a hanging call's deadline fires when the server holds it
+    // (suites that hang a call run one scenario at a time, so the only deadline pending is its own).
+    resilience: {
+      sleep: async () => {},
+      random: () => 0.5,
+      schedule: (_milliseconds, fire) => {
+        deadlines.add(fire);
+        return () => deadlines.delete(fire);
+      },
+    },
+  };
+}
+
+beforeAll(async () => {
+  server = await startFakeLlm({
+    script: {
+      rules: [
+        // The simulator (Anthropic) plays Amina in Swahili.
+        { when: { api: 'anthropic', last_user: '/BK-1042/' }, reply: { tool_calls: [{ name: 'end_conversation', args: { reason: 'goal_reached', explanation: 'Nimepata nafasi.' } }] } },
+        { when: { api: 'anthropic', last_user: '/Ungependa/' }, reply: { content: 'Ndiyo, saa 10:00 tafadhali.', usage: { input_tokens: 200, output_tokens: 9 } } },
+        { when: { api: 'anthropic', system: '/role-playing/' }, reply: { content: 'Habari! Nataka massage Jumamosi.', usage: { input_tokens: 150, output_tokens: 8 } } },
+        // The agent under test (OpenAI).
+        { when: { api: 'openai', model: 'always-500' }, fault: { kind: 'status', status: 500, message: 'upstream exploded' } },
+        { when: { api: 'openai', model: 'always-429' }, fault: { kind: 'status', status: 429, retry_after: 7, message: 'slow down' } },
+        { when: { api: 'openai', model: 'always-hang' }, fault: { kind: 'hang' } },
+        { when: { api: 'openai', model: 'always-malformed' }, fault: { kind: 'malformed' } },
+        { when: { api: 'openai', model: 'always-reset' }, fault: { kind: 'reset' } },
+        { when: { api: 'openai', model: 'pricey' }, reply: { content: 'Done.', usage: { input_tokens: 1000000, output_tokens: 0 } } },
+        { when: { api: 'openai', last_message_role: 'user', last_user: '/massage/' }, reply: { tool_calls: [{ name: 'check_availability', args: { day: 'saturday' } }] } },
+        { when: { api: 'openai', last_tool: 'check_availability' }, reply: { content: 'Tuna nafasi saa 10:00. Ungependa?' } },
+        { when: { api: 'openai', last_user: '/saa 10:00/' }, reply: { content: 'Nimekuwekea saa 10:00 Jumamosi. Nambari ya miadi: BK-1042.' } },
+      ],
+    },
+    onRequest(entry) {
+      if (entry.model === 'always-hang') setImmediate(() => [...deadlines].forEach((fire) => fire()));
+    },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const SIMULATED: Record<string, string> = {
+  'parley.yaml': `suite: simulated
+agents:
+  booking: { kind: openai, model: gpt-4.1-mini, temperature: 0, tools: tools.json, system_prompt: prompt.md }
+simulator: { provider: anthropic, model: claude-haiku-4-5, temperature: 0.7 }
+`,
+  'prompt.md': 'You book massages. Answer in the customer\'s language.\n',
+  'tools.json': JSON.stringify([{ name: 'check_availability', parameters: { type: 'object', properties: { day: { type: 'string' } } } }]),
+  'scenarios/amina.yaml': `id: amina
+agent: booking
+language: sw
+user:
+  simulate:
+    persona: Amina, 34, regular customer, prefers Swahili
+    goal: a confirmed massage on Saturday morning with a booking number
+    max_turns: 5
+tools:
+  check_availability: { returns: { slots: ["10:00"] } }
+expect:
+  - { metric: content_signals, required: ["BK-1042"] }
+  - { metric: tool_correctness, expected: [check_availability] }
+`,
+};
+
+describe('a simulated conversation through the real SDKs', () => {
+  it('records live (OpenAI agent, Anthropic simulator) and replays offline to the same transcript and report', async () => {
+    const dir = writeTempSuite(SIMULATED);
+    const recorded = await runSuite({ suitePath: dir, mode: 'record', outDir: 'out/record' }, deps(dir));
+    const result = recorded.report.results[0]!;
+    expect(result.status).toBe('pass');
+    const transcript = result.transcript!;
+    expect(transcript.ended_by).toBe('goal_reached');
+    expect(transcript.end_explanation).toBe('Nimepata nafasi.');
+    expect(transcript.turns.filter((turn) => turn.role === 'user').map((turn) => [turn.content, turn.simulated])).toEqual([
+      ['Habari! Nataka massage Jumamosi.', true],
+      ['Ndiyo, saa 10:00 tafadhali.', true],
+    ]);
+    // Simulator calls are priced (claude-haiku-4-5: $1/$5 per million) and counted with the agent's.
+    expect(transcript.turns[0]!.cost_usd).toBeCloseTo((150 * 1 + 8 * 5) / 1e6, 12);
+    const roles = readFileSync(join(dir, 'recordings/amina.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).role);
+    expect(roles).toEqual(['simulator', 'agent', 'agent', 'simulator', 'agent', 'simulator']);
+    expect(recorded.report.cost.calls).toBe(6);
+
+    const callsBefore = server.requests.length;
+    const replayed = await runSuite({ suitePath: dir, outDir: 'out/replay' }, { ...deps(dir), env: {} });
+    expect(server.requests.length).toBe(callsBefore);
+    expect(replayed.report.results[0]!.transcript).toEqual(transcript);
+    const normalise = (text: string) =>
+      text
+        .replace(/"run_id": "[^"]+"/, '')
+        .replace(/"(started_at|finished_at)": "[^"]+"/g, '')
+        .replace(/"duration_ms": \d+/, '')
+        .replace(/"mode": "\w+"/, '');
+    const reportOf = (folder: string) => normalise(readFileSync(join(dir, folder, 'report.json'), 'utf8'));
+    expect(reportOf('out/replay')).toBe(reportOf('out/record'));
+  });
+});
+
+/** Four one-call scenarios a–d of a prompt agent whose every call uses a million input tokens. */
+function pricedSuite(pricing: string): Record<string, string> {
+  const scenarios = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [`scenarios/${id}.yaml`, `id: ${id}\nagent: ok\nuser: { opening: "Hi" }\n`]));
+  return {
+    'parley.yaml': `suite: priced\nagents:\n  ok: { kind: openai, model: pricey }\nsettings: { concurrency: 1 }\n${pricing}\n`,
+    ...scenarios,
+  };
+}
+
+describe('a live run that meets faults, budgets and Ctrl-C', () => {
+  it('gives up on each kind of lasting provider fault with a clear error while the rest of the run completes', async () => {
+    const faults = ['429', '500', 'hang', 'malformed', 'reset'];
+    const dir = writeTempSuite({
+      'parley.yaml': `suite: faults
+agents:
+  ok: { kind: openai, model: pricey }
+${faults.map((fault) => `  broken_${fault}: { kind: openai, model: always-${fault} }`).join('\n')}
+settings: { concurrency: 1, timeout_ms: 30000, retries: { max: 2 } }
+pricing: { pricey: { input: 0.0001, output: 0 } }
+`,
+      'scenarios/works.yaml': 'id: works\nagent: ok\nuser: { opening: "Hi" }\n',
+      ...Object.fromEntries(faults.map((fault) => [`scenarios/fault_${fault}.yaml`, `id: fault_${fault}\nagent: broken_${fault}\nuser: { opening: "Hi" }\n`])),
+    });
+    const outcome = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out' }, deps(dir));
+    const byId = Object.fromEntries(outcome.report.results.map((result) => [result.scenario_id, result]));
+    expect(byId.works!.status).toBe('pass');
+    const expected: Record<string, [string, RegExp]> = {
+      '429': ['rate_limited', /^openai answered HTTP 429: .*slow down/],
+      '500': ['http', /^openai answered HTTP 500: .*upstream exploded/],
+      hang: ['timeout', /^openai call timed out after 30000 ms \(model always-hang\)/],
+      malformed: ['malformed_response', /^openai answered with a body that is not valid JSON/],
+      reset: ['connection', /^openai connection failed/],
+    };
+    for (const fault of faults) {
+      const result = byId[`fault_${fault}`]!;
+      const [kind, reason] = expected[fault]!;
+      expect([fault, result.status, result.error?.kind]).toEqual([fault, 'error', kind]);
+      expect(result.reason).toMatch(reason);
+      expect(result.reason).toMatch(/\(gave up after 3 attempts\)$/);
+    }
+    expect(server.requests.filter((request) => request.model === 'always-reset')).toHaveLength(3);
+    expect(outcome.exit_code).toBe(1);
+  });
+
+  it('skips the scenarios not yet started once the budget is spent, and the report says which and why', async () => {
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
+    const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.5 }, deps(dir));
+    expect(run.report.results.map((result) => [result.scenario_id, result.status])).toEqual([
+      ['a', 'pass'],
+      ['b', 'pass'],
+      ['c', 'skipped'],
+      ['d', 'skipped'],
+    ]);
+    expect(run.report.results[2]!.reason).toBe('skipped: budget reached ($0.8000 spent of $0.5000) before this scenario started');
+    expect(run.report.budget).toEqual({
+      limit_usd: 0.5,
+      exhausted: true,
+      downgrades: ['2 scenarios skipped (not started once the budget was reached): c, d'],
+    });
+    expect(run.report.cost_usd).toBeCloseTo(0.8, 10);
+    expect(run.exit_code).toBe(0);
+    expect(readFileSync(join(dir, 'out/summary.md'), 'utf8')).toContain('Budget $0.5000, exhausted: 2 scenarios skipped');
+  });
+
+  it('says so when calls to an unpriced model cannot be counted against the budget (never silently 0)', async () => {
+    const dir = writeTempSuite(pricedSuite(''));
+    const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.5 }, deps(dir));
+    expect(run.report.results.every((result) => result.status === 'pass')).toBe(true);
+    expect(run.report.cost_usd).toBeNull();
+    expect(run.report.budget?.downgrades).toEqual([
+      '4 calls to models without a known price not counted against the budget (add them under pricing:)',
+    ]);
+  });
+
+  it('takes the budget from --budget, else PARLEY_BUDGET_USD, else settings.budget_usd', () => {
+    expect(budgetLimit(2, { PARLEY_BUDGET_USD: '5' }, 9)).toBe(2);
+    expect(budgetLimit(undefined, { PARLEY_BUDGET_USD: '5' }, 9)).toBe(5);
+    expect(budgetLimit(undefined, {}, 9)).toBe(9);
+    expect(budgetLimit(undefined, {}, undefined)).toBeUndefined();
+    expect(() => budgetLimit(undefined, { PARLEY_BUDGET_USD: 'lots' }, undefined)).toThrow('PARLEY_BUDGET_USD must be a number');
+  });
+
+  it('keeps what finished when interrupted (exit 130), and --resume finishes the same run', async () => {
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.01, output: 0 } }'));
+    const controller = new AbortController();
+    const first = await runSuite(
+      { suitePath: dir, mode: 'live', outDir: 'out', signal: controller.signal },
+      { ...deps(dir), listeners: [(event) => event.type === 'scenario_finished' && event.result.scenario_id === 'b' && controller.abort()] },
+    );
+    expect(first.interrupted).toBe(true);
+    expect(first.exit_code).toBe(130);
+    expect(first.report.results.map((result) => result.scenario_id)).toEqual(['a', 'b']);
+
+    const events: RunEvent[] = [];
+    const resumed = await runSuite({ suitePath: 'ignored', resume: first.run_id.slice(0, 18) }, deps(dir, events));
+    expect(resumed.run_id).toBe(first.run_id);
+    expect(resumed.out_dir).toBe(first.out_dir);
+    expect(events[0]).toMatchObject({ type: 'run_started', scenario_ids: ['c', 'd'] });
+    expect(resumed.report.results.map((result) => [result.scenario_id, result.status])).toEqual([
+      ['a', 'pass'],
+      ['b', 'pass'],
+      ['c', 'pass'],
+      ['d', 'pass'],
+    ]);
+    expect(resumed.exit_code).toBe(0);
+    const store = openStore(join(dir, '.parley/parley.db'));
+    try {
+      expect(store.getRun(first.run_id)).toMatchObject({ exit_code: 0, finished: true, scenario_count: 4 });
+    } finally {
+      store.close();
+    }
+    await expect(runSuite({ suitePath: '.', resume: first.run_id }, deps(dir))).rejects.toThrow(/that run finished \(exit 0\)/);
+  });
+});

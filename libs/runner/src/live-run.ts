@@ -1,0 +1,92 @@
+import type { ProviderKind, RunMode, ScenarioResult } from '@parley/core';
+import { emptyCost } from '@parley/core';
+import type { LoadedScenario, LoadedSuite } from '@parley/config';
+import { RateLimiter, realSleep } from '@parley/providers';
+import { BudgetTracker, budgetLimit } from './budget.js';
+import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
+import type { RunDependencies, RunOptions } from './run-suite.js';
+import type { ScenarioRunContext } from './scenario-run.js';
+
+/** The run-wide parts of live calling: shared rate limiters, the budget, and the isolation sweep. */
+export interface LiveRunParts {
+  context: Pick<ScenarioRunContext, 'limiters' | 'resilience' | 'onCall' | 'liveProviders'>;
+  budget: BudgetTracker | undefined;
+  /** Runs `isolation.sweep` once (not in replay); a failure is returned, to be every scenario's error. */
+  sweep(runId: string, signal?: AbortSignal): Promise<{ command: string; outcome: HookOutcome } | undefined>;
+}
+
+export function liveRunParts(
+  suite: LoadedSuite,
+  mode: RunMode,
+  options: RunOptions,
+  dependencies: RunDependencies,
+  finishedResults: readonly ScenarioResult[],
+): LiveRunParts {
+  const settings = suite.config.settings;
+  const limit = budgetLimit(options.budgetUsd, dependencies.env, settings?.budget_usd);
+  const spentBefore = finishedResults.reduce((sum, result) => sum + (result.cost.usd ?? 0), 0);
+  const budget = limit === undefined ? undefined : new BudgetTracker(limit, spentBefore);
+  const resilience = dependencies.resilience;
+  const limiters = new Map<ProviderKind, RateLimiter>();
+  for (const [kind, limits] of Object.entries(settings?.rate_limits ?? {}) as Array<[ProviderKind, NonNullable<NonNullable<typeof settings>['rate_limits']>[ProviderKind]]>) {
+    if (!limits) continue;
+    limiters.set(
+      kind,
+      new RateLimiter(
+        {
+          ...(limits.concurrency !== undefined ? { concurrency: limits.concurrency } : {}),
+          ...(limits.requests_per_minute !== undefined ? { requestsPerMinute: limits.requests_per_minute } : {}),
+          ...(limits.tokens_per_minute !== undefined ? { tokensPerMinute: limits.tokens_per_minute } : {}),
+        },
+        resilience?.now ?? (() => performance.now()),
+        resilience?.sleep ?? realSleep,
+      ),
+    );
+  }
+  return {
+    context: {
+      liveProviders: new Map(),
+      ...(limiters.size > 0 ? { limiters } : {}),
+      ...(resilience ? { resilience } : {}),
+      ...(budget ? { onCall: (_call, usd) => budget.addCall(usd) } : {}),
+    },
+    budget,
+    async sweep(runId) {
+      const command = suite.config.isolation?.sweep;
+      if (!command || mode === 'replay') return undefined;
+      const outcome = await runHook(command, { cwd: suite.dir, env: { ...dependencies.env, ...sessionEnv({ run_id: runId }) } });
+      return outcome.ok ? undefined : { command, outcome };
+    },
+  };
+}
+
+function notStartedResult(scenario: LoadedScenario): Omit<ScenarioResult, 'status' | 'reason'> {
+  const data = scenario.data;
+  return {
+    scenario_id: data.id,
+    ...(data.title !== undefined ? { title: data.title } : {}),
+    agent: data.agent,
+    gate: scenario.gate,
+    tags: data.tags,
+    ...(data.language !== undefined ? { language: data.language } : {}),
+    metadata_only: data.metadata_only,
+    metrics: [],
+    cost: emptyCost(),
+  };
+}
+
+/** A scenario the budget stopped before it started: `skipped`, with the reason in the report. */
+export function skippedForBudget(scenario: LoadedScenario, budget: BudgetTracker): ScenarioResult {
+  return { ...notStartedResult(scenario), status: 'skipped', reason: budget.skip(scenario.data.id) };
+}
+
+/** A scenario that could not start because the run's isolation sweep failed: `error` with the sweep's output. */
+export function erroredBySweep(scenario: LoadedScenario, failure: { command: string; outcome: HookOutcome }): ScenarioResult {
+  const message = `isolation sweep "${failure.command}" ${failure.outcome.exit}: no scenario was started`;
+  return {
+    ...notStartedResult(scenario),
+    status: 'error',
+    reason: message,
+    error: { kind: 'isolation', message, details: failure.outcome.output || '(the hook printed nothing)' },
+  };
+}

@@ -1,0 +1,66 @@
+import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
+import { EXIT_INTERRUPTED } from '@parley/gate';
+import { openStore } from '@parley/store';
+
+/** What `--resume RUN_ID` carries over from the interrupted run. */
+export interface ResumeState {
+  runId: string;
+  startedAt: Date;
+  outDir: string;
+  /** Results the run had finished before it was stopped: kept, not run again. */
+  previous: ScenarioResult[];
+  /** The interrupted run's own choices: suite, mode, selection, concurrency, strictness, budget. */
+  options: {
+    suitePath: string;
+    mode: RunMode;
+    globs?: string[];
+    tags?: string[];
+    concurrency?: number;
+    strict?: boolean;
+    budgetUsd?: number;
+  };
+}
+
+/**
+ * Reads an interrupted run from the store so that it can be finished under the same id, into the
+ * same report folder, with the same flags. A run that finished normally is refused: there is
+ * nothing to resume, and re-running it would silently change a completed record.
+ */
+export function loadResumeState(storePath: string, idOrPrefix: string): ResumeState {
+  const store = openStore(storePath);
+  try {
+    const run = store.getRun(idOrPrefix);
+    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storePath} (see parley runs list)`);
+    if (run.finished && run.exit_code !== EXIT_INTERRUPTED) {
+      throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
+    }
+    const stored = run.options;
+    const suitePath = stringOption(stored.suite_dir) ?? stringOption(stored.suite);
+    if (suitePath === undefined) throw new ConfigError(`--resume ${run.id}: the stored run does not say which suite it ran`);
+    return {
+      runId: run.id,
+      startedAt: new Date(run.started_at),
+      outDir: run.out_dir,
+      previous: store.getScenarioResults(run.id),
+      options: {
+        suitePath,
+        mode: run.mode,
+        ...(stringList(stored.scenario) ? { globs: stringList(stored.scenario)! } : {}),
+        ...(stringList(stored.tag) ? { tags: stringList(stored.tag)! } : {}),
+        ...(typeof stored.concurrency === 'number' ? { concurrency: stored.concurrency } : {}),
+        ...(stored.strict === true ? { strict: true } : {}),
+        ...(typeof stored.budget_usd === 'number' ? { budgetUsd: stored.budget_usd } : {}),
+      },
+    };
+  } finally {
+    store.close();
+  }
+}
+
+function stringOption(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0 ? (value as string[]) : undefined;
+}

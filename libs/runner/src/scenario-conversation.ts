@@ -1,0 +1,303 @@
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { CallRecord, RateLimiter, RetryDependencies, Schedule } from '@parley/providers';
+import {
+  costOfCall,
+  createLiveProvider,
+  createRecorder,
+  createReplayProvider,
+  isProviderError,
+  meteredProvider,
+  readRecording,
+  recordingPath,
+  recordingProvider,
+  resilientProvider,
+  writeRecording,
+} from '@parley/providers';
+import type { Clock, Provider, ProviderKind, RunMode, Transcript, TranscriptTurn } from '@parley/core';
+import { isConfigError } from '@parley/core';
+import { isPromptAgent, type AgentConfig, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import {
+  commandAgent,
+  httpAgent,
+  interpolateEnv,
+  moduleAgent,
+  promptAgentResponder,
+  RESPONSE_MAPPING_FIELDS,
+  runConversation,
+  scriptedUserTurns,
+  serviceAgentResponder,
+  serviceProvider,
+  WireFormatError,
+  type AgentResponder,
+  type AgentTransport,
+  type CallPricer,
+  type ConversationOutcome,
+  type ResponseMapping,
+} from '@parley/engine';
+import type { ScenarioCassette } from './cassette.js';
+import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
+import type { ScenarioSession } from './session.js';
+
+/** Makes the live provider of a model; injectable so tests can count or wrap calls. */
+export type LiveProviderFactory = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined) => Provider;
+
+/** What one scenario's conversation needs from the run. */
+export interface ConversationContext {
+  suite: LoadedSuite;
+  mode: RunMode;
+  clock: Clock;
+  env: NodeJS.ProcessEnv;
+  liveProvider?: LiveProviderFactory;
+  /** Per provider kind, shared by every scenario of the run. */
+  limiters?: ReadonlyMap<ProviderKind, RateLimiter>;
+  /** Injected sleeper, jitter and timer of the retry and timeout layers (tests never wait). */
+  resilience?: RetryDependencies & { schedule?: Schedule };
+  signal?: AbortSignal;
+  onTurn?: (turn: TranscriptTurn) => void;
+  /** SDK clients of the run by provider, base URL and key variable: one client serves every scenario. */
+  liveProviders?: Map<string, Provider>;
+  /** Told of every answered model call with its cost, as it happens (the run's budget). */
+  onCall?: (call: CallRecord, usd: number | null) => void;
+  /** Under `--repeat N`: the recording the scenario's attempts share (see cassette.ts). */
+  cassette?: ScenarioCassette;
+  /**
+   * Under `--repeat N`: which attempt this is, from 1. A live attempt must never be answered from
+   * a cache filled by an earlier attempt of the same run (the judge cache keys on it).
+   */
+  attempt?: number;
+}
+
+export type ScenarioConversation =
+  | { kind: 'outcome'; outcome: ConversationOutcome & { error?: undefined } }
+  | { kind: 'error'; error: { kind: string; message: string; details?: string }; transcript?: Transcript };
+
+export const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
+
+/**
+ * One scenario's conversation with its isolation: `setup` before the first turn, the conversation
+ * (prompt or service agent, scripted and/or simulated user), then `teardown` — always, also after an
+ * error, a timeout or Ctrl-C. In replay nothing outside Parley is touched: no hook runs and no
+ * agent is called. Recordings are written only for completed conversations.
+ */
+export async function playScenario(
+  scenario: LoadedScenario,
+  session: ScenarioSession,
+  context: ConversationContext,
+  calls: CallRecord[],
+): Promise<ScenarioConversation> {
+  const { suite } = context;
+  const data = scenario.data;
+  const agent = suite.config.agents[data.agent];
+  if (!agent) return failure('config', `unknown agent "${data.agent}"`);
+  if (data.user.simulate && !suite.config.simulator) {
+    return failure('config', `scenario ${data.id} has user.simulate but parley.yaml has no simulator: (provider and model of the LLM that plays the user)`);
+  }
+
+  const recordingFile = recordingPath(resolveInSuite(suite, suite.config.recordings), data.id);
+  const recorder = context.mode === 'record' ? (context.cassette?.recorder(context.clock) ?? createRecorder(context.clock)) : undefined;
+  let replay: Provider | undefined;
+  try {
+    const recording = () => ({ entries: readRecording(recordingFile), file: relative(suite.dir, recordingFile) || recordingFile });
+    if (context.mode === 'replay' && context.cassette) replay = context.cassette.replay(recording);
+    else if (context.mode === 'replay') {
+      const { entries, file } = recording();
+      replay = createReplayProvider(entries, file);
+    }
+  } catch (error) {
+    if (isConfigError(error)) throw error; // a damaged recording is a bad file: exit 2 with file:line
+    return failure('recording', (error as Error).message);
+  }
+  const pricer: CallPricer = (model, response) => costOfCall(model, response.usage, suite.config.pricing);
+  const meter = (provider: Provider): Provider =>
+    meteredProvider(provider, (call) => {
+      calls.push(call);
+      context.onCall?.(call, costOfCall(call.model, call.usage, suite.config.pricing));
+    });
+  const settings = suite.config.settings;
+  const modelProvider = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider => {
+    if (replay) return meter(replay);
+    const live = context.liveProvider
+      ? context.liveProvider(kind, baseUrl, apiKeyEnv)
+      : sharedLiveProvider(context, kind, baseUrl, apiKeyEnv);
+    const limiter = context.limiters?.get(kind);
+    const resilient = resilientProvider(live, {
+      ...(settings?.timeout_ms !== undefined ? { timeoutMs: settings.timeout_ms } : {}),
+      ...(limiter ? { limiter } : {}),
+      retry: {
+        ...(settings?.retries?.max !== undefined ? { maxRetries: settings.retries.max } : {}),
+        ...(settings?.retries?.base_delay_ms !== undefined ? { baseDelayMs: settings.retries.base_delay_ms } : {}),
+        ...(settings?.retries?.max_delay_ms !== undefined ? { maxDelayMs: settings.retries.max_delay_ms } : {}),
+      },
+      ...(context.resilience ? { dependencies: context.resilience } : {}),
+    });
+    return meter(recorder ? recordingProvider(resilient, recorder) : resilient);
+  };
+
+  const hookEnv = { ...context.env, ...sessionEnv(session) };
+  const isolation = context.mode === 'replay' ? undefined : suite.config.isolation;
+  const timeoutMs = settings?.scenario_timeout_ms;
+  const deadline = timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined;
+  const signals = [context.signal, deadline].filter((signal): signal is AbortSignal => signal !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+
+  let transport: AgentTransport | undefined;
+  let result: ScenarioConversation;
+  try {
+    if (isolation?.setup) {
+      const setup = await runHook(isolation.setup, { cwd: suite.dir, env: hookEnv });
+      if (!setup.ok) throw new SetupFailed(hookFailure('setup', isolation.setup, setup));
+    }
+    let responder: AgentResponder;
+    if (isPromptAgent(agent)) {
+      responder = promptAgentResponder({
+        scenario: data,
+        agent,
+        systemPrompt: suite.agentPrompts[data.agent]?.text,
+        tools: suite.agentTools[data.agent] ?? [],
+        provider: modelProvider(agent.kind, agent.base_url, agent.api_key_env),
+        pricer,
+      });
+    } else {
+      let provider: Provider;
+      if (replay) provider = replay;
+      else {
+        transport = serviceTransport(agent, suite, { ...hookEnv }, session, settings?.timeout_ms);
+        const live = serviceProvider({
+          transport,
+          session: { conversation_id: session.conversation_id, tenant: session.tenant, scenario_id: data.id, run_id: session.run_id },
+          ...('request' in agent && agent.request !== undefined ? { requestTemplate: agent.request } : {}),
+          ...('response' in agent && agent.response !== undefined ? { responseMapping: responseMapping(agent.response) } : {}),
+        });
+        provider = recorder ? recordingProvider(live, recorder) : live;
+      }
+      responder = serviceAgentResponder({ agentName: data.agent, scenarioId: data.id, provider });
+    }
+    const simulator = suite.config.simulator;
+    const simulate = data.user.simulate;
+    const outcome = await runConversation({
+      scenarioId: data.id,
+      scriptedTurns: scriptedUserTurns(data),
+      responder,
+      pricer,
+      ...(simulate && simulator
+        ? {
+            simulation: {
+              settings: {
+                provider: simulator.provider,
+                model: simulator.model,
+                ...(simulator.temperature !== undefined ? { temperature: simulator.temperature } : {}),
+                ...(simulator.seed !== undefined ? { seed: simulator.seed } : {}),
+              },
+              user: { persona: simulate.persona, goal: simulate.goal, ...(data.language !== undefined ? { language: data.language } : {}) },
+              maxTurns: simulate.max_turns,
+              provider: modelProvider(simulator.provider, simulator.base_url, simulator.api_key_env),
+            },
+          }
+        : {}),
+      ...(signal ? { signal } : {}),
+      ...(context.onTurn ? { onTurn: context.onTurn } : {}),
+    });
+    if (outcome.error === undefined) {
+      if (recorder) writeRecording(recordingFile, recorder.entries);
+      result = { kind: 'outcome', outcome: { transcript: outcome.transcript } };
+    } else if (deadline?.aborted && !context.signal?.aborted) {
+      result = failure('timeout', `scenario timed out after ${timeoutMs} ms (settings.scenario_timeout_ms)`, undefined, outcome.transcript);
+    } else {
+      result = conversationFailure(outcome.error, outcome.transcript);
+    }
+  } catch (error) {
+    if (isConfigError(error)) throw error;
+    result = error instanceof SetupFailed ? error.result : conversationFailure(error);
+  } finally {
+    await transport?.close();
+  }
+  if (isolation?.teardown) {
+    const teardown = await runHook(isolation.teardown, { cwd: suite.dir, env: hookEnv });
+    if (!teardown.ok && result.kind === 'outcome') {
+      return hookFailure('teardown', isolation.teardown, teardown, result.outcome.transcript);
+    }
+    if (!teardown.ok && result.kind === 'error') {
+      result.error.details = [result.error.details, `teardown "${isolation.teardown}" also failed (${teardown.exit}):\n${teardown.output}`]
+        .filter(Boolean)
+        .join('\n\n');
+    }
+  }
+  return result;
+}
+
+/** A failed setup hook: no conversation, but teardown still runs (it may clean up half a setup). */
+class SetupFailed extends Error {
+  constructor(readonly result: ScenarioConversation) {
+    super('setup failed');
+  }
+}
+
+function sharedLiveProvider(context: ConversationContext, kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider {
+  const key = `${kind}\u0000${baseUrl ?? ''}\u0000${apiKeyEnv ?? ''}`;
+  const cached = context.liveProviders?.get(key);
+  if (cached) return cached;
+  const timeoutMs = context.suite.config.settings?.timeout_ms;
+  const created = createLiveProvider(
+    { kind, ...(baseUrl ? { baseUrl } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}), ...(timeoutMs ? { timeoutMs } : {}) },
+    context.env,
+  );
+  context.liveProviders?.set(key, created);
+  return created;
+}
+
+function failure(kind: string, message: string, details?: string, transcript?: Transcript): ScenarioConversation {
+  return { kind: 'error', error: { kind, message, ...(details !== undefined ? { details } : {}) }, ...(transcript ? { transcript } : {}) };
+}
+
+function hookFailure(name: 'setup' | 'teardown', command: string, outcome: HookOutcome, transcript?: Transcript): ScenarioConversation {
+  return failure('isolation', `isolation ${name} "${command}" ${outcome.exit}`, outcome.output || '(the hook printed nothing)', transcript);
+}
+
+function conversationFailure(error: unknown, transcript?: Transcript): ScenarioConversation {
+  if (isProviderError(error)) return failure(error.kind, error.message, error.details, transcript);
+  if (error instanceof WireFormatError) return failure('config', error.message, undefined, transcript);
+  return failure('conversation', (error as Error)?.message ?? String(error), undefined, transcript);
+}
+
+function serviceTransport(
+  agent: Exclude<AgentConfig, { kind: 'openai' | 'anthropic' | 'openai-compatible' }>,
+  suite: LoadedSuite,
+  env: NodeJS.ProcessEnv,
+  session: ScenarioSession,
+  defaultTimeoutMs: number | undefined,
+): AgentTransport {
+  switch (agent.kind) {
+    case 'http': {
+      const headers = Object.fromEntries(Object.entries(agent.headers ?? {}).map(([name, value]) => [name, interpolateEnv(value, env)]));
+      return httpAgent({
+        url: interpolateEnv(agent.url, env),
+        headers,
+        session: { conversation_id: session.conversation_id, tenant: session.tenant, scenario_id: session.scenario_id, run_id: session.run_id },
+        timeoutMs: agent.timeout_ms ?? defaultTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+      });
+    }
+    case 'command': {
+      const extra = Object.fromEntries(Object.entries(agent.env ?? {}).map(([name, value]) => [name, interpolateEnv(value, env)]));
+      return commandAgent({
+        command: agent.command,
+        cwd: agent.cwd ? resolveInSuite(suite, agent.cwd) : suite.dir,
+        env: { ...env, ...extra },
+        timeoutMs: agent.timeout_ms ?? defaultTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+      });
+    }
+    case 'module':
+      return moduleAgent({ file: resolveInSuite(suite, agent.module), ...(agent.export !== undefined ? { exportName: agent.export } : {}) });
+  }
+}
+
+function responseMapping(mapping: Record<string, string>): ResponseMapping {
+  const unknown = Object.keys(mapping).filter((key) => !(RESPONSE_MAPPING_FIELDS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    throw new WireFormatError(`response mapping has unknown field(s) ${unknown.join(', ')}; it maps ${RESPONSE_MAPPING_FIELDS.join(', ')}`);
+  }
+  return mapping;
+}
+
+export function resolveInSuite(suite: LoadedSuite, path: string): string {
+  return isAbsolute(path) ? path : resolve(join(suite.dir, path));
+}

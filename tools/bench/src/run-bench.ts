@@ -1,0 +1,146 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchOptions } from './bench-arguments.js';
+import { measureRepeatedly, type RepeatedMeasurement } from './measure-command.js';
+import { assertExitedCleanly, measureParleyReplay, parleyVersionCommand } from './parley-workload.js';
+import { ensurePromptfoo, measurePromptfooEval, PROMPTFOO_VERSION, promptfooVersionCommand } from './promptfoo-workload.js';
+import type { ResultRow } from './results-table.js';
+import { writeSyntheticSuite } from './synthetic-suite.js';
+import { describeTarget, REPLAY_TARGETS, verdictOf } from './targets.js';
+
+/** Parley against promptfoo at one size: ratios above 1 mean promptfoo took more. */
+export interface Comparison {
+  workload: string;
+  count: number | null;
+  parleyWallSeconds: number;
+  promptfooWallSeconds: number;
+  /** promptfoo's wall time divided by Parley's. */
+  wallRatio: number;
+  parleyPeakRssMiB: number | null;
+  promptfooPeakRssMiB: number | null;
+  /** promptfoo's peak RSS divided by Parley's; null when either is unknown. */
+  rssRatio: number | null;
+}
+
+export interface BenchReport {
+  machine: { cpus: number; cpuModel: string; node: string; platform: string };
+  runs: number;
+  rows: ResultRow[];
+  comparisons: Comparison[];
+  /** Things the reader must know: a failed promptfoo install, a kept work folder. */
+  notes: string[];
+  /** Where the suites and run folders were (deleted unless `--keep`). */
+  workDir: string;
+}
+
+/**
+ * Runs the benchmark: Parley's start-up, then a replay of a synthetic suite per size, then the
+ * same for promptfoo when asked. Suites are generated before their runs and generation is not
+ * timed. Every run is checked (exit 0, every scenario passing) before its time is believed.
+ */
+export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
+  const workDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const rows: ResultRow[] = [];
+  const comparisons: Comparison[] = [];
+  const notes: string[] = [];
+  try {
+    log(`work folder ${workDir}`);
+    const parleyStartup = await measureStartup('parley --version', (run) => parleyVersionCommand(workDir, join(workDir, `parley-version-${run}.log`)), options.runs, log);
+    rows.push(row('parley --version', null, null, parleyStartup));
+
+    const parleyBySize = new Map<number, RepeatedMeasurement>();
+    for (const size of options.sizes) {
+      log(`generating ${size.toLocaleString('en-US')} synthetic scenarios (not timed)`);
+      const generationStarted = process.hrtime.bigint();
+      const suite = writeSyntheticSuite({ dir: join(workDir, `suite-${size}`), scenarioCount: size });
+      log(`  written in ${(Number(process.hrtime.bigint() - generationStarted) / 1e9).toFixed(1)} s; replaying ${options.runs}×`);
+      const measurement = await measureParleyReplay(suite, join(workDir, `parley-${size}`), options.runs);
+      parleyBySize.set(size, measurement);
+      const target = REPLAY_TARGETS.get(size);
+      rows.push({ ...row('parley run --mode replay', size, suite.userTurnsPerScenario, measurement), target: describeTarget(target), verdict: verdictOf(target, measurement.wallSeconds, mebibytes(measurement.peakRssKiB) ?? undefined) });
+    }
+
+    if (options.promptfoo) {
+      const install = await ensurePromptfoo(undefined, log);
+      if ('error' in install) {
+        notes.push(`promptfoo ${PROMPTFOO_VERSION} could not be installed, so only Parley was measured: ${install.error}`);
+        log(notes[notes.length - 1] ?? '');
+      } else {
+        const home = join(workDir, 'promptfoo-version-home');
+        mkdirSync(home, { recursive: true });
+        const promptfooStartup = await measureStartup(
+          'promptfoo --version',
+          (run) => promptfooVersionCommand(install.entry, home, workDir, join(workDir, `promptfoo-version-${run}.log`)),
+          options.runs,
+          log,
+        );
+        rows.push(row('promptfoo --version', null, null, promptfooStartup));
+        comparisons.push(compare('start-up (--version)', null, parleyStartup, promptfooStartup));
+        for (const size of options.sizes) {
+          log(`promptfoo eval: ${size.toLocaleString('en-US')} echo test cases, ${options.runs}×`);
+          let measurement: RepeatedMeasurement;
+          try {
+            measurement = await measurePromptfooEval(install.entry, size, join(workDir, `promptfoo-${size}`), options.runs);
+          } catch (error) {
+            // The peer's failure is reported, not fatal: Parley's figures stand on their own.
+            notes.push(`promptfoo eval of ${size} test cases failed: ${error instanceof Error ? error.message : String(error)}`);
+            log(notes[notes.length - 1] ?? '');
+            continue;
+          }
+          rows.push(row('promptfoo eval (echo)', size, 1, measurement));
+          const parley = parleyBySize.get(size);
+          if (parley) comparisons.push(compare('eval', size, parley, measurement));
+        }
+      }
+    }
+  } catch (error) {
+    // The logs of the failed run are what the reader needs next: keep them.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`${message}\n(work folder with the suites and run logs kept: ${workDir})`, { cause: error });
+  }
+  if (options.keep) notes.push(`generated suites and run folders kept in ${workDir}`);
+  else rmSync(workDir, { recursive: true, force: true });
+  const cpuList = cpus();
+  return {
+    machine: { cpus: availableParallelism(), cpuModel: cpuList[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` },
+    runs: options.runs,
+    rows,
+    comparisons,
+    notes,
+    workDir,
+  };
+}
+
+async function measureStartup(
+  what: string,
+  command: Parameters<typeof measureRepeatedly>[0],
+  runs: number,
+  log: (line: string) => void,
+): Promise<RepeatedMeasurement> {
+  log(`${what}, ${runs}×`);
+  return measureRepeatedly(command, { runs, afterRun: (measurement, run) => assertExitedCleanly(measurement, `${what} (run ${run})`, undefined) });
+}
+
+function row(workload: string, count: number | null, turns: number | null, measurement: RepeatedMeasurement): ResultRow {
+  return { workload, count, turns, wallSeconds: measurement.wallSeconds, wallSecondsByRun: measurement.runs.map((run) => run.wallSeconds), peakRssMiB: mebibytes(measurement.peakRssKiB), cpuSeconds: measurement.cpuSeconds ?? null, target: '-', verdict: '-' };
+}
+
+function compare(workload: string, count: number | null, parley: RepeatedMeasurement, promptfoo: RepeatedMeasurement): Comparison {
+  const parleyRss = mebibytes(parley.peakRssKiB);
+  const promptfooRss = mebibytes(promptfoo.peakRssKiB);
+  return {
+    workload,
+    count,
+    parleyWallSeconds: parley.wallSeconds,
+    promptfooWallSeconds: promptfoo.wallSeconds,
+    wallRatio: promptfoo.wallSeconds / parley.wallSeconds,
+    parleyPeakRssMiB: parleyRss,
+    promptfooPeakRssMiB: promptfooRss,
+    rssRatio: parleyRss === null || promptfooRss === null ? null : promptfooRss / parleyRss,
+  };
+}
+
+function mebibytes(kibibytes: number | undefined): number | null {
+  return kibibytes === undefined ? null : kibibytes / 1024;
+}

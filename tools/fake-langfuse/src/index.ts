@@ -1,0 +1,1 @@
+export { startFakeLangfuse, type FakeLangfuse, type FakeLangfuseOptions, type FakeScore } from './fake-langfuse.js';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (apps/cli/dist/main.js, from `tsc -b`) and every library it uses into
-// one minified file, apps/cli/dist/parley.mjs. Loading one file instead of ~200 modules halves
-// start-up time, which dominates short runs. Native and lazily loaded packages stay external:
+// minified files under apps/cli/dist/bundle/: the entry `parley.js`, and one chunk per dynamically
+// imported part, so a command loads only what it uses. Loading a few files instead of ~300 modules
+// halves start-up time, which dominates short runs. Native and lazily loaded packages stay external:
 // better-sqlite3 (native addon), the provider SDKs (imported on the first live call) and ajv
 // (required on the first json_schema check).
 import { build } from 'esbuild';
@@ -12,7 +13,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 await build({
   absWorkingDir: root,
   entryPoints: ['apps/cli/dist/main.js'],
-  outfile: 'apps/cli/dist/parley.mjs',
+  outdir: 'apps/cli/dist/bundle',
+  entryNames: 'parley',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   minify: true,
   sourcemap: 'linked',

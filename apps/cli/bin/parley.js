@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/parley.mjs';
+import { main } from '../dist/bundle/parley.js';
 
 // Ctrl-C stops starting scenarios and lets the run write what finished; a second Ctrl-C quits at once.
 const controller = new AbortController();

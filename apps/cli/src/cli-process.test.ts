@@ -51,7 +51,7 @@ describe('the parley binary on the examples', () => {
     const run = parleyProcess(['run', join(REPO_ROOT, 'examples', name), '--out', 'out']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.networkAttempts).toBe('');
-    expect(run.modules).toContain('parley.mjs');
+    expect(run.modules).toMatch(/dist\/bundle\/parley\.js/);
     expect(run.modules).not.toMatch(/node_modules\/(openai|@anthropic-ai|ink|react)\//);
     expect(run.stdout).toMatch(/PASS · \d+ scenarios/);
     expect(run.stdout).not.toMatch(/\u001b\[/); // NO_COLOR and not a terminal: no escape codes

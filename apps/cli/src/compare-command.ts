@@ -6,6 +6,8 @@ export interface CompareFlags {
   format?: string;
   seed?: string;
   resamples?: string;
+  pairwise?: boolean;
+  suite?: string;
 }
 
 /**
@@ -20,8 +22,23 @@ export async function compareCommand(before: string, after: string, flags: Compa
   const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
   const where = { cwd: context.cwd, storePath: resolve(context.cwd, join('.parley', 'parley.db')) };
   const comparison = compareRuns(loadRunScores(before, where), loadRunScores(after, where), { seed, resamples });
-  context.output.out(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));
+  if (!flags.pairwise) {
+    context.output.out(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));
+    return 0;
+  }
+  const pairwise = await pairwiseSection(before, after, flags, context, where);
+  context.output.out(format === 'json' ? `${JSON.stringify({ ...comparison, pairwise }, null, 2)}\n` : `${renderComparison(comparison)}\n${(await import('@parley/compare')).renderPairwise(pairwise)}`);
   return 0;
+}
+
+/** `--pairwise`: both runs' transcripts judged side by side, in both orders, by the suite's judge. */
+async function pairwiseSection(before: string, after: string, flags: CompareFlags, context: CommandContext, where: { cwd: string; storePath: string }) {
+  const { comparePairwise, loadRunTranscripts, pairwiseJudgeOf } = await import('@parley/compare');
+  const { liveJudgeProvider } = await import('@parley/judge');
+  const beforeRun = loadRunTranscripts(before, where);
+  const afterRun = loadRunTranscripts(after, where);
+  const judge = pairwiseJudgeOf(resolve(context.cwd, flags.suite ?? afterRun.suite_dir ?? beforeRun.suite_dir ?? '.'));
+  return comparePairwise(beforeRun, afterRun, { ...judge, provider: liveJudgeProvider(judge.model, context.env) }, context.signal);
 }
 
 function integerFlag(name: string, value: string | undefined, fallback: number, minimum: number): number {

@@ -112,7 +112,8 @@ describe('parley run: gates and strictness', () => {
   it('--strict turns validation warnings into a configuration error (exit 2)', async () => {
     const suite = copyExample('booking');
     const file = join(suite, 'parley.yaml');
-    writeFileSync(file, `${readFileSync(file, 'utf8')}\njudge:\n  primary: { provider: openai, model: gpt-4.1-mini }\n`);
+    // The cross-check judge becomes the agent's own model: a warning, an error under --strict.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('model: gpt-4.1, sample', 'model: gpt-4.1-mini, sample'));
     expect((await parley(['run', '.', '--out', 'a'], suite)).code).toBe(0);
     const strict = await parley(['run', '.', '--out', 'b', '--strict'], suite);
     expect(strict.code).toBe(2);

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
+import { registerCalibrateCommand } from './calibrate-command.js';
 import type { CommandContext } from './command-context.js';
 import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
@@ -7,6 +8,7 @@ import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-com
 import { processOutput } from './output.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
+import { registerCacheCommand } from './cache-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
 import { runsListCommand, runsShowCommand } from './runs-command.js';
 import { validateCommand } from './validate-command.js';
@@ -77,6 +79,7 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .option('--reporter <list>', 'reporters to use')
     .option('--out <dir>', 'report folder (default .parley/runs/<run_id>)')
     .option('--resume <run_id>', 'finish an interrupted run')
+    .option('--seed <n>', 'run seed: draws the judge cross-check sample (default 0; replay with the seed the recording was made with)')
     .action(async (suite: string, flags: RunFlags) => setExitCode(await runCommand(suite, flags, context)));
 
   program
@@ -93,6 +96,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
     .option('--seed <n>', 'seed of the bootstrap and sampled permutations', '1')
     .option('--resamples <n>', 'bootstrap resamples', '10000')
+    .option('--pairwise', "also judge each scenario's two transcripts side by side with the suite's judge, in both orders (live calls)")
+    .option('--suite <dir>', 'suite whose judge.primary judges --pairwise (default: the suite the run was made from, else .)')
     .action(async (before: string, after: string, flags: CompareFlags) => setExitCode(await compareCommand(before, after, flags, context)));
 
   program
@@ -106,6 +111,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
 
   registerPromoteCommand(program, context, setExitCode);
   registerRecordingsCommand(program, context, setExitCode);
+  registerCacheCommand(program, context, setExitCode);
+  registerCalibrateCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

@@ -1,3 +1,4 @@
+import { judgeSummary } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
 import { gateNotes } from './gate-notes.js';
 import { paint } from './output.js';
@@ -29,6 +30,8 @@ export async function mergeReportsCommand(paths: string[], flags: MergeReportsFl
   context.output.out(renderRunSummary(merged.report, paint(context.output.color), displayPath(merged.out_dir, context.cwd), context.output.columns));
   const exported = merged.exported_baseline && { file: displayPath(merged.exported_baseline.file, context.cwd), entries: merged.exported_baseline.entries };
   const notes = gateNotes(merged.report, exported);
+  const judge = judgeSummary(merged.report.judge);
+  if (judge !== null) context.output.out(`${judge}\n`);
   if (notes.err) context.output.err(notes.err);
   if (notes.out) context.output.out(notes.out);
   return merged.exit_code;

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyExample } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
+import { writeSuite, ZURI_SUITE } from './test-support/zuri-suite.js';
 
 /*
- * A production conversation with the booking example's agent. The turns are adapted from dialogue
+ * A production conversation with the Zuri booking agent. The turns are adapted from dialogue
  * 29_00055 of the Schema-Guided Dialogue dataset (Rastogi et al., 2020), CC BY-SA 4.0; this file
  * is shared under the same license. Changed: a Nairobi salon, a Kenyan name and number, tools.
  */
@@ -73,7 +73,7 @@ afterAll(async () => {
 
 describe('parley promote (the binary)', () => {
   it('promotes a 👎 conversation into a masked scenario that validates and replays offline, and never overwrites it', async () => {
-    const suite = copyExample('booking');
+    const suite = writeSuite(ZURI_SUITE);
     const work = mkdtempSync(join(tmpdir(), 'parley-promote-cli-'));
     writeFileSync(join(work, 'logs.jsonl'), lines([SALON]));
     writeFileSync(join(work, 'feedback.jsonl'), lines([{ conversation_id: SALON.conversation_id, user_feedback: '👎', comment: 'It never told me the price, call 0722 118 904' }]));
@@ -95,7 +95,7 @@ describe('parley promote (the binary)', () => {
 
     const validate = await parleyAsync(['validate', suite], { cwd: work });
     expect(validate.status, validate.stderr).toBe(0);
-    expect(validate.stdout).toMatch(/valid: suite ratiba_booking · 9 scenarios/);
+    expect(validate.stdout).toMatch(/valid: suite zuri_booking · 2 scenarios/);
 
     const run = await parleyAsync(['run', suite, '--tag', 'from_production', '--out', 'out'], { cwd: work });
     expect(run.status, run.stderr).toBe(0);
@@ -116,7 +116,7 @@ describe('parley promote (the binary)', () => {
   });
 
   it('refuses a restricted-vertical conversation with exit 2, and no file appears', async () => {
-    const suite = copyExample('booking');
+    const suite = writeSuite(ZURI_SUITE);
     appendFileSync(join(suite, 'parley.yaml'), '\nredaction:\n  restricted_verticals: [dental, medical]\n');
     const work = mkdtempSync(join(tmpdir(), 'parley-promote-cli-'));
     writeFileSync(join(work, 'logs.jsonl'), lines([SALON, DENTIST]));
@@ -142,7 +142,7 @@ describe('parley promote (the binary)', () => {
   });
 
   it('reads user_feedback from a self-hosted Langfuse, and never prints its keys', async () => {
-    const suite = copyExample('booking');
+    const suite = writeSuite(ZURI_SUITE);
     const work = mkdtempSync(join(tmpdir(), 'parley-promote-cli-'));
     writeFileSync(join(work, 'logs.jsonl'), lines([SALON]));
 
@@ -168,7 +168,7 @@ describe('parley promote (the binary)', () => {
 
   it('refuses bad input with exit 2: no feedback source, a bad --since, a broken log line', async () => {
     const work = mkdtempSync(join(tmpdir(), 'parley-promote-cli-'));
-    const suite = copyExample('booking');
+    const suite = writeSuite(ZURI_SUITE);
     writeFileSync(join(work, 'logs.jsonl'), `${JSON.stringify(SALON)}\n{"conversation_id": 7}\n`);
     writeFileSync(join(work, 'feedback.jsonl'), lines([{ conversation_id: SALON.conversation_id, user_feedback: -1 }]));
     const noFeedback = await parleyAsync(['promote', '--logs', 'logs.jsonl', '--suite', suite], { cwd: work });

@@ -1,6 +1,7 @@
 import { ConfigError } from '@parley/core';
 import type { RunMode } from '@parley/core';
 import { parseShard } from '@parley/gate';
+import { judgeSummary } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
 import { gateNotes } from './gate-notes.js';
 import { paint } from './output.js';
@@ -25,16 +26,13 @@ export interface RunFlags {
   reporter?: string;
   out?: string;
   resume?: string;
+  seed?: string;
 }
 
 const MODES: RunMode[] = ['replay', 'live', 'record'];
 
 /** Flags the SPEC defines whose capability later work adds: refused clearly instead of ignored. */
-const NOT_YET: Array<[keyof RunFlags, string]> = [
-  ['judge', '--judge'],
-  ['cacheClear', '--cache-clear'],
-  ['reporter', '--reporter'],
-];
+const NOT_YET: Array<[keyof RunFlags, string]> = [['reporter', '--reporter']];
 
 export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
   const options = checkFlags(flags);
@@ -54,6 +52,8 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
       renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns),
     );
     const notes = gateNotes(outcome.report, outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, context.cwd), entries: outcome.exported_baseline.entries });
+    const judge = judgeSummary(outcome.report.judge);
+    if (judge !== null) context.output.out(`${judge}\n`);
     if (notes.err) context.output.err(notes.err);
     if (notes.out) context.output.out(notes.out);
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
@@ -69,7 +69,13 @@ function checkFlags(flags: RunFlags) {
       throw new ConfigError(`${flag} is part of the SPEC but not available in this version of Parley yet`);
     }
   }
-  if (flags.cache === false) throw new ConfigError('--no-cache is part of the SPEC but not available in this version of Parley yet');
+  const judgeMode: 'live' | 'replay' | undefined = flags.judge === 'live' ? 'live' : flags.judge === 'replay' ? 'replay' : undefined;
+  if (flags.judge !== undefined && judgeMode === undefined) throw new ConfigError(`--judge must be live or replay, got "${flags.judge}"`);
+  let seed: number | undefined;
+  if (flags.seed !== undefined) {
+    seed = Number(flags.seed);
+    if (!Number.isSafeInteger(seed) || seed < 0) throw new ConfigError(`--seed must be a whole number ≥ 0, got "${flags.seed}"`);
+  }
   if (flags.baseline !== undefined && flags.exportBaseline !== undefined) {
     throw new ConfigError('--baseline and --export-baseline cannot be used together');
   }
@@ -111,6 +117,10 @@ function checkFlags(flags: RunFlags) {
     ...(flags.tag?.length ? { tags: flags.tag } : {}),
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.out ? { outDir: flags.out } : {}),
+    ...(judgeMode ? { judgeMode } : {}),
+    ...(flags.cache === false ? { noCache: true } : {}),
+    ...(flags.cacheClear ? { cacheClear: true } : {}),
+    ...(seed !== undefined ? { seed } : {}),
   };
 }
 

@@ -55,3 +55,21 @@ describe('renderRunSummary', () => {
     expect(renderRunSummary(report, paint(false), 'x', 100)).not.toMatch(/\u001b\[/);
   });
 });
+
+describe('renderRunSummary on a large run', () => {
+  it('shows the problems first and at most MAX_TABLE_ROWS rows, saying how many more there are', async () => {
+    const { MAX_TABLE_ROWS } = await import('./run-summary.js');
+    const many = buildReport(
+      { ...report, run_id: 'r2', strict: false },
+      [
+        ...Array.from({ length: 100 }, (_, index) => result(`pass_${String(index).padStart(3, '0')}`, 'pass', 'ok')),
+        result('zz_broken', 'fail', 'content_signals: required "BK-1" missing'),
+      ],
+    );
+    const text = renderRunSummary(many, paint(false), 'out', 120);
+    const rows = text.split('\n').filter((line) => line.startsWith('│ ') && !line.startsWith('│ scenario'));
+    expect(rows).toHaveLength(MAX_TABLE_ROWS);
+    expect(rows[0]).toContain('zz_broken');
+    expect(text).toContain(`… and ${101 - MAX_TABLE_ROWS} more scenarios (${101 - MAX_TABLE_ROWS} pass): see report.json`);
+  });
+});

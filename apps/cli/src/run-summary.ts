@@ -4,6 +4,11 @@ import { paint, type Paint } from './output.js';
 
 const MIN_REASON_WIDTH = 24;
 const MIN_ID_WIDTH = 14;
+/**
+ * At most this many table rows: a person reads the problems, not ten thousand passes (and the
+ * table library's layout grows with the square of its rows). Every result is in report.json.
+ */
+export const MAX_TABLE_ROWS = 40;
 /** No separator line between rows: the table stays one line per scenario where it fits. */
 const COMPACT_BORDERS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
@@ -13,9 +18,11 @@ const COMPACT_BORDERS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '
  */
 export function renderRunSummary(report: RunReport, colors: Paint, outDir: string, columns = 100): string {
   const order = { error: 0, fail: 1, flaky: 2, warn: 3, skipped: 4, pass: 5 } as const;
-  const results = [...report.results].sort(
-    (left, right) => order[left.status] - order[right.status] || left.scenario_id.localeCompare(right.scenario_id),
+  const sorted = [...report.results].sort(
+    (left, right) => order[left.status] - order[right.status] || (left.scenario_id < right.scenario_id ? -1 : 1),
   );
+  const results = sorted.slice(0, MAX_TABLE_ROWS);
+  const hidden = sorted.length - results.length;
   const widest = (values: string[], header: string) => Math.max(header.length, ...values.map((value) => value.length)) + 2;
   let columnsShown: SummaryColumn[] = ['scenario', 'agent', 'gate', 'status'];
   const plain = paint(false);
@@ -40,9 +47,9 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   for (const result of results) {
     table.push([...columnsShown.map((column) => cellOf(result, column, colors)), shorten(result.reason, (reasonWidth - 2) * 2)]);
   }
-  const lines = [table.toString(), ''];
+  const lines = [table.toString(), ...(hidden > 0 ? [colors.dim(`… and ${hidden} more scenarios (${describeHidden(sorted.slice(MAX_TABLE_ROWS))}): see report.json`)] : []), ''];
 
-  const failing = results.filter((result) => result.status === 'fail' || result.status === 'error');
+  const failing = sorted.filter((result) => result.status === 'fail' || result.status === 'error').slice(0, MAX_TABLE_ROWS);
   for (const result of failing) {
     const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
     lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} (${label})`);
@@ -64,6 +71,12 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     '',
   );
   return lines.join('\n');
+}
+
+function describeHidden(results: RunReport['results']): string {
+  const counts = new Map<string, number>();
+  for (const result of results) counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
+  return [...counts].map(([status, count]) => `${count} ${status}`).join(', ');
 }
 
 type SummaryColumn = 'scenario' | 'agent' | 'gate' | 'status';

@@ -88,7 +88,8 @@ describe('--shard I/N and merge-reports', () => {
     for (const index of [1, 2, 3]) await parleyIn(suite, ['run', '.', '--shard', `${index}/3`, '--out', `s${index}`]);
     const merged = await parleyIn(suite, ['merge-reports', 's1', 's2', 's3', '--out', 'merged', '--export-baseline', 'merged.json']);
     expect(merged.code).toBe(0);
-    expect(merged.stdout).toContain('baseline written: merged.json (8 entries)');
+    // 8 tool_correctness scores and 19 judge verdicts (fluency, conversation_judge, booking_slot_consistency).
+    expect(merged.stdout).toContain('baseline written: merged.json (27 entries)');
     const entries = (file: string) => (JSON.parse(readFileSync(join(suite, file), 'utf8')) as { entries: unknown[]; config_fingerprint: string });
     expect(entries('merged.json').entries).toEqual(entries('whole.json').entries);
     expect(entries('merged.json').config_fingerprint).toBe(entries('whole.json').config_fingerprint);

@@ -7,6 +7,9 @@ export async function validateCommand(suiteArgument: string | undefined, context
   const { loadSuiteForRun } = await import('@parley/runner');
   const { resolve } = await import('node:path');
   const suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'));
+  // The redactor a run would build: reads the identities file (a line that is not a name is an error).
+  const { suiteRedactor } = await import('@parley/redaction');
+  suiteRedactor(suite);
   printIssues(context.output, suite.warnings, context.cwd);
   const colors = paint(context.output.color);
   const agents = Object.keys(suite.config.agents).length;

@@ -4,3 +4,4 @@ export * from './run-scores.js';
 export * from './compare-runs.js';
 export * from './render-comparison.js';
 export * from './load-run-scores.js';
+export * from './pairwise-comparison.js';

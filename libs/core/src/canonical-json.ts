@@ -7,10 +7,15 @@
  * @example canonicalJson({ b: 1, a: [true, null] }) === '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
-  return serialise(value, '$');
+  const text = serialise(value);
+  if (text === undefined) throw new TypeError(`canonicalJson: ${describeProblem(value, '$')}`);
+  return text;
 }
 
-function serialise(value: unknown, path: string): string {
+// Written as loops with string appends and no bookkeeping: this runs on every recorded or
+// replayed call over the whole conversation so far, so it is on the hot path of large replays.
+// A value it cannot carry makes it return undefined; the slow `describeProblem` then says where.
+function serialise(value: unknown): string | undefined {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -18,22 +23,53 @@ function serialise(value: unknown, path: string): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${path} is not a finite number`);
-      return JSON.stringify(value);
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'object': {
       if (Array.isArray(value)) {
-        return `[${value.map((item, index) => (item === undefined ? 'null' : serialise(item, `${path}[${index}]`))).join(',')}]`;
+        let text = '[';
+        for (let index = 0; index < value.length; index += 1) {
+          const item: unknown = value[index];
+          const part = item === undefined ? 'null' : serialise(item);
+          if (part === undefined) return undefined;
+          text += index > 0 ? `,${part}` : part;
+        }
+        return `${text}]`;
       }
       if (value instanceof Date) return JSON.stringify(value.toISOString());
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort(compareCodePoints);
-      return `{${keys.map((key) => `${JSON.stringify(key)}:${serialise(record[key], `${path}.${key}`)}`).join(',')}}`;
+      const keys = Object.keys(record).sort(compareCodePoints);
+      let text = '{';
+      let first = true;
+      for (const key of keys) {
+        const member = record[key];
+        if (member === undefined) continue;
+        const part = serialise(member);
+        if (part === undefined) return undefined;
+        text += `${first ? '' : ','}${JSON.stringify(key)}:${part}`;
+        first = false;
+      }
+      return `${text}}`;
     }
     default:
-      throw new TypeError(`canonicalJson: ${path} has unsupported type ${typeof value}`);
+      return undefined;
   }
+}
+
+/** Where in `value` the first value canonical JSON cannot carry is, and why. */
+function describeProblem(value: unknown, path: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} is not a finite number`;
+  if (typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value !== 'object') return `${path} has unsupported type ${typeof value}`;
+  if (value instanceof Date) return undefined;
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [`${path}[${index}]`, item])
+    : Object.keys(value).map((key) => [`${path}.${key}`, (value as Record<string, unknown>)[key]]);
+  for (const [childPath, child] of entries) {
+    const problem = describeProblem(child, childPath);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 function compareCodePoints(left: string, right: string): number {

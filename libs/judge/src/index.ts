@@ -31,3 +31,4 @@ export {
   type PairwiseSide,
   type PairwiseSummary,
 } from './pairwise-judge.js';
+export { liveJudgeProvider } from './live-judge-provider.js';

@@ -93,7 +93,9 @@ export function judgeResult(metric: { name: string; version: string }, outcome: 
     });
   }
   if (outcome.kind === 'failed') {
-    return unevaluableResult(identity, `${metric.name} could not be evaluated: the judge call failed: ${outcome.error.message}`, threshold, {
+    // A judge metric added to a recorded suite misses its recording: say how to get its answer.
+    const hint = outcome.error.kind === 'replay_miss' ? ' (re-record the scenario, or judge the replay live with --judge live)' : '';
+    return unevaluableResult(identity, `${metric.name} could not be evaluated: the judge call failed: ${outcome.error.message}${hint}`, threshold, {
       judge_model: judgeModel,
       judge_calls: outcome.calls,
       error_kind: outcome.error.kind,

@@ -30,8 +30,10 @@ export interface JudgeRunOptions {
   cleared?: boolean;
   /** The run seed: draws the cross-check sample. */
   seed: number;
-  /** Every scenario of the run: the cross-check sample is drawn from them. */
+  /** The scenarios the cross-check sample is drawn from (the whole suite's judged scenarios). */
   scenarioIds: readonly string[];
+  /** The scenarios this run judges, when only part of the pool (a shard, a change set): the sample is cut to them. */
+  runScenarioIds?: readonly string[];
   budget?: BudgetView;
   clock: Clock;
   pricing?: Record<string, ModelPrice>;
@@ -90,7 +92,9 @@ export class JudgeRun {
 
   constructor(private readonly options: JudgeRunOptions) {
     const crossCheck = options.judge.cross_check;
-    this.sampled = crossCheck ? crossCheckSample(options.scenarioIds, crossCheck.sample ?? DEFAULT_CROSS_CHECK_SAMPLE, options.seed) : new Set();
+    const sample = crossCheck ? crossCheckSample(options.scenarioIds, crossCheck.sample ?? DEFAULT_CROSS_CHECK_SAMPLE, options.seed) : new Set<string>();
+    const ran = options.runScenarioIds === undefined ? undefined : new Set(options.runScenarioIds);
+    this.sampled = ran === undefined ? sample : new Set([...sample].filter((id) => ran.has(id)));
   }
 
   isJudgeMetric(name: string): boolean {
@@ -109,7 +113,8 @@ export class JudgeRun {
   async judgeScenario(scenario: ScenarioToJudge): Promise<MetricResult[]> {
     const { primary, cross_check: crossCheck } = this.options.judge;
     const votesOnFail = this.options.judge.votes_on_fail ?? 1;
-    const crossCheckThis = crossCheck !== undefined && this.sampled.has(scenario.scenario.id) && this.crossCheckAllowed(scenario.scenario.id);
+    const sampled = crossCheck !== undefined && this.sampled.has(scenario.scenario.id);
+    let crossChecked = false;
     const digest = transcriptDigest(scenario.transcript);
     const results: MetricResult[] = [];
     for (const expectation of scenario.expectations) {
@@ -135,13 +140,22 @@ export class JudgeRun {
       if (main.outcome.kind !== 'verdict') this.errors += 1;
       else if (main.outcome.votes !== undefined) this.reAsked += 1;
 
-      if (crossCheckThis && crossCheck !== undefined) {
+      // Asked just before each cross-check call, so spending by this very scenario counts.
+      if (sampled && crossCheck !== undefined && this.crossCheckAllowed(scenario.scenario.id)) {
         const second = await judge(crossCheck, 1);
-        result.details = { ...result.details, cross_check: this.crossCheckDetails(metric.name, main.outcome, second, crossCheck, threshold) };
+        const notRecorded = second.outcome.kind === 'failed' && second.outcome.error.kind === 'replay_miss';
+        if (!notRecorded) crossChecked = true;
+        result.details = {
+          ...result.details,
+          cross_check: notRecorded
+            ? // A replay of a subset (--scenario) can sample a scenario the recorded run did not: nothing to compare, not an error.
+              { judge_model: modelVersion(crossCheck), not_recorded: true }
+            : this.crossCheckDetails(metric.name, main.outcome, second, crossCheck, threshold),
+        };
       }
       results.push(result);
     }
-    if (crossCheckThis) this.checked.add(scenario.scenario.id);
+    if (crossChecked) this.checked.add(scenario.scenario.id);
     return results;
   }
 

@@ -1,14 +1,9 @@
 import type { CallContext, ChatMessage, CompletionRequest, CompletionResponse, Provider, ToolCall } from '@parley/core';
 import type Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from './provider-error.js';
-import { withCallSignal } from './call-signal.js';
-import { toProviderError } from './sdk-errors.js';
+import { callSdk, lazySdkClient, type SdkClientOptions } from './sdk-client.js';
 
-export interface AnthropicProviderOptions {
-  apiKey: string;
-  baseURL?: string;
-  timeoutMs?: number;
-}
+export type AnthropicProviderOptions = SdkClientOptions;
 
 /** Anthropic requires max_tokens; used when the agent or judge config gives none. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
@@ -17,30 +12,13 @@ export const STRUCTURED_ANSWER_TOOL = 'respond';
 
 /** A provider on the real `@anthropic-ai/sdk` (Messages API), loaded on the first call. */
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
-  let client: Promise<Anthropic> | undefined;
-  const getClient = (): Promise<Anthropic> =>
-    (client ??= import('@anthropic-ai/sdk').then(
-      ({ default: AnthropicClient }) =>
-        new AnthropicClient({
-          apiKey: options.apiKey,
-          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-          timeout: options.timeoutMs ?? 60_000,
-          maxRetries: 0,
-        }),
-    ));
-
+  const getClient = lazySdkClient(async () => (await import('@anthropic-ai/sdk')).default, options);
   return {
     async complete(request: CompletionRequest, context: CallContext, signal?: AbortSignal): Promise<CompletionResponse> {
       const started = performance.now();
-      let message: Anthropic.Messages.Message;
-      try {
-        const anthropic = await getClient();
-        message = (await withCallSignal(signal, (callSignal) =>
-          anthropic.messages.create(toAnthropicParams(request), callSignal ? { signal: callSignal } : {}),
-        )) as Anthropic.Messages.Message;
-      } catch (error) {
-        throw toProviderError(error, context, 'anthropic');
-      }
+      const message = (await callSdk(getClient, signal, context, 'anthropic', (anthropic, callSignal) =>
+        anthropic.messages.create(toAnthropicParams(request), callSignal ? { signal: callSignal } : {}),
+      )) as Anthropic.Messages.Message;
       return fromAnthropicMessage(message, request, performance.now() - started, context);
     },
   };

@@ -9,15 +9,10 @@ import type {
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ProviderError } from './provider-error.js';
-import { withCallSignal } from './call-signal.js';
-import { toProviderError } from './sdk-errors.js';
+import { callSdk, lazySdkClient, type SdkClientOptions } from './sdk-client.js';
 
-export interface OpenAiProviderOptions {
-  apiKey: string;
-  /** OpenAI-compatible servers (vLLM, Ollama, llama.cpp, tools/fake-llm) take their own base URL. */
-  baseURL?: string;
-  timeoutMs?: number;
-}
+/** `baseURL`: OpenAI-compatible servers (vLLM, Ollama, llama.cpp, tools/fake-llm) take their own. */
+export type OpenAiProviderOptions = SdkClientOptions;
 
 /**
  * A provider on the real `openai` SDK (Chat Completions). The SDK is imported on the first call,
@@ -25,30 +20,13 @@ export interface OpenAiProviderOptions {
  * (a wrapper), so the SDK's own are off.
  */
 export function createOpenAiProvider(options: OpenAiProviderOptions): Provider {
-  let client: Promise<OpenAI> | undefined;
-  const getClient = (): Promise<OpenAI> =>
-    (client ??= import('openai').then(
-      ({ default: OpenAIClient }) =>
-        new OpenAIClient({
-          apiKey: options.apiKey,
-          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-          timeout: options.timeoutMs ?? 60_000,
-          maxRetries: 0,
-        }),
-    ));
-
+  const getClient = lazySdkClient(async () => (await import('openai')).default, options);
   return {
     async complete(request: CompletionRequest, context: CallContext, signal?: AbortSignal): Promise<CompletionResponse> {
       const started = performance.now();
-      let completion: OpenAI.Chat.Completions.ChatCompletion;
-      try {
-        const openai = await getClient();
-        completion = await withCallSignal(signal, (callSignal) =>
-          openai.chat.completions.create(toOpenAiParams(request), callSignal ? { signal: callSignal } : {}),
-        );
-      } catch (error) {
-        throw toProviderError(error, context, 'openai');
-      }
+      const completion = await callSdk(getClient, signal, context, 'openai', (openai, callSignal) =>
+        openai.chat.completions.create(toOpenAiParams(request), callSignal ? { signal: callSignal } : {}),
+      );
       return fromOpenAiCompletion(completion, performance.now() - started, context);
     },
   };

@@ -7,8 +7,17 @@ import { hashCanonical, type ChatMessage, type CompletionRequest } from '@parley
  * hashing: a re-recording of an unchanged conversation gives the same keys.
  */
 export function requestKey(request: CompletionRequest): string {
-  return hashCanonical(keyMaterial(request));
+  // Layers (cassette, replay, recorder) ask for the key of the same request object: hash it once.
+  // Requests are never changed after they are made (each call builds a new one).
+  let key = keysByRequest.get(request);
+  if (key === undefined) {
+    key = hashCanonical(keyMaterial(request));
+    keysByRequest.set(request, key);
+  }
+  return key;
 }
+
+const keysByRequest = new WeakMap<CompletionRequest, string>();
 
 /** The part of a request that identifies it, in the form that is hashed (also used for diffs). */
 export function keyMaterial(request: CompletionRequest): Record<string, unknown> {

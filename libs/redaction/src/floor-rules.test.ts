@@ -89,6 +89,11 @@ describe('the masking floor', () => {
     expect(redactor.text(text)).toBe(text);
   });
 
+  it('keeps hex digests (hashed arguments, recording keys) whole', () => {
+    const hashed = { sha256: '1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef' };
+    expect(redactor.value({ details: hashed })).toEqual({ details: hashed });
+  });
+
   it('hashes tool arguments and keeps the tool name', () => {
     const call = redactor.toolCall({ id: 'call_1', name: 'create_booking', args: { customer_name: 'Grace Achieng', phone: '254722118904' } });
     expect(call.name).toBe('create_booking');

@@ -5,9 +5,9 @@ import type { DigitRunRule, KeepRule, NamesRule, PatternRule, PhoneRule, Redacti
  * Langfuse keys, bearer/basic tokens, cloud and chat tokens, credentials inside URLs, PEM keys.
  */
 export const SECRET_RULES: readonly PatternRule[] = [
-  { kind: 'pattern', name: 'private_key', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----', replacement: '<secret>' },
+  { kind: 'pattern', name: 'private_key', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----', replacement: '<secret>', trigger: 'PRIVATE KEY' },
   // OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), Langfuse (sk-lf-, pk-lf-), and their test look-alikes.
-  { kind: 'pattern', name: 'api_key', pattern: '\\b(?:sk|pk|rk)-[A-Za-z0-9_\\-]{8,}', replacement: '<secret>' },
+  { kind: 'pattern', name: 'api_key', pattern: '\\b(?:sk|pk|rk)-[A-Za-z0-9_\\-]{8,}', replacement: '<secret>', trigger: 'k-' },
   // The token after an Authorization scheme; a token has a digit, so "Basic information" stays.
   {
     kind: 'pattern',
@@ -17,9 +17,9 @@ export const SECRET_RULES: readonly PatternRule[] = [
     replacement: '<secret>',
     trigger: 'bearer|basic|token',
   },
-  { kind: 'pattern', name: 'aws_access_key', pattern: '\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b', replacement: '<secret>' },
-  { kind: 'pattern', name: 'github_token', pattern: '\\bgh[pousr]_[A-Za-z0-9]{20,}', replacement: '<secret>' },
-  { kind: 'pattern', name: 'slack_token', pattern: '\\bxox[abposr]-[A-Za-z0-9\\-]{10,}', replacement: '<secret>' },
+  { kind: 'pattern', name: 'aws_access_key', pattern: '\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b', replacement: '<secret>', trigger: 'AKIA|ASIA' },
+  { kind: 'pattern', name: 'github_token', pattern: '\\bgh[pousr]_[A-Za-z0-9]{20,}', replacement: '<secret>', trigger: 'gh[pousr]_' },
+  { kind: 'pattern', name: 'slack_token', pattern: '\\bxox[abposr]-[A-Za-z0-9\\-]{10,}', replacement: '<secret>', trigger: 'xox' },
   { kind: 'pattern', name: 'url_credentials', pattern: '(?<=\\b[a-z][a-z0-9+.\\-]*://)[^/\\s:@<>]+:[^/\\s@<>]+(?=@)', flags: 'i', replacement: '<secret>', trigger: '://' },
   {
     kind: 'pattern',
@@ -44,22 +44,26 @@ export const KEEP_RULES: readonly KeepRule[] = [
     name: 'money_currency_code',
     pattern: '\\b(?:KES|KShs?|Kshs?|ZAR|USD|EUR|GBP|TZS|TSh|UGX|USh|NGN|RWF|ETB|GHS|ZMW|BWP|MWK)\\.?\\s?\\d[\\d,]*(?:\\.\\d+)?',
     flags: 'i',
+    trigger: '\\d',
   },
   // R 25000, R25000, $40, US$ 40, €30, £20, ₦5000 (the rand's R only in capitals, only before a number)
-  { kind: 'keep', name: 'money_currency_symbol', pattern: '(?:(?<![\\p{L}\\p{N}])R|US\\$|[$€£₦])\\s?\\d[\\d,]*(?:\\.\\d+)?', flags: 'u' },
+  { kind: 'keep', name: 'money_currency_symbol', pattern: '(?:(?<![\\p{L}\\p{N}])R|US\\$|[$€£₦])\\s?\\d[\\d,]*(?:\\.\\d+)?', flags: 'u', trigger: '\\d' },
   // 150000 KES, 25000 rand, 1,200 shillings
   {
     kind: 'keep',
     name: 'money_amount_then_currency',
     pattern: '\\d[\\d,]*(?:\\.\\d+)?\\s?(?:KES|KShs?|ZAR|USD|EUR|GBP|TZS|UGX|NGN|shillings?|bob|rand)\\b',
     flags: 'i',
+    trigger: '\\d',
   },
   // M-Pesa receipt codes: 10 capitals and digits, starting with a letter, with another letter and a digit (QGH7XK2L9M).
-  { kind: 'keep', name: 'mpesa_receipt', pattern: '\\b[A-Z](?=[0-9]*[A-Z])(?=[A-Z0-9]*[0-9])[A-Z0-9]{9}\\b' },
+  { kind: 'keep', name: 'mpesa_receipt', pattern: '\\b[A-Z](?=[0-9]*[A-Z])(?=[A-Z0-9]*[0-9])[A-Z0-9]{9}\\b', trigger: '\\d' },
   // PesaPal OrderTrackingId and other payment tracking ids are UUIDs.
-  { kind: 'keep', name: 'payment_tracking_uuid', pattern: '\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b', flags: 'i' },
+  { kind: 'keep', name: 'payment_tracking_uuid', pattern: '\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b', flags: 'i', trigger: '-' },
+  // Hex digests (sha256 of tool arguments, recording keys, fingerprints) identify data without holding it.
+  { kind: 'keep', name: 'hex_digest', pattern: '\\b[0-9a-f]{32,}\\b', trigger: '\\d' },
   // Toll-free numbers (0800 150 150, the South African GBV helpline) belong to services, never to customers.
-  { kind: 'keep', name: 'toll_free_number', pattern: '(?<![\\d+])0800[ .\\-]?\\d{3}[ .\\-]?\\d{3,4}(?!\\d)' },
+  { kind: 'keep', name: 'toll_free_number', pattern: '(?<![\\d+])0800[ .\\-]?\\d{3}[ .\\-]?\\d{3,4}(?!\\d)', trigger: '0800' },
   // A tracking id, merchant reference or receipt number written after its label.
   {
     kind: 'keep',
@@ -85,7 +89,8 @@ export const PAYMENT_CARD_RULE: PatternRule = {
   name: 'payment_card',
   pattern: '(?<!\\d)(?:\\d{4}[ \\-]){3}\\d{1,7}(?!\\d)',
   replacement: '<card>',
-};
+    trigger: '\\d{4}',
+  };
 
 /** Kenyan, South African and neighbouring numbers; see {@link PhoneRule}. */
 export const PHONE_RULE: PhoneRule = {

@@ -64,7 +64,7 @@ interface PhoneShape {
  *
  * @example maskPhoneNumbers('Call +254 712 345 432', floorPhoneRule) → 'Call ' + fixed '+254 7** *** 432'
  */
-export function maskPhoneNumbers(text: string, rule: PhoneRule): Piece[] {
+export function maskPhoneNumbers(text: string, rule: PhoneRule): Piece[] | undefined {
   const pieces: Piece[] = [];
   let last = 0;
   const candidates = CANDIDATE;
@@ -79,6 +79,7 @@ export function maskPhoneNumbers(text: string, rule: PhoneRule): Piece[] {
       last = match.index + phone.end;
     }
   }
+  if (pieces.length === 0) return undefined;
   if (last < text.length) pieces.push({ text: text.slice(last), fixed: false });
   return pieces;
 }

@@ -3,8 +3,8 @@ import { NAME_PLACEHOLDER, nameVariants, namesPattern } from './person-names.js'
 import type { RedactionRule } from './redaction-rule.js';
 import { joinPieces, mapFreePieces, piecesOf, splitMatches, type Piece } from './text-pieces.js';
 
-/** One rule, ready to run on a free piece of text. */
-export type CompiledRule = (text: string) => Piece[];
+/** One rule, ready to run on a free piece of text: the pieces it makes of it, or undefined when it changes nothing. */
+export type CompiledRule = (text: string) => Piece[] | undefined;
 
 /** What the whole text becomes if redaction cannot finish: nothing of it is let through. */
 export const FAIL_CLOSED = '<redacted>';
@@ -75,7 +75,7 @@ export function redactText(text: string, rules: readonly CompiledRule[]): string
 
 function redactOnce(text: string, rules: readonly CompiledRule[]): string {
   if (text === '') return text;
-  let pieces = piecesOf(text);
+  let pieces: readonly Piece[] = piecesOf(text);
   for (const rule of rules) pieces = mapFreePieces(pieces, rule);
   return joinPieces(pieces);
 }
@@ -84,7 +84,7 @@ function redactOnce(text: string, rules: readonly CompiledRule[]): string {
 function triggered(trigger: string | undefined, rule: CompiledRule): CompiledRule {
   if (trigger === undefined) return rule;
   const test = new RegExp(trigger, 'i');
-  return (text) => (test.test(text) ? rule(text) : [{ text, fixed: false }]);
+  return (text) => (test.test(text) ? rule(text) : undefined);
 }
 
 function globalRegExp(pattern: string, flags = ''): RegExp {

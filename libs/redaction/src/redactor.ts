@@ -6,8 +6,8 @@ import type { RedactionRule } from './redaction-rule.js';
 import { DEFAULT_NAME_FIELDS, fieldMatcher, namesInFields, type FieldMatcher } from './structured-fields.js';
 import { hashToolArguments } from './tool-arguments.js';
 
-/** Texts remembered per redactor (about 2 MB for typical chat messages). */
-const MEMO_SIZE = 4096;
+/** Texts remembered per redactor: a run redacts each message for its event and again for the report. */
+const MEMO_SIZE = 32_768;
 
 /** What a value of a vertical's masked field (`redaction.extras.<vertical>.fields`) becomes. */
 export const MASKED_FIELD_PLACEHOLDER = '<redacted>';

@@ -13,29 +13,39 @@ export const PLACEHOLDER = /<[a-z][a-z0-9_]*>/g;
 
 /** The text with every placeholder already in it fixed, so that no rule rewrites a placeholder. */
 export function piecesOf(text: string): Piece[] {
-  return splitMatches(text, new RegExp(PLACEHOLDER.source, 'g'), (match) => match[0]);
+  if (!text.includes('<')) return [{ text, fixed: false }];
+  return splitMatches(text, new RegExp(PLACEHOLDER.source, 'g'), (match) => match[0]) ?? [{ text, fixed: false }];
 }
 
 export function joinPieces(pieces: readonly Piece[]): string {
-  return pieces.map((piece) => piece.text).join('');
+  return pieces.length === 1 ? pieces[0]!.text : pieces.map((piece) => piece.text).join('');
 }
 
-/** Applies `split` to every free piece and keeps the fixed ones as they are. */
-export function mapFreePieces(pieces: readonly Piece[], split: (text: string) => Piece[]): Piece[] {
-  const result: Piece[] = [];
-  for (const piece of pieces) {
-    if (piece.fixed || piece.text === '') result.push(piece);
-    else result.push(...split(piece.text));
+/**
+ * Applies `split` to every free piece and keeps the fixed ones as they are. `split` answers
+ * undefined for a piece it leaves unchanged; when it changes none, the same list is returned
+ * (most rules find nothing in most messages, and this is the redactor's hot loop).
+ */
+export function mapFreePieces(pieces: readonly Piece[], split: (text: string) => Piece[] | undefined): readonly Piece[] {
+  let result: Piece[] | undefined;
+  for (const [index, piece] of pieces.entries()) {
+    const replaced = piece.fixed || piece.text === '' ? undefined : split(piece.text);
+    if (replaced === undefined) {
+      result?.push(piece);
+      continue;
+    }
+    result ??= pieces.slice(0, index);
+    result.push(...replaced);
   }
-  return result;
+  return result ?? pieces;
 }
 
 /**
  * Splits `text` at the matches of a global `pattern`: each match becomes a fixed piece holding
  * what `replace` returns for it, or stays free when `replace` returns undefined. Empty matches
- * are skipped, so a pattern that can match nothing never loops.
+ * are skipped, so a pattern that can match nothing never loops. Undefined when nothing matched.
  */
-export function splitMatches(text: string, pattern: RegExp, replace: (match: RegExpExecArray) => string | undefined): Piece[] {
+export function splitMatches(text: string, pattern: RegExp, replace: (match: RegExpExecArray) => string | undefined): Piece[] | undefined {
   const pieces: Piece[] = [];
   let last = 0;
   pattern.lastIndex = 0;
@@ -50,6 +60,7 @@ export function splitMatches(text: string, pattern: RegExp, replace: (match: Reg
     pieces.push({ text: replacement, fixed: true });
     last = match.index + match[0].length;
   }
+  if (pieces.length === 0) return undefined;
   if (last < text.length) pieces.push({ text: text.slice(last), fixed: false });
   return pieces;
 }

@@ -4,6 +4,7 @@ import { baselineReport, type BaselineSource } from './baseline-report.js';
 import {
   REPORT_SCHEMA_VERSION,
   type BudgetReport,
+  type JudgeReport,
   type MergedShard,
   type ReportAttempt,
   type ReportResult,
@@ -38,6 +39,8 @@ export interface RunInfo {
   /** Problems of the run as a whole; under `--strict` some of them fail it. */
   warnings?: readonly RunWarning[];
   merged_from?: readonly MergedShard[];
+  /** What the LLM judges did (SPEC §5): verdicts, cache, cross-check agreement. */
+  judge?: JudgeReport;
 }
 
 export interface BuildReportOptions {
@@ -89,6 +92,7 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
     ...(run.baseline !== undefined ? { baseline: baselineReport(run.baseline, reported) } : {}),
     ...(warnings.length > 0 ? { warnings: warnings.map((warning) => ({ ...warning })) } : {}),
     ...(run.merged_from !== undefined ? { merged_from: run.merged_from.map((shard) => ({ ...shard })) } : {}),
+    ...(run.judge !== undefined ? { judge: structuredClone(run.judge) } : {}),
     counts: countStatuses(sorted),
     results: reported,
   };

@@ -10,3 +10,4 @@ export * from './write-reports.js';
 export * from './report-file-schema.js';
 export * from './read-report.js';
 export * from './merge-reports.js';
+export * from './judge-section.js';

@@ -36,6 +36,10 @@ export function renderJunit(report: RunReport): string {
     ['baseline_regressions', report.baseline === undefined ? null : String(report.baseline.regressions)],
     ['baseline_missing', report.baseline === undefined ? null : String(report.baseline.missing)],
     ...(report.warnings ?? []).map((warning): [string, string] => [`warning_${warning.kind}`, warning.message]),
+    ['judge', report.judge === undefined ? null : `${report.judge.primary} (${report.judge.mode})`],
+    ['judge_cache_hits', report.judge === undefined ? null : String(report.judge.cache.hits)],
+    ['judge_cross_check', report.judge?.cross_check === undefined ? null : `${report.judge.cross_check.model}: ${report.judge.cross_check.checked.length} of ${report.judge.cross_check.sampled.length} sampled scenarios`],
+    ...(report.judge?.cross_check?.agreement ?? []).map((entry): [string, string] => [`judge_agreement_${entry.metric}`, `${entry.agreed}/${entry.compared}`]),
   ];
   const cases = report.results.map((result) => renderTestCase(report, result));
   const count = (predicate: (result: ReportResult) => boolean): number => report.results.filter(predicate).length;
@@ -73,10 +77,17 @@ function renderTestCase(report: RunReport, result: ReportResult): string {
     '      <properties>',
     `        ${openTag('property', { name: 'gate', value: result.gate }, true)}`,
     `        ${openTag('property', { name: 'status', value: result.status }, true)}`,
+    ...cachedVerdicts(result),
     '      </properties>',
   ];
   const inner = describeOutcome(result, report.strict).map((line) => `      ${line}`);
   return [`    ${openTag('testcase', attributes)}`, ...properties, ...inner, '    </testcase>'].join('\n');
+}
+
+/** Judge verdicts taken from the cache (they cost nothing this run): `fluency_sw, conversation_judge`. */
+function cachedVerdicts(result: ReportResult): string[] {
+  const cached = result.metrics.filter((metric) => metric.details?.['cached'] === true).map((metric) => metric.metric);
+  return cached.length === 0 ? [] : [`        ${openTag('property', { name: 'cached_verdicts', value: cached.join(', ') }, true)}`];
 }
 
 /** The elements inside a testcase that say how it went. */

@@ -2,6 +2,7 @@ import { ConfigError, type ConfigIssue, type ScenarioResult } from '@parley/core
 import { EXIT_INTERRUPTED, type RunWarning } from '@parley/gate';
 import { buildReport, type ReportInput, type RunInfo } from './build-report.js';
 import type { ReportResult, RunReport, RunSelection } from './report-schema.js';
+import { mergeJudgeReports } from './judge-section.js';
 
 /** A shard's report with where it was read from, for messages. */
 export interface ShardReport {
@@ -37,6 +38,7 @@ export function mergeShardReports(shards: readonly ShardReport[], options: Merge
   const startedAt = earliest(reports.map((report) => report.started_at));
   const finishedAt = latest(reports.map((report) => report.finished_at));
   const strict = options.strict === true || reports.some((report) => report.strict);
+  const judge = mergeJudgeReports(reports.map((report) => report.judge));
   const run: RunInfo = {
     run_id: options.run_id,
     suite: first.report.suite,
@@ -64,6 +66,7 @@ export function mergeShardReports(shards: readonly ShardReport[], options: Merge
         }
       : {}),
     warnings: uniqueWarnings(reports.flatMap((report) => report.warnings ?? [])),
+    ...(judge !== undefined ? { judge } : {}),
     merged_from: reports.map((report) => ({
       run_id: report.run_id,
       ...(report.selection?.shard !== undefined ? { shard: `${report.selection.shard.index}/${report.selection.shard.total}` } : {}),

@@ -112,6 +112,30 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
   baseline: BaselineSchema.optional(),
   warnings: z.array(WarningSchema).optional(),
   merged_from: z.array(z.looseObject({ run_id: z.string(), shard: z.string().optional() })).optional(),
+  judge: z
+    .looseObject({
+      primary: z.string(),
+      mode: z.enum(['live', 'replay']),
+      verdicts: z.number().int().min(0),
+      errors: z.number().int().min(0),
+      cache: z.looseObject({ read: z.boolean(), written: z.boolean(), cleared: z.boolean(), hits: z.number(), misses: z.number(), saved_usd: z.number().nullable() }),
+      cross_check: z
+        .looseObject({
+          model: z.string(),
+          sample: z.number(),
+          seed: z.number(),
+          sampled: z.array(z.string()),
+          checked: z.array(z.string()),
+          agreement: z.array(
+            z.looseObject({ metric: z.string(), compared: z.number(), agreed: z.number(), rate: z.number().nullable(), mean_abs_score_difference: z.number().nullable() }),
+          ),
+          downgrade: z
+            .looseObject({ reason: z.literal('budget'), spent_usd: z.number(), limit_usd: z.number(), not_checked: z.array(z.string()), message: z.string() })
+            .optional(),
+        })
+        .optional(),
+    })
+    .optional(),
   counts: z.record(StatusSchema, z.number().int().min(0)),
   results: z.array(ResultSchema),
 });

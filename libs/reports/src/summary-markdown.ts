@@ -2,6 +2,7 @@ import type { Status } from '@parley/core';
 import { EXIT_GATE_FAILED, EXIT_INTERRUPTED, failsGate, STATUSES_BY_SEVERITY, statusSeverity } from '@parley/gate';
 import { baselineSection, selectionSentence, warningLines } from './gate-sections.js';
 import { escapeInlineText, escapeTableCell } from './markdown-text.js';
+import { judgeSummary } from './judge-section.js';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
 
@@ -92,6 +93,8 @@ function totalsSection(report: RunReport): string {
     const what = downgrades.length > 0 ? `: ${downgrades.map(escapeInlineText).join('; ')}` : '';
     lines.push('', `Budget ${formatUsd(limit_usd)}, ${exhausted ? 'exhausted' : 'not reached'}${what}`);
   }
+  const judge = judgeSummary(report.judge);
+  if (judge !== null) lines.push('', escapeInlineText(judge));
   return lines.join('\n');
 }
 

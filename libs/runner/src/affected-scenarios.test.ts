@@ -42,6 +42,8 @@ describe('affectedScenarios', () => {
     const directory = realpathSync(
       writeTempSuite({
         ...TWO_AGENTS,
+        // A rubric metric needs a judge to run (loading refuses it otherwise).
+        'parley.yaml': `${TWO_AGENTS['parley.yaml']}judge:\n  primary: { provider: anthropic, model: claude-opus-4-7 }\n`,
         'metrics/politeness.yaml': 'name: politeness\nversion: 1.0.0\nscale: { min: 1, max: 5 }\nrubric: Is the agent polite?\napplies_to: conversation\n',
       }),
     );

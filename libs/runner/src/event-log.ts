@@ -19,10 +19,11 @@ export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) 
   mkdirSync(dirname(path), { recursive: true });
   const descriptor = openSync(path, 'a');
   let open = true;
+  const redact = streamingRedaction(redactor);
   return {
     listener(event) {
       if (!open) return;
-      writeSync(descriptor, `${JSON.stringify(redacted(withoutContent(event, isMetadataOnly), redactor))}\n`);
+      writeSync(descriptor, `${JSON.stringify(redact(withoutContent(event, isMetadataOnly)))}\n`);
     },
     close() {
       if (!open) return;
@@ -34,10 +35,30 @@ export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) 
 
 const WITHHELD = '[metadata_only: content withheld]';
 
-function redacted(event: RunEvent, redactor: Redactor): RunEvent {
-  if (event.type === 'turn_completed') return { ...event, turn: redactor.turn(event.turn) };
-  if (event.type === 'scenario_finished') return { ...event, result: redactResultContent(event.result, redactor) };
-  return event;
+/**
+ * Redacts events as they stream. A turn is written before the rest of its conversation exists,
+ * so each scenario's redactor learns the names of structured fields (a `customer_name` in a tool
+ * call) as they appear and masks them from then on; the finished result masks them everywhere.
+ */
+function streamingRedaction(redactor: Redactor): (event: RunEvent) => RunEvent {
+  const byScenario = new Map<string, Redactor>();
+  return (event) => {
+    if (event.type === 'turn_completed') {
+      const { turn } = event;
+      const learned = [...(turn.tool_calls ?? []).flatMap((call) => redactor.namesIn(call.args)), ...(turn.role === 'tool' ? redactor.namesIn(turn.content) : [])];
+      const scoped = (byScenario.get(event.scenario_id) ?? redactor).withNames(learned);
+      byScenario.set(event.scenario_id, scoped);
+      return { ...event, turn: scoped.turn(turn) };
+    }
+    if (event.type === 'scenario_finished') {
+      byScenario.delete(event.result.scenario_id);
+      // The turns were logged one by one as they happened; the finished result carries the
+      // verdict, not a second copy of the conversation (report.json has the whole transcript).
+      const { transcript: _transcript, ...result } = event.result;
+      return { ...event, result: redactResultContent(result, redactor) };
+    }
+    return event;
+  };
 }
 
 function withoutContent(event: RunEvent, isMetadataOnly: (scenarioId: string) => boolean): RunEvent {

@@ -18,6 +18,10 @@ export interface ResumeState {
     concurrency?: number;
     strict?: boolean;
     budgetUsd?: number;
+    /** The run seed, so the cross-check sample is the one the run started with. */
+    seed?: number;
+    judgeMode?: 'live' | 'replay';
+    noCache?: boolean;
   };
 }
 
@@ -50,6 +54,9 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
         ...(typeof stored.concurrency === 'number' ? { concurrency: stored.concurrency } : {}),
         ...(stored.strict === true ? { strict: true } : {}),
         ...(typeof stored.budget_usd === 'number' ? { budgetUsd: stored.budget_usd } : {}),
+        ...(typeof stored.seed === 'number' ? { seed: stored.seed } : {}),
+        ...(stored.judge === 'live' || stored.judge === 'replay' ? { judgeMode: stored.judge } : {}),
+        ...(stored.no_cache === true ? { noCache: true } : {}),
       },
     };
   } finally {

@@ -6,7 +6,7 @@ import type { Clock, Random, RunEvent, RunListener, RunMode } from '@parley/core
 import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedSuite } from '@parley/config';
 import { buildBaseline, type Shard } from '@parley/gate';
-import { buildReport, writeReports, type ReportInput, type RunReport } from '@parley/reports';
+import { buildReport, writeReports, type BudgetReport, type ReportInput, type RunReport } from '@parley/reports';
 import { openStore, type Store } from '@parley/store';
 import { suiteRedactor, suiteSecretsRedactor } from '@parley/redaction';
 import { secretSafeStore } from './secret-safe-store.js';
@@ -22,11 +22,12 @@ import { newSession } from './session.js';
 import { writeBaselineFile } from './baseline-gating.js';
 import { planGate } from './gate-plan.js';
 import { runRepeated } from './repeat-scenario.js';
+import { checkSuiteJudging, RunJudging, type JudgeRunFlags } from './run-judging.js';
 
 export const PARLEY_VERSION = '0.1.0';
 export const DEFAULT_CONCURRENCY = 4;
 
-export interface RunOptions extends ScenarioSelection {
+export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   /** Folder holding parley.yaml, or the file itself. */
   suitePath: string;
   /** Default: replay when the suite has recordings, live otherwise. */
@@ -81,7 +82,9 @@ export interface RunOutcome {
 
 /** Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError. */
 export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}): LoadedSuite {
-  return loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
+  const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
+  checkSuiteJudging(suite);
+  return suite;
 }
 
 /**
@@ -106,6 +109,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   const fingerprint = configFingerprint(suite, metricVersions());
   const plan = await planGate(suite, options, { cwd: dependencies.cwd, fingerprint, parleyVersion: PARLEY_VERSION });
   const runId = resumed?.runId ?? newRunId(clock, random);
+  // The run seed draws the cross-check sample; stored with the run so that --resume draws the same.
+  const seed = options.seed;
   const outDir = resumed?.outDir ?? resolve(dependencies.cwd, options.outDir ?? join('.parley', 'runs', runId));
   const startedAt = resumed?.startedAt ?? clock.now();
   const startedMs = clock.monotonicMs();
@@ -120,6 +125,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
 
   const store: Store = secretSafeStore(openStore(storePath), suiteSecretsRedactor(suite, { env }));
   const pendingSha = gitSha(suite.dir);
+  let judging: RunJudging | undefined;
   try {
     if (!resumed) store.createRun({
       id: runId,
@@ -129,7 +135,14 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       git_sha: null,
       config_fingerprint: fingerprint,
       parley_version: PARLEY_VERSION,
-      options: { ...runOptionsForStore(options, mode), suite_dir: suite.dir, ...(options.budgetUsd !== undefined ? { budget_usd: options.budgetUsd } : {}) },
+      options: {
+        ...runOptionsForStore(options, mode),
+        suite_dir: suite.dir,
+        ...(options.budgetUsd !== undefined ? { budget_usd: options.budgetUsd } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        ...(options.judgeMode !== undefined ? { judge: options.judgeMode } : {}),
+        ...(options.noCache ? { no_cache: true } : {}),
+      },
       out_dir: outDir,
     });
     const finishedBefore = new Set(resumed?.previous.map((result) => result.scenario_id));
@@ -149,7 +162,18 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     const results: ReportInput[] = [...(resumed?.previous ?? [])];
     const live = liveRunParts(suite, mode, options, dependencies, results);
     const sweepFailure = await live.sweep(runId, options.signal);
+    judging = RunJudging.create({
+      suite,
+      mode,
+      flags: options,
+      storePath,
+      scenarios: suite.scenarios,
+      runScenarioIds: plan.scenarios.map((scenario) => scenario.data.id),
+      ...(live.budget ? { budget: live.budget } : {}),
+      clock,
+    });
     const context: ScenarioRunContext = {
+      judging,
       ...live.context,
       suite,
       mode,
@@ -209,7 +233,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         git_sha: sha,
         config_fingerprint: fingerprint,
         interrupted,
-        ...(live.budget ? { budget: live.budget.report() } : {}),
+        ...(live.budget ? { budget: withJudgeDowngrades(live.budget.report(), judging.budgetDowngrades()) } : {}),
+        ...(judging.judgeRun ? { judge: judging.judgeRun.report() } : {}),
         ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
         ...(plan.selection ? { selection: plan.selection } : {}),
         ...(plan.baseline ? { baseline: plan.baseline.source, warnings: plan.baseline.warnings } : {}),
@@ -248,9 +273,15 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     }
     return { run_id: runId, report, exit_code: exitCode, out_dir: outDir, interrupted, suite, ...(exported ? { exported_baseline: exported } : {}) };
   } finally {
+    judging?.close();
     eventLog.close();
     store.close();
   }
+}
+
+/** The budget section with what the judging gave up first (the cross-check), then what the run gave up. */
+function withJudgeDowngrades(budget: BudgetReport, judgeDowngrades: readonly string[]): BudgetReport {
+  return judgeDowngrades.length === 0 ? budget : { ...budget, downgrades: [...judgeDowngrades, ...budget.downgrades] };
 }
 
 /** Replay when the suite has any recording, live otherwise (SPEC §4 Modes). */

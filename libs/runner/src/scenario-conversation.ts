@@ -232,7 +232,8 @@ class SetupFailed extends Error {
   }
 }
 
-function sharedLiveProvider(context: ConversationContext, kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider {
+/** The run's one SDK client per provider kind, base URL and key variable (also serves the judges). */
+export function sharedLiveProvider(context: ConversationContext, kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider {
   const key = `${kind}\u0000${baseUrl ?? ''}\u0000${apiKeyEnv ?? ''}`;
   const cached = context.liveProviders?.get(key);
   if (cached) return cached;

@@ -2,7 +2,7 @@ import type { CallRecord, ModelPrice } from '@parley/providers';
 import { costOfCall } from '@parley/providers';
 import type { CostSummary, MetricResult, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
-import type { LoadedScenario, LoadedSuite } from '@parley/config';
+import type { Expectation, LoadedScenario, LoadedSuite } from '@parley/config';
 import type { ConversationOutcome } from '@parley/engine';
 import { evaluateExpectation } from '@parley/metrics';
 import { scenarioStatus } from '@parley/gate';
@@ -10,11 +10,15 @@ import type { MetricGate } from './baseline-gating.js';
 import { playScenario, resolveInSuite, type ConversationContext } from './scenario-conversation.js';
 import { builtInMetrics } from './metric-catalog.js';
 import type { ScenarioSession } from './session.js';
+import { createCassette, type ScenarioCassette } from './cassette.js';
+import type { RunJudging } from './run-judging.js';
 
 /** What a scenario needs from its run (see ConversationContext for the live-call parts). */
 export type ScenarioRunContext = ConversationContext & {
   /** Applied to the metric results before the status is decided: `--baseline` gating (see baseline-gating.ts). */
   gateMetrics?: MetricGate;
+  /** The run's LLM judges (see run-judging.ts); judge metrics are errors without it. */
+  judging?: RunJudging;
 };
 
 /** Runs one scenario end to end: conversation, metrics, status, cost. Never throws for the scenario's own failures. */
@@ -51,14 +55,18 @@ export async function runScenario(
   if (!agent) return errorResult('config', `unknown agent "${agentName}"`);
 
   // Agent kinds, simulator, isolation hooks, resilience and recording: see scenario-conversation.ts.
-  const played = await playScenario(scenario, session, context, calls);
+  // One cassette per scenario (shared by the attempts of --repeat): the judge's calls are replayed
+  // from, and recorded into, the same recording as the conversation's.
+  const withCassette = { ...context, cassette: context.cassette ?? createCassette() };
+  const played = await playScenario(scenario, session, withCassette, calls);
   if (played.kind === 'error') return errorResult(played.error.kind, played.error.message, played.error.details, played.transcript);
   const outcome = played.outcome;
 
-  const evaluated = evaluateMetrics(scenario, outcome.transcript);
+  const expectations = context.judging ? context.judging.expectationsOf(scenario) : scenario.expectations;
+  const evaluated = await evaluateMetrics(scenario, expectations, outcome.transcript, withCassette, calls);
   const metrics = context.gateMetrics ? context.gateMetrics(scenario, evaluated) : evaluated;
   // An expectation marked `gate: advisory` can only lower its scenario to warn, never fail it.
-  const verdict = scenarioStatus({ metrics, blockingMetrics: scenario.expectations.map((expectation) => expectation.gate !== 'advisory') });
+  const verdict = scenarioStatus({ metrics, blockingMetrics: expectations.map((expectation) => expectation.gate !== 'advisory') });
   return {
     ...base,
     status: verdict.status,
@@ -69,14 +77,25 @@ export async function runScenario(
   };
 }
 
-function evaluateMetrics(scenario: LoadedScenario, transcript: ConversationOutcome['transcript']): MetricResult[] {
+/**
+ * One result per expectation, in order: deterministic metrics here, judge metrics through the
+ * run's judging (one batch per scenario, so the judge calls keep a stable order in recordings).
+ */
+async function evaluateMetrics(
+  scenario: LoadedScenario,
+  expectations: readonly Expectation[],
+  transcript: ConversationOutcome['transcript'],
+  context: ScenarioRunContext & { cassette: ScenarioCassette },
+  calls: CallRecord[],
+): Promise<MetricResult[]> {
   const catalog = builtInMetrics();
   const input = {
     transcript,
     scenario: { id: scenario.data.id, ...(scenario.data.language ? { language: scenario.data.language } : {}) },
   };
-  return scenario.expectations.map((expectation) => {
+  const results = expectations.map((expectation): MetricResult | undefined => {
     const metric = catalog[expectation.metric];
+    if (!metric && context.judging?.isJudgeMetric(expectation.metric)) return undefined;
     if (!metric) {
       return {
         metric: expectation.metric,
@@ -90,6 +109,11 @@ function evaluateMetrics(scenario: LoadedScenario, transcript: ConversationOutco
     }
     return evaluateExpectation(metric, input, expectation);
   });
+  const toJudge = expectations.filter((_, index) => results[index] === undefined);
+  if (toJudge.length === 0 || !context.judging) return results.filter((result): result is MetricResult => result !== undefined);
+  const verdicts = await context.judging.judge({ scenario, expectations: toJudge, transcript, context, calls });
+  let next = 0;
+  return results.map((result) => result ?? verdicts[next++]!);
 }
 
 export function summariseCost(calls: CallRecord[], pricing: Record<string, ModelPrice> | undefined): CostSummary {

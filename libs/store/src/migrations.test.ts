@@ -26,6 +26,10 @@ describe('migrate', () => {
     try {
       expect(schemaVersion(database)).toBe(migrations.length);
       expect(tableNames(database)).toEqual([
+        'calibration_ratings',
+        'calibration_ratings_by_cache_key',
+        'calibration_sessions',
+        'calibration_sessions_by_set',
         'judge_cache',
         'judge_cache_by_metric',
         'metric_scores',

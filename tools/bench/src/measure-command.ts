@@ -7,7 +7,7 @@ import { USAGE_FILE_VARIABLE, usagePreloadPath, type ChildUsage } from './resour
 export interface CommandToMeasure {
   /**
    * Program and arguments. When the program is Node (`node` or `process.execPath`), the child is
-   * started with `--require` of the RSS preload and its peak RSS is reported.
+   * started with `--require` of the resource-usage preload, and its peak RSS and CPU time are reported.
    */
   argv: string[];
   cwd: string;

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sha256Hex } from '@parley/core';
 
 /** The child writes its resource usage (JSON, see `ChildUsage`) to the file this variable names. */
 export const USAGE_FILE_VARIABLE = 'PARLEY_BENCH_USAGE_FILE';
@@ -30,18 +31,18 @@ if (target) {
 }
 `;
 
-let preloadPath: string | undefined;
-
 /**
  * Path of the preload file (CommonJS, so it loads the same way whether the measured program is
- * ESM or CJS), written once per process into a fresh temp folder that goes when the process exits.
+ * ESM or CJS). The name carries a hash of the content, so every process (test workers included,
+ * which may end without running exit handlers) shares one file and nothing piles up in the temp
+ * folder; it is written through a rename, so a concurrent reader never sees half a file.
  */
 export function usagePreloadPath(): string {
-  if (preloadPath === undefined) {
-    const folder = mkdtempSync(join(tmpdir(), 'parley-bench-usage-'));
-    preloadPath = join(folder, 'resource-usage.cjs');
-    writeFileSync(preloadPath, PRELOAD_SOURCE);
-    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  const path = join(tmpdir(), `parley-bench-usage-preload-${sha256Hex(PRELOAD_SOURCE).slice(0, 12)}.cjs`);
+  if (!existsSync(path)) {
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, PRELOAD_SOURCE);
+    renameSync(temporary, path);
   }
-  return preloadPath;
+  return path;
 }

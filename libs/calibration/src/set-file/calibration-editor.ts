@@ -48,7 +48,14 @@ export class CalibrationSetEditor {
     const node = this.document.createNode(withoutUndefined(item)) as YAMLMap;
     for (const key of ['transcript', 'ratings']) {
       const list = node.get(key);
-      if (isSeq(list)) list.items.forEach((entry) => isMap(entry) && (entry.flow = true));
+      if (!isSeq(list)) continue;
+      for (const entry of list.items) {
+        if (!isMap(entry)) continue;
+        entry.flow = true;
+        // Messages are quoted like SPEC §3.6's: a text can hold anything, and quotes show where it ends.
+        const content = entry.get('content', true);
+        if (isScalar(content)) content.type = 'QUOTE_DOUBLE';
+      }
     }
     this.itemsNode().items.push(node);
     this.current.items.push(item);
@@ -67,9 +74,13 @@ export class CalibrationSetEditor {
     const itemNode = this.itemNode(itemId);
     const node = this.document.createNode(written) as YAMLMap;
     node.flow = true;
-    // Versions are strings; quoted, "1.10" can never be read back as the number 1.1.
-    const version = node.get('rubric_version', true);
-    if (isScalar(version)) version.type = 'QUOTE_DOUBLE';
+    // Versions are strings; quoted, "1.10" can never be read back as the number 1.1. The time is
+    // quoted too: YAML allows it plain in a flow map, but Parley's fast loader then hands the
+    // whole file to the full parser, which is many times slower on a large set.
+    for (const key of ['rubric_version', 'rated_at']) {
+      const scalar = node.get(key, true);
+      if (isScalar(scalar)) scalar.type = 'QUOTE_DOUBLE';
+    }
     let ratings = itemNode.get('ratings');
     if (!isSeq(ratings) || (ratings.flow && ratings.items.length === 0)) {
       ratings = new YAMLSeq();

@@ -25,7 +25,7 @@ describe('saveRating', () => {
     const keys = [...text.matchAll(/^(\w+):/gm)].map((match) => match[1]);
     expect(keys).toEqual(['schema_version', 'rubric_version', 'owner', 'axes', 'items']);
     expect(text).toContain(
-      '- { reviewer: rev-b, rated_at: 2026-11-03T10:00:00Z, rubric_version: "1.0.0", intent_comprehension: 3, response_naturalness: 3, cultural_appropriateness: 3, note: \'asks: "which day?" # politely\' }',
+      '- { reviewer: rev-b, rated_at: "2026-11-03T10:00:00Z", rubric_version: "1.0.0", intent_comprehension: 3, response_naturalness: 3, cultural_appropriateness: 3, note: \'asks: "which day?" # politely\' }',
     );
     const [item] = loadCalibrationSet(file).items;
     expect(item?.ratings.map((entry) => [entry.reviewer, entry.rubric_version, entry.note])).toEqual([

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { CalibrationSetSchema, describeReadError } from '@parley/config';
@@ -34,6 +34,8 @@ export async function updateCalibrationSet<Result>(
   change: (editor: CalibrationSetEditor) => Result,
   options: UpdateCalibrationSetOptions = {},
 ): Promise<Result> {
+  // A first import may name a folder that does not exist yet; the lock file lives in it.
+  if (options.initialText !== undefined) mkdirSync(dirname(file), { recursive: true });
   return withFileLock(
     lockPathFor(file),
     () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@parley/core';
 import { analyticKappaInterval } from './analytic-kappa-interval.js';
-import { bootstrapKappaIntervals } from './bootstrap-kappa-interval.js';
+import { bootstrapKappaIntervals, bootstrapKappaTables } from './bootstrap-kappa-interval.js';
 import { cohenKappa } from './cohen-kappa.js';
 import { confusionMatrix } from './confusion-matrix.js';
 import type { RatingPair } from './rating-labels.js';
@@ -70,5 +70,17 @@ describe('bootstrapKappaIntervals', () => {
     ];
     const result = bootstrapKappaIntervals(items, ['unweighted'], { seed: 2, resamples: 200 });
     expect(result.unweighted.undefined_resamples).toBe(0);
+  });
+
+  it('resamples several tables from the same draws, and sums tables into pooled ones', () => {
+    const items = agreeingItems(150, 9);
+    const alone = bootstrapKappaIntervals(items, ['quadratic'], { seed: 4, resamples: 300 });
+    const [first, second, pooled] = bootstrapKappaTables([items, items], ['quadratic'], { seed: 4, resamples: 300 }, [[0, 1]]);
+    // The same items are drawn for every table, so a table's interval does not depend on the others.
+    expect(first).toEqual(alone);
+    expect(second).toEqual(alone);
+    // A table summed with itself has the same kappa in every resample (doubling counts changes nothing).
+    expect(pooled!.quadratic.low).toBeCloseTo(alone.quadratic.low!, 12);
+    expect(pooled!.quadratic.high).toBeCloseTo(alone.quadratic.high!, 12);
   });
 });

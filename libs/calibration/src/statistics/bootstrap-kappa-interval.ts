@@ -29,6 +29,9 @@ export interface BootstrapKappaInterval {
   seed: number;
 }
 
+/** The rating pairs of one confusion table, per item: `table[i]` are item i's pairs (maybe none). */
+export type ItemPairs = ReadonlyArray<readonly RatingPair[]>;
+
 /**
  * Percentile bootstrap intervals of kappa, resampling items (not pairs) with replacement: an item
  * rated by two reviewers gives two pairs against the judge, and those two stand or fall together.
@@ -37,56 +40,95 @@ export interface BootstrapKappaInterval {
  *
  * @param items each item's rating pairs (an item may have none: it is drawn and adds nothing).
  */
-export function bootstrapKappaIntervals(
-  items: ReadonlyArray<readonly RatingPair[]>,
+export function bootstrapKappaIntervals(items: ItemPairs, weightings: readonly KappaWeighting[], options: BootstrapKappaOptions): Record<KappaWeighting, BootstrapKappaInterval> {
+  return bootstrapKappaTables([items], weightings, options)[0]!;
+}
+
+/**
+ * {@link bootstrapKappaIntervals} for several tables over the same items at once (a calibration
+ * report has sixteen: four comparisons × three axes and overall). Each resample draws the items
+ * once and every table counts its pairs of the drawn items, so the report's rows come from the
+ * same resamples and the cost is one draw per item per resample, not one per table.
+ *
+ * @param sums further tables, each the sum of the listed tables (an "overall" row pools the axis
+ *   tables of its comparison); their results follow those of `tables`, in order.
+ */
+export function bootstrapKappaTables(
+  tables: readonly ItemPairs[],
   weightings: readonly KappaWeighting[],
   options: BootstrapKappaOptions,
-): Record<KappaWeighting, BootstrapKappaInterval> {
+  sums: ReadonlyArray<readonly number[]> = [],
+): Array<Record<KappaWeighting, BootstrapKappaInterval>> {
   const labels = options.labels ?? RATING_LABELS;
   const resamples = options.resamples ?? 1000;
   const level = options.level ?? 0.95;
   const size = labels.length;
+  const cellsPerTable = size * size;
+  const itemCount = tables.reduce((most, table) => Math.max(most, table.length), 0);
 
-  // Each item as a run of cell numbers (row · k + column) in one flat array: the inner loop then
-  // touches only typed arrays.
-  const offsets = new Int32Array(items.length + 1);
-  const cells = new Int32Array(items.reduce((sum, pairs) => sum + pairs.length, 0));
-  let cursor = 0;
-  items.forEach((pairs, index) => {
-    offsets[index] = cursor;
-    for (const [first, second] of pairs) cells[cursor++] = labelPosition(labels, first) * size + labelPosition(labels, second);
-  });
-  offsets[items.length] = cursor;
-
-  const weightTables = weightings.map((weighting) => disagreementWeights(size, weighting));
-  const estimates = weightings.map(() => [] as number[]);
-  const random = seededRandom(options.seed);
-  const counts = new Float64Array(size * size);
-  const itemCount = items.length;
-  for (let round = 0; round < resamples; round += 1) {
-    counts.fill(0);
-    for (let draw = 0; draw < itemCount; draw += 1) {
-      const item = Math.floor(random.next() * itemCount);
-      for (let cell = offsets[item]!, end = offsets[item + 1]!; cell < end; cell += 1) counts[cells[cell]!]! += 1;
-    }
-    weightTables.forEach((weights, index) => {
-      const kappa = kappaFromCounts(counts, size, weights);
-      if (kappa !== undefined) estimates[index]!.push(kappa);
+  // Every item as a run of cell numbers (table · k² + row · k + column) in one flat array: the
+  // inner loop touches only typed arrays.
+  const offsets = new Int32Array(itemCount + 1);
+  const cellList: number[] = [];
+  for (let item = 0; item < itemCount; item += 1) {
+    offsets[item] = cellList.length;
+    tables.forEach((table, tableIndex) => {
+      for (const [first, second] of table[item] ?? []) {
+        cellList.push(tableIndex * cellsPerTable + labelPosition(labels, first) * size + labelPosition(labels, second));
+      }
     });
   }
+  offsets[itemCount] = cellList.length;
+  const cells = Int32Array.from(cellList);
 
-  const result = {} as Record<KappaWeighting, BootstrapKappaInterval>;
-  weightings.forEach((weighting, index) => {
-    const sorted = estimates[index]!.sort((left, right) => left - right);
-    const defined = sorted.length > 0;
-    result[weighting] = {
-      low: defined ? quantileSorted(sorted, (1 - level) / 2) : undefined,
-      high: defined ? quantileSorted(sorted, (1 + level) / 2) : undefined,
-      level,
-      resamples,
-      undefined_resamples: resamples - sorted.length,
-      seed: options.seed,
-    };
+  const weightTables = weightings.map((weighting) => disagreementWeights(size, weighting));
+  const tableCount = tables.length + sums.length;
+  // Defined kappas per table and weighting, in preallocated arrays (a report fills 48 of them).
+  const estimates = Array.from({ length: tableCount }, () => weightings.map(() => new Float64Array(resamples)));
+  const defined = Array.from({ length: tableCount }, () => new Int32Array(weightings.length));
+  const random = seededRandom(options.seed);
+  const counts = new Float64Array(tableCount * cellsPerTable);
+  const rowTotals = new Float64Array(size);
+  const columnTotals = new Float64Array(size);
+  // The item numbers of a resample, drawn in one go (the hot loop below then only counts).
+  const drawn = new Int32Array(itemCount);
+  for (let round = 0; round < resamples; round += 1) {
+    counts.fill(0);
+    for (let draw = 0; draw < itemCount; draw += 1) drawn[draw] = Math.floor(random.next() * itemCount);
+    for (let draw = 0; draw < itemCount; draw += 1) {
+      const item = drawn[draw]!;
+      for (let cell = offsets[item]!, end = offsets[item + 1]!; cell < end; cell += 1) counts[cells[cell]!]! += 1;
+    }
+    sums.forEach((parts, index) => {
+      const target = (tables.length + index) * cellsPerTable;
+      for (const part of parts) {
+        const source = part * cellsPerTable;
+        for (let cell = 0; cell < cellsPerTable; cell += 1) counts[target + cell]! += counts[source + cell]!;
+      }
+    });
+    for (let table = 0; table < tableCount; table += 1) {
+      for (let index = 0; index < weightTables.length; index += 1) {
+        const kappa = kappaFromCounts(counts, size, weightTables[index]!, table * cellsPerTable, rowTotals, columnTotals);
+        if (kappa !== undefined) estimates[table]![index]![defined[table]![index]!++] = kappa;
+      }
+    }
+  }
+
+  return estimates.map((perWeighting, table) => {
+    const result = {} as Record<KappaWeighting, BootstrapKappaInterval>;
+    weightings.forEach((weighting, index) => {
+      // A typed array sorts numerically; quantileSorted wants a plain array.
+      const sorted = Array.from(perWeighting[index]!.subarray(0, defined[table]![index]!).sort());
+      const any = sorted.length > 0;
+      result[weighting] = {
+        low: any ? quantileSorted(sorted, (1 - level) / 2) : undefined,
+        high: any ? quantileSorted(sorted, (1 + level) / 2) : undefined,
+        level,
+        resamples,
+        undefined_resamples: resamples - sorted.length,
+        seed: options.seed,
+      };
+    });
+    return result;
   });
-  return result;
 }

@@ -7,14 +7,23 @@
  * Works on counts, not proportions, so that perfect agreement gives exactly 1. Shared by
  * {@link cohenKappa} and the bootstrap, which calls it a thousand times per interval.
  */
-export function kappaFromCounts(counts: ArrayLike<number>, size: number, weights: ArrayLike<number>): number | undefined {
-  const rowTotals = new Float64Array(size);
-  const columnTotals = new Float64Array(size);
+export function kappaFromCounts(
+  counts: ArrayLike<number>,
+  size: number,
+  weights: ArrayLike<number>,
+  /** Where the table starts in `counts` (several tables can share one array). */
+  offset = 0,
+  /** Reused scratch space of `size` numbers each, so that a bootstrap allocates nothing per call. */
+  rowTotals: Float64Array = new Float64Array(size),
+  columnTotals: Float64Array = new Float64Array(size),
+): number | undefined {
+  rowTotals.fill(0);
+  columnTotals.fill(0);
   let total = 0;
   let observed = 0;
   for (let row = 0; row < size; row += 1) {
     for (let column = 0; column < size; column += 1) {
-      const count = counts[row * size + column]!;
+      const count = counts[offset + row * size + column]!;
       if (count === 0) continue;
       rowTotals[row]! += count;
       columnTotals[column]! += count;

@@ -20,35 +20,67 @@ export type ReliabilityUnit = ReadonlyArray<number | null | undefined>;
  * krippendorffAlpha([[1, 1], [2, 2], [3, null]], 'ordinal') // 1: the two pairable units agree
  */
 export function krippendorffAlpha(units: ReadonlyArray<ReliabilityUnit>, level: AlphaLevel): number | undefined {
-  const present = units.map((unit) => unit.filter((value): value is number => value !== null && value !== undefined));
-  const pairable = present.filter((values) => values.length >= 2);
-  const values = [...new Set(pairable.flat())].sort((left, right) => left - right);
+  return krippendorffAlphas(units, [level])[level];
+}
+
+/**
+ * {@link krippendorffAlpha} at several levels from one coincidence matrix (a report wants ordinal
+ * and interval alpha of the same ratings).
+ */
+export function krippendorffAlphas<Level extends AlphaLevel>(units: ReadonlyArray<ReliabilityUnit>, levels: readonly Level[]): Record<Level, number | undefined> {
+  const result = {} as Record<Level, number | undefined>;
+  const coincidence = coincidenceMatrix(units);
+  for (const level of levels) result[level] = coincidence === undefined ? undefined : alphaOf(coincidence, level);
+  return result;
+}
+
+interface Coincidences {
+  values: number[];
+  /** o_ck, row by row. */
+  matrix: Float64Array;
+  /** n_c. */
+  marginals: Float64Array;
+  total: number;
+}
+
+function coincidenceMatrix(units: ReadonlyArray<ReliabilityUnit>): Coincidences | undefined {
+  // The distinct values of pairable units, in order.
+  const seen = new Set<number>();
+  for (const unit of units) {
+    if (presentCount(unit) < 2) continue;
+    for (const value of unit) if (value !== null && value !== undefined) seen.add(value);
+  }
+  const values = [...seen].sort((left, right) => left - right);
   const size = values.length;
   if (size === 0) return undefined;
-  const position = new Map(values.map((value, index) => [value, index]));
+  const position = positionLookup(values);
 
-  const coincidences = new Float64Array(size * size);
+  const matrix = new Float64Array(size * size);
   const unitCounts = new Float64Array(size);
-  for (const unitValues of pairable) {
+  for (const unit of units) {
+    const present = presentCount(unit);
+    if (present < 2) continue;
     unitCounts.fill(0);
-    for (const value of unitValues) unitCounts[position.get(value)!]! += 1;
-    const scale = 1 / (unitValues.length - 1);
+    for (const value of unit) if (value !== null && value !== undefined) unitCounts[position(value)]! += 1;
+    const scale = 1 / (present - 1);
     for (let c = 0; c < size; c += 1) {
       const countC = unitCounts[c]!;
       if (countC === 0) continue;
       for (let k = 0; k < size; k += 1) {
         const countK = unitCounts[k]!;
         if (countK === 0) continue;
-        coincidences[c * size + k]! += (countC * (c === k ? countK - 1 : countK)) * scale;
+        matrix[c * size + k]! += countC * (c === k ? countK - 1 : countK) * scale;
       }
     }
   }
   const marginals = new Float64Array(size);
-  for (let c = 0; c < size; c += 1) for (let k = 0; k < size; k += 1) marginals[c]! += coincidences[c * size + k]!;
-  const total = marginals.reduce((sum, count) => sum + count, 0);
+  for (let c = 0; c < size; c += 1) for (let k = 0; k < size; k += 1) marginals[c]! += matrix[c * size + k]!;
+  return { values, matrix, marginals, total: marginals.reduce((sum, count) => sum + count, 0) };
+}
 
+function alphaOf({ values, matrix, marginals, total }: Coincidences, level: AlphaLevel): number | undefined {
+  const size = values.length;
   const distance = (c: number, k: number): number => {
-    if (c === k) return 0;
     if (level === 'nominal') return 1;
     if (level === 'interval') return (values[c]! - values[k]!) ** 2;
     const [low, high] = c < k ? [c, k] : [k, c];
@@ -56,17 +88,34 @@ export function krippendorffAlpha(units: ReadonlyArray<ReliabilityUnit>, level: 
     for (let g = low; g <= high; g += 1) between += marginals[g]!;
     return (between - (marginals[low]! + marginals[high]!) / 2) ** 2;
   };
-
   let observed = 0;
   let expected = 0;
   for (let c = 0; c < size; c += 1) {
     for (let k = 0; k < size; k += 1) {
       if (c === k) continue;
       const delta = distance(c, k);
-      observed += coincidences[c * size + k]! * delta;
+      observed += matrix[c * size + k]! * delta;
       expected += marginals[c]! * marginals[k]! * delta;
     }
   }
   if (expected === 0) return undefined;
   return 1 - ((total - 1) * observed) / expected;
+}
+
+/** Value → index; a plain array for small whole numbers (ratings), a map otherwise. */
+function positionLookup(values: readonly number[]): (value: number) => number {
+  const smallWholeNumbers = values.every((value) => Number.isInteger(value) && value >= 0 && value < 256);
+  if (smallWholeNumbers) {
+    const table = new Int32Array(256).fill(-1);
+    values.forEach((value, index) => (table[value] = index));
+    return (value) => table[value]!;
+  }
+  const map = new Map(values.map((value, index) => [value, index]));
+  return (value) => map.get(value)!;
+}
+
+function presentCount(unit: ReliabilityUnit): number {
+  let count = 0;
+  for (const value of unit) if (value !== null && value !== undefined) count += 1;
+  return count;
 }

@@ -1,0 +1,71 @@
+import { ConfigError } from '@parley/core';
+import { hasRecording, loadCalibrationFolder, type CalibrationFolder } from '../calibration-folder.js';
+import { runJudgeSession, type JudgeSessionDependencies, type JudgeSessionResult } from '../judge/run-judge-session.js';
+import type { CalibrationRaters } from '../judge/rater-models.js';
+import type { CalibrationStore } from '../store/calibration-store.js';
+import { buildCalibrationReport, type CalibrationGateSettings, type CalibrationReport } from './calibration-report.js';
+import { calibrationReportMarkdown } from './report-markdown.js';
+import { writeReportFiles } from './write-report-files.js';
+
+export interface MakeReportOptions {
+  gate: CalibrationGateSettings;
+  bootstrap: { seed: number; resamples: number };
+  /** A session id or prefix; default the folder's latest session. */
+  sessionId?: string;
+  /** The raters to replay with when no session exists yet. */
+  raters: CalibrationRaters;
+}
+
+export interface MadeReport {
+  report: CalibrationReport;
+  markdown: string;
+  files: { markdown: string; json: string };
+  /** Set when there was no session yet and the recorded judge calls were replayed into one. */
+  replayed?: JudgeSessionResult;
+}
+
+/**
+ * `parley calibrate report`: the report of the folder's latest judge session (or `--session`),
+ * with the trend over its earlier ones, written to `reports/<date>.md` and `.json`. On a fresh
+ * clone the store has no session yet; the committed recording of the judge calls is then replayed
+ * (offline, no key, no cost) into one first, so the report works out of the box.
+ */
+export async function makeCalibrationReport(
+  folder: CalibrationFolder,
+  store: CalibrationStore,
+  options: MakeReportOptions,
+  dependencies: JudgeSessionDependencies,
+): Promise<MadeReport> {
+  const { set, rubric } = loadCalibrationFolder(folder);
+  let session = options.sessionId !== undefined ? store.session(options.sessionId) : store.sessions(folder.shown, 1)[0];
+  if (options.sessionId !== undefined && session === undefined) throw new ConfigError(`no calibration session "${options.sessionId}" in ${store.path}`);
+  let replayed: JudgeSessionResult | undefined;
+  if (session === undefined) {
+    if (!hasRecording(folder)) {
+      throw new ConfigError(`no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`);
+    }
+    replayed = await runJudgeSession(
+      { set, setPath: folder.shown, rubric, raters: options.raters, mode: 'replay', recordingFile: folder.recordingFile, store },
+      dependencies,
+    );
+    session = replayed.session;
+  }
+  const history = store
+    .sessions(session.set_path, 14)
+    .filter((earlier) => earlier.started_at <= session!.started_at)
+    .map((earlier) => ({ session: earlier, ratings: store.ratings(earlier.id) }));
+  const report = buildCalibrationReport({
+    set,
+    setPath: folder.shown,
+    rubric,
+    session,
+    ratings: replayed?.ratings ?? store.ratings(session.id),
+    history,
+    gate: options.gate,
+    bootstrap: options.bootstrap,
+    now: dependencies.clock.now(),
+  });
+  const markdown = calibrationReportMarkdown(report);
+  const files = writeReportFiles(folder.reportsDir, report, markdown);
+  return { report, markdown, files, ...(replayed ? { replayed } : {}) };
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunEvent, ScenarioResult } from '@parley/core';
+import { createRedactor } from '@parley/redaction';
+import { describe, expect, it } from 'vitest';
+import { openEventLog } from './event-log.js';
+
+const RUN = 'run-1';
+
+function result(overrides: Partial<ScenarioResult>): ScenarioResult {
+  return {
+    scenario_id: 'spa',
+    agent: 'booking',
+    gate: 'blocking',
+    tags: [],
+    metadata_only: false,
+    status: 'fail',
+    reason: 'forbidden "0722 118 904" found',
+    metrics: [],
+    cost: { input_tokens: 1, output_tokens: 1, usd: 0, calls: 1 },
+    transcript: {
+      ended_by: 'script',
+      turns: [
+        { role: 'user', turn: 1, content: "I'm Grace Achieng, 0722 118 904" },
+        { role: 'assistant', turn: 1, content: '', tool_calls: [{ id: 'c', name: 'create_booking', args: { customer_name: 'Grace Achieng' } }] },
+      ],
+    },
+    ...overrides,
+  };
+}
+
+function logOf(events: RunEvent[], isMetadataOnly: (id: string) => boolean = () => false): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'parley-events-')), 'events.jsonl');
+  const log = openEventLog(path, isMetadataOnly, createRedactor({ names: ['Wanjiku'] }));
+  for (const event of events) log.listener(event);
+  log.close();
+  return readFileSync(path, 'utf8');
+}
+
+describe('openEventLog', () => {
+  it('masks turns as they stream, learning names from tool calls for the rest of the scenario', () => {
+    const text = logOf([
+      { type: 'turn_completed', run_id: RUN, scenario_id: 'spa', turn: { role: 'user', turn: 1, content: 'Wanjiku here, 0722 118 904' } },
+      {
+        type: 'turn_completed',
+        run_id: RUN,
+        scenario_id: 'spa',
+        turn: { role: 'assistant', turn: 1, content: '', tool_calls: [{ id: 'c', name: 'create_booking', args: { customer_name: 'Grace Achieng' } }] },
+      },
+      { type: 'turn_completed', run_id: RUN, scenario_id: 'spa', turn: { role: 'assistant', turn: 1, content: 'Asante Grace, BK-77 for KES 150000' } },
+      { type: 'turn_completed', run_id: RUN, scenario_id: 'other', turn: { role: 'assistant', turn: 1, content: 'Grace is a virtue' } },
+      { type: 'scenario_finished', run_id: RUN, result: result({}) },
+    ]);
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+    const contents = lines.flatMap((event) => (event.type === 'turn_completed' ? [event.turn.content] : []));
+    expect(contents).toEqual(['<name> here, 07** *** 904', '', 'Asante <name>, BK-77 for KES 150000', 'Grace is a virtue']);
+    expect(text).not.toMatch(/Achieng|118 904/);
+    // The finished event carries the verdict, not a second copy of the streamed conversation.
+    const finished = lines.at(-1);
+    expect(finished?.type).toBe('scenario_finished');
+    expect(finished?.type === 'scenario_finished' && finished.result.transcript).toBeUndefined();
+  });
+
+  it('withholds metadata_only content and still redacts what is left', () => {
+    const text = logOf(
+      [
+        { type: 'turn_completed', run_id: RUN, scenario_id: 'spa', turn: { role: 'user', turn: 1, content: 'My husband hurts me' } },
+        { type: 'scenario_finished', run_id: RUN, result: result({ metadata_only: true }) },
+      ],
+      () => true,
+    );
+    expect(text).not.toMatch(/husband|Grace|118 904/);
+    expect(text).toContain('[metadata_only: content withheld]');
+  });
+});

@@ -1,0 +1,244 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { Expectation, LoadedScenario, LoadedSuite, ModelRef } from '@parley/config';
+import { ConfigError, type Clock, type MetricResult, type Provider, type RunMode, type Transcript } from '@parley/core';
+import {
+  expectationsWithFluency,
+  judgeMetricCatalog,
+  JudgeRun,
+  judgeSetupIssues,
+  checkRubricLock,
+  promptVersion,
+  type BudgetView,
+  type JudgeMetric,
+} from '@parley/judge';
+import type { CallRecord } from '@parley/providers';
+import { costOfCall, meteredProvider, readRecording, recordingPath, recordingProvider, resilientProvider, writeRecording } from '@parley/providers';
+import { openJudgeCache, type JudgeCacheStore } from '@parley/store';
+import type { ScenarioCassette } from './cassette.js';
+import { resolveInSuite, sharedLiveProvider, type ConversationContext } from './scenario-conversation.js';
+
+/** The run seed when `--seed` is not given (see JudgeRunFlags.seed). */
+export const DEFAULT_RUN_SEED = 0;
+
+/** `--judge`: how judge calls are answered. */
+export type JudgeMode = 'live' | 'replay';
+
+/** The run's judge options (`parley run` flags). */
+export interface JudgeRunFlags {
+  /** `--judge live|replay`; default: replay in replay mode, live otherwise. */
+  judgeMode?: JudgeMode;
+  /** `--no-cache`: the verdict cache is neither read nor written. */
+  noCache?: boolean;
+  /** `--cache-clear`: the verdict cache is emptied before the run. */
+  cacheClear?: boolean;
+  /**
+   * The run seed (`--seed`), drawing the cross-check sample; 0 when not given. Fixed by default so
+   * that a replay cross-checks exactly the scenarios the recording cross-checked; live runs that
+   * should rotate the sample pass another seed (e.g. the CI run number).
+   */
+  seed?: number;
+}
+
+/**
+ * A suite's judge checks that belong to loading it (run and `parley validate` alike): judge
+ * metrics without a judge, and rubrics changed under an unchanged version (SPEC §3.4). New rubric
+ * versions are recorded in `metrics/.rubric-lock.json` as they are first seen; commit that file.
+ */
+export function checkSuiteJudging(suite: LoadedSuite): void {
+  const catalog = judgeMetricCatalog(suite.customMetrics);
+  const issues = judgeSetupIssues(suite, catalog);
+  if (suite.customMetrics.length > 0) {
+    issues.push(...checkRubricLock(resolveInSuite(suite, suite.config.metrics), suite.customMetrics, { write: true }).issues);
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+}
+
+/**
+ * The judging of one run, wired to the runner: which expectations each scenario is judged by
+ * (its own plus the fluency metric of its language), the provider stack of judge calls (replayed
+ * from the recording, or live with retries, rate limits, timeouts, recording in record mode, and
+ * metering into the scenario's cost and the budget), the prompt version of the cache key, and the
+ * verdict cache in `.parley/parley.db`.
+ */
+export class RunJudging {
+  private readonly promptVersions = new Map<string, Promise<string>>();
+
+  private constructor(
+    private readonly suite: LoadedSuite,
+    private readonly catalog: ReadonlyMap<string, JudgeMetric>,
+    readonly judgeMode: JudgeMode,
+    private readonly runMode: RunMode,
+    readonly judgeRun: JudgeRun | undefined,
+    private readonly cache: JudgeCacheStore | undefined,
+  ) {}
+
+  /**
+   * Sets up the judging of a run. Without `judge.primary` there is nothing to judge with (loading
+   * made sure no scenario needs it). The cache is opened only when judging is live and not
+   * `--no-cache`; `--cache-clear` empties it first.
+   */
+  static create(input: {
+    suite: LoadedSuite;
+    mode: RunMode;
+    flags: JudgeRunFlags;
+    storePath: string;
+    /**
+     * The suite's loaded scenarios (before --shard and --changed-since choose among them): the
+     * cross-check sample is drawn from those with a judge expectation, so every shard of a run
+     * cross-checks its part of the one sample the whole run would have drawn.
+     */
+    scenarios: readonly LoadedScenario[];
+    /** The ids of the scenarios this run judges (after --shard and --changed-since). */
+    runScenarioIds: readonly string[];
+    budget?: BudgetView;
+    clock: Clock;
+  }): RunJudging {
+    const { suite, mode, flags } = input;
+    const judgeMode: JudgeMode = flags.judgeMode ?? (mode === 'replay' ? 'replay' : 'live');
+    if (mode === 'record' && judgeMode === 'replay') {
+      throw new ConfigError('--judge replay cannot be used with --mode record: recording calls the judge and records its answers too');
+    }
+    const catalog = judgeMetricCatalog(suite.customMetrics);
+    const judge = suite.config.judge;
+    let cache: JudgeCacheStore | undefined;
+    if (flags.cacheClear || (judge?.primary !== undefined && judgeMode === 'live' && !flags.noCache)) {
+      cache = openJudgeCache(input.storePath, () => input.clock.now());
+      if (flags.cacheClear) cache.clear();
+      if (flags.noCache || judgeMode !== 'live' || judge?.primary === undefined) {
+        cache.close();
+        cache = undefined;
+      }
+    }
+    const primary = judge?.primary;
+    const judged = input.scenarios.filter((scenario) =>
+      expectationsWithFluency(scenario.expectations, scenario.data.language, catalog, primary !== undefined).some((expectation) => catalog.has(expectation.metric)),
+    );
+    const judgeRun =
+      primary === undefined
+        ? undefined
+        : new JudgeRun({
+            judge: { ...judge, primary },
+            catalog,
+            mode: judgeMode,
+            ...(cache ? { cache } : {}),
+            readCache: mode !== 'record',
+            cleared: flags.cacheClear ?? false,
+            seed: flags.seed ?? DEFAULT_RUN_SEED,
+            scenarioIds: judged.map((scenario) => scenario.data.id),
+            runScenarioIds: input.runScenarioIds,
+            ...(input.budget ? { budget: input.budget } : {}),
+            clock: input.clock,
+            ...(suite.config.pricing ? { pricing: suite.config.pricing } : {}),
+          });
+    return new RunJudging(suite, catalog, judgeMode, mode, judgeRun, cache);
+  }
+
+  /** The expectations a scenario is evaluated by, in order: its own, then `fluency_<language>` when attached. */
+  expectationsOf(scenario: LoadedScenario): Expectation[] {
+    return expectationsWithFluency(scenario.expectations, scenario.data.language, this.catalog, this.judgeRun !== undefined);
+  }
+
+  isJudgeMetric(name: string): boolean {
+    return this.catalog.has(name);
+  }
+
+  /**
+   * Judges a scenario's judge expectations (`expectations` lists only those, in order). Calls are
+   * metered into `calls` (the scenario's cost) and the budget; in record mode they are recorded
+   * and the recording is written again with them.
+   */
+  async judge(input: {
+    scenario: LoadedScenario;
+    expectations: readonly Expectation[];
+    transcript: Transcript;
+    context: ConversationContext & { cassette: ScenarioCassette };
+    calls: CallRecord[];
+  }): Promise<MetricResult[]> {
+    const { scenario, context } = input;
+    if (this.judgeRun === undefined) {
+      return input.expectations.map((expectation) => ({
+        metric: expectation.metric,
+        version: 'unknown',
+        score: null,
+        threshold: expectation.threshold ?? null,
+        passed: false,
+        error: true,
+        reason: `${expectation.metric} needs an LLM judge: add judge.primary to parley.yaml`,
+      }));
+    }
+    const recordingFile = recordingPath(resolveInSuite(this.suite, this.suite.config.recordings), scenario.data.id);
+    const results = await this.judgeRun.judgeScenario({
+      scenario: { id: scenario.data.id, ...(scenario.data.language !== undefined ? { language: scenario.data.language } : {}) },
+      transcript: input.transcript,
+      expectations: input.expectations,
+      // Only the cache key needs it (and computing it asks git): not worth it when no cache is used.
+      promptVersion: this.cache ? await this.promptVersionOf(scenario.data.agent) : '',
+      provider: (model) => this.providerFor(model, context, input.calls, recordingFile),
+      ...(context.attempt !== undefined ? { attempt: context.attempt } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (this.runMode === 'record') writeRecording(recordingFile, context.cassette.recorder(context.clock).entries);
+    return results;
+  }
+
+  /** What the budget made the judging give up (for the report's budget section). */
+  budgetDowngrades(): string[] {
+    return this.judgeRun?.budgetDowngrades() ?? [];
+  }
+
+  close(): void {
+    this.cache?.close();
+  }
+
+  private providerFor(model: ModelRef, context: ConversationContext & { cassette: ScenarioCassette }, calls: CallRecord[], recordingFile: string): Provider {
+    const pricing = this.suite.config.pricing;
+    const meter = (provider: Provider): Provider =>
+      meteredProvider(provider, (call) => {
+        calls.push(call);
+        context.onCall?.(call, costOfCall(call.model, call.usage, pricing));
+      });
+    if (this.judgeMode === 'replay') {
+      const file = relative(this.suite.dir, recordingFile) || recordingFile;
+      return meter(context.cassette.replay(() => ({ entries: readRecording(recordingFile), file })));
+    }
+    const settings = this.suite.config.settings;
+    const live = context.liveProvider
+      ? context.liveProvider(model.provider, model.base_url, model.api_key_env)
+      : sharedLiveProvider(context, model.provider, model.base_url, model.api_key_env);
+    const limiter = context.limiters?.get(model.provider);
+    const resilient = resilientProvider(live, {
+      ...(settings?.timeout_ms !== undefined ? { timeoutMs: settings.timeout_ms } : {}),
+      ...(limiter ? { limiter } : {}),
+      retry: {
+        ...(settings?.retries?.max !== undefined ? { maxRetries: settings.retries.max } : {}),
+        ...(settings?.retries?.base_delay_ms !== undefined ? { baseDelayMs: settings.retries.base_delay_ms } : {}),
+        ...(settings?.retries?.max_delay_ms !== undefined ? { maxDelayMs: settings.retries.max_delay_ms } : {}),
+      },
+      ...(context.resilience ? { dependencies: context.resilience } : {}),
+    });
+    return meter(this.runMode === 'record' ? recordingProvider(resilient, context.cassette.recorder(context.clock)) : resilient);
+  }
+
+  /** `prompt_version` of the agent's prompt (or module, or command script), computed once per run. */
+  private promptVersionOf(agentName: string): Promise<string> {
+    let version = this.promptVersions.get(agentName);
+    if (version === undefined) {
+      version = promptVersion(this.agentFile(agentName), agentName);
+      this.promptVersions.set(agentName, version);
+    }
+    return version;
+  }
+
+  private agentFile(agentName: string): string | undefined {
+    const agent = this.suite.config.agents[agentName];
+    if (agent === undefined) return undefined;
+    if ('system_prompt' in agent && agent.system_prompt !== undefined) return resolveInSuite(this.suite, agent.system_prompt);
+    if (agent.kind === 'module') return resolveInSuite(this.suite, agent.module);
+    if (agent.kind === 'command') {
+      const cwd = resolveInSuite(this.suite, agent.cwd ?? '.');
+      return agent.command.slice(1).map((argument) => (isAbsolute(argument) ? argument : resolve(cwd, argument))).find((path) => existsSync(path));
+    }
+    return undefined;
+  }
+}

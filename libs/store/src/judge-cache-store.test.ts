@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openJudgeCache, type JudgeCacheRecord } from './judge-cache-store.js';
+import { openStore } from './store.js';
+import { temporaryFolder } from './test-support/fixtures.js';
+
+function record(key: string, overrides: Partial<JudgeCacheRecord> = {}): JudgeCacheRecord {
+  return {
+    key,
+    scenario_id: 'spa_booking_swahili_happy',
+    metric: 'fluency_sw',
+    metric_version: '1.0.0',
+    judge_model: 'anthropic:claude-opus-4-7',
+    prompt_version: 'booking@abc1234',
+    value: { verdict: { score: 0.9, unmet_required: [], summary: 'Natural.', details: {} }, calls: 1 },
+    cost_usd: 0.0125,
+    created_at: '2026-11-26T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('openJudgeCache', () => {
+  let folder: ReturnType<typeof temporaryFolder>;
+  beforeEach(() => {
+    folder = temporaryFolder();
+  });
+  afterEach(() => folder.remove());
+
+  it('keeps verdicts in .parley/parley.db beside the run history, across connections', () => {
+    const path = join(folder.path, 'parley.db');
+    const history = openStore(path);
+    const cache = openJudgeCache(path, () => new Date('2026-11-27T08:00:00Z'));
+    cache.put(record('k1'));
+    cache.close();
+    history.close();
+    const reopened = openJudgeCache(path);
+    expect(reopened.get('k1')).toEqual(record('k1'));
+    expect(reopened.get('missing')).toBeUndefined();
+    reopened.close();
+  });
+
+  it('counts hits and what they saved, per metric and judge model', () => {
+    const cache = openJudgeCache(join(folder.path, 'parley.db'), () => new Date('2026-11-27T08:00:00Z'));
+    cache.put(record('k1'));
+    cache.put(record('k2', { metric: 'conversation_judge', cost_usd: 0.02, created_at: '2026-11-26T13:00:00.000Z' }));
+    cache.get('k1');
+    cache.get('k1');
+    cache.get('k2');
+    expect(cache.stats()).toEqual({
+      path: join(folder.path, 'parley.db'),
+      entries: 2,
+      hits: 3,
+      saved_usd: expect.closeTo(2 * 0.0125 + 0.02, 12),
+      stored_cost_usd: expect.closeTo(0.0325, 12),
+      oldest: '2026-11-26T12:00:00.000Z',
+      newest: '2026-11-26T13:00:00.000Z',
+      by_metric: [
+        { name: 'conversation_judge@1.0.0', entries: 1, hits: 1 },
+        { name: 'fluency_sw@1.0.0', entries: 1, hits: 2 },
+      ],
+      by_judge_model: [{ name: 'anthropic:claude-opus-4-7', entries: 2, hits: 3 }],
+    });
+    cache.put(record('k3', { cost_usd: null }));
+    cache.get('k3');
+    expect(cache.stats()).toMatchObject({ saved_usd: null, stored_cost_usd: null });
+    cache.close();
+  });
+
+  it('replaces an entry judged again, and clears all entries or those of one metric or scenario', () => {
+    const cache = openJudgeCache(join(folder.path, 'parley.db'));
+    cache.put(record('k1'));
+    cache.get('k1');
+    cache.put(record('k1', { cost_usd: 0.5 }));
+    expect(cache.stats()).toMatchObject({ entries: 1, hits: 0, stored_cost_usd: 0.5 });
+    cache.put(record('k2', { metric: 'conversation_judge' }));
+    cache.put(record('k3', { scenario_id: 'other' }));
+    expect(cache.clear({ metric: 'conversation_judge' })).toBe(1);
+    expect(cache.clear({ scenario: 'other' })).toBe(1);
+    expect(cache.clear()).toBe(1);
+    expect(cache.stats().entries).toBe(0);
+    cache.close();
+  });
+
+  it('treats an unreadable entry as absent (it is judged afresh)', () => {
+    const path = join(folder.path, 'parley.db');
+    const cache = openJudgeCache(path);
+    cache.put(record('k1'));
+    const raw = new Database(path);
+    raw.prepare("UPDATE judge_cache SET value_json = '{broken' WHERE key = 'k1'").run();
+    raw.close();
+    expect(cache.get('k1')).toBeUndefined();
+    cache.close();
+  });
+});

@@ -38,3 +38,14 @@ describe('canonicalJson', () => {
     );
   });
 });
+
+describe('canonicalJson with a cache', () => {
+  it('gives the same text as without, and reuses the text of objects it has seen', () => {
+    const message = { role: 'user', content: 'Habari', extra: { b: 2, a: 1 } };
+    const cache = new WeakMap<object, string>();
+    const first = canonicalJson({ messages: [message] }, cache);
+    expect(first).toBe(canonicalJson({ messages: [message] }));
+    expect(cache.get(message)).toBe('{"content":"Habari","extra":{"a":1,"b":2},"role":"user"}');
+    expect(canonicalJson({ messages: [message, { role: 'assistant' }] }, cache)).toBe(canonicalJson({ messages: [message, { role: 'assistant' }] }));
+  });
+});

@@ -4,10 +4,14 @@
  * the same text, on every platform, so the text can be hashed for cache keys, recording keys
  * and fingerprints.
  *
+ * `cache` remembers the text of objects already serialised: a caller that hashes many values
+ * sharing the same (unchanged) objects — each request of a conversation repeats the messages
+ * before it — passes one, so each message is serialised once.
+ *
  * @example canonicalJson({ b: 1, a: [true, null] }) === '{"a":[true,null],"b":1}'
  */
-export function canonicalJson(value: unknown): string {
-  const text = serialise(value);
+export function canonicalJson(value: unknown, cache?: WeakMap<object, string>): string {
+  const text = serialise(value, cache);
   if (text === undefined) throw new TypeError(`canonicalJson: ${describeProblem(value, '$')}`);
   return text;
 }
@@ -15,7 +19,7 @@ export function canonicalJson(value: unknown): string {
 // Written as loops with string appends and no bookkeeping: this runs on every recorded or
 // replayed call over the whole conversation so far, so it is on the hot path of large replays.
 // A value it cannot carry makes it return undefined; the slow `describeProblem` then says where.
-function serialise(value: unknown): string | undefined {
+function serialise(value: unknown, cache: WeakMap<object, string> | undefined): string | undefined {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -29,13 +33,15 @@ function serialise(value: unknown): string | undefined {
         let text = '[';
         for (let index = 0; index < value.length; index += 1) {
           const item: unknown = value[index];
-          const part = item === undefined ? 'null' : serialise(item);
+          const part = item === undefined ? 'null' : serialise(item, cache);
           if (part === undefined) return undefined;
           text += index > 0 ? `,${part}` : part;
         }
         return `${text}]`;
       }
       if (value instanceof Date) return JSON.stringify(value.toISOString());
+      const cached = cache?.get(value);
+      if (cached !== undefined) return cached;
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort(compareCodePoints);
       let text = '{';
@@ -43,12 +49,14 @@ function serialise(value: unknown): string | undefined {
       for (const key of keys) {
         const member = record[key];
         if (member === undefined) continue;
-        const part = serialise(member);
+        const part = serialise(member, cache);
         if (part === undefined) return undefined;
         text += `${first ? '' : ','}${JSON.stringify(key)}:${part}`;
         first = false;
       }
-      return `${text}}`;
+      text += '}';
+      cache?.set(value, text);
+      return text;
     }
     default:
       return undefined;

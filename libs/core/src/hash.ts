@@ -7,6 +7,6 @@ export function sha256Hex(input: string | Uint8Array): string {
 }
 
 /** Hex sha256 of the canonical JSON of a value: the one hasher for keys and fingerprints. */
-export function hashCanonical(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
+export function hashCanonical(value: unknown, cache?: WeakMap<object, string>): string {
+  return sha256Hex(canonicalJson(value, cache));
 }

@@ -139,3 +139,25 @@ describe('replay misses', () => {
     ).rejects.toMatchObject({ kind: 'replay_miss', details: expect.stringContaining('--mode record --scenario none') });
   });
 });
+
+describe('preloadRecording', () => {
+  it('answers readRecording from memory until released, and leaves missing files to readRecording', async () => {
+    const { preloadRecording } = await import('./replay.js');
+    const { rmSync } = await import('node:fs');
+    const recorder = createRecorder(manualClock());
+    const request: CompletionRequest = { provider: 'openai', model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+    const response = { content: 'ok', tool_calls: [], usage: { input_tokens: 1, output_tokens: 1 }, finish_reason: 'stop', model: 'm', latency_ms: 5 };
+    recorder.add(request, response, { role: 'agent', scenario_id: 'pre', turn: 1 });
+    const file = join(mkdtempSync(join(tmpdir(), 'parley-pre-')), 'pre.jsonl');
+    writeRecording(file, recorder.entries);
+
+    const release = preloadRecording(file);
+    rmSync(file);
+    expect(readRecording(file).map((entry) => entry.response.content)).toEqual(['ok']);
+    release();
+    expect(readRecording(file)).toEqual([]);
+    const releaseMissing = preloadRecording(file);
+    expect(readRecording(file)).toEqual([]);
+    releaseMissing();
+  });
+});

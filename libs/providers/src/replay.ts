@@ -8,8 +8,11 @@ import { keyMaterial, requestKey } from './request-key.js';
 /**
  * Reads `recordings/<scenario_id>.jsonl`. A missing file gives an empty list (every call then
  * misses, naming the command that records it); a damaged line is a ConfigError with its line.
+ * A recording preloaded with `preloadRecording` is answered from memory.
  */
 export function readRecording(path: string): RecordingEntry[] {
+  const preloadedEntries = preloaded.get(path);
+  if (preloadedEntries) return preloadedEntries;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -17,6 +20,29 @@ export function readRecording(path: string): RecordingEntry[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new ConfigError({ file: path, message: `cannot read recording: ${(error as Error).message}` });
   }
+  return parseRecording(text, path);
+}
+
+const preloaded = new Map<string, RecordingEntry[]>();
+
+/**
+ * Reads and parses a scenario's recording once for all who replay from it (the conversation and
+ * its judges read the same file): until the returned release function is called, `readRecording`
+ * answers that path from memory. A missing or unreadable file is left for `readRecording` to
+ * report; a damaged one throws its ConfigError.
+ */
+export function preloadRecording(path: string): () => void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return () => undefined;
+  }
+  preloaded.set(path, parseRecording(text, path));
+  return () => preloaded.delete(path);
+}
+
+function parseRecording(text: string, path: string): RecordingEntry[] {
   const entries: RecordingEntry[] = [];
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {

@@ -11,13 +11,15 @@ export function requestKey(request: CompletionRequest): string {
   // Requests are never changed after they are made (each call builds a new one).
   let key = keysByRequest.get(request);
   if (key === undefined) {
-    key = hashCanonical(keyMaterial(request));
+    key = hashCanonical(keyMaterial(request), canonicalMessages);
     keysByRequest.set(request, key);
   }
   return key;
 }
 
 const keysByRequest = new WeakMap<CompletionRequest, string>();
+/** Canonical text of the messages (and tools) requests share: every request of a conversation repeats the earlier messages. */
+const canonicalMessages = new WeakMap<object, string>();
 
 /** The part of a request that identifies it, in the form that is hashed (also used for diffs). */
 export function keyMaterial(request: CompletionRequest): Record<string, unknown> {

@@ -88,3 +88,14 @@ describe('buildReport', () => {
     expect(built).toMatchObject({ git_sha: null, config_fingerprint: null, status: 'skipped', exit_code: 0, results: [] });
   });
 });
+
+describe('reportJsonChunks', () => {
+  it('writes exactly JSON.stringify(report, null, 2), piece by piece', async () => {
+    const { reportJsonChunks } = await import('./build-report.js');
+    const full = buildReport(runInfo, sampleResults());
+    expect([...reportJsonChunks(full)].join('')).toBe(`${JSON.stringify(full, null, 2)}\n`);
+    const empty = buildReport(runInfo, []);
+    expect([...reportJsonChunks(empty)].join('')).toBe(`${JSON.stringify(empty, null, 2)}\n`);
+    expect([...reportJsonChunks(full)].length).toBe(full.results.length + 4); // head, [, results, ], tail
+  });
+});

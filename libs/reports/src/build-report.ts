@@ -100,7 +100,32 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
 
 /** report.json's text: 2-space indent, trailing newline, keys in the order the report was built. */
 export function renderReportJson(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return [...reportJsonChunks(report)].join('');
+}
+
+const RESULTS_PLACEHOLDER = '<parley:results>';
+const RESULTS_MARK = `"results": "${RESULTS_PLACEHOLDER}"`;
+
+/**
+ * report.json in pieces — the run's fields, then one piece per result — with exactly the text of
+ * `JSON.stringify(report, null, 2)`. Writing piece by piece never builds one string of the whole
+ * report, which for 10,000 transcripts is tens of megabytes held twice.
+ */
+export function* reportJsonChunks(report: RunReport): Generator<string> {
+  const outline = JSON.stringify({ ...report, results: RESULTS_PLACEHOLDER }, null, 2);
+  const valueStart = outline.indexOf(RESULTS_MARK) + RESULTS_MARK.length - JSON.stringify(RESULTS_PLACEHOLDER).length;
+  const valueEnd = outline.indexOf(RESULTS_MARK) + RESULTS_MARK.length;
+  yield outline.slice(0, valueStart);
+  if (report.results.length === 0) {
+    yield '[]';
+  } else {
+    yield '[\n';
+    for (const [index, result] of report.results.entries()) {
+      yield `${index > 0 ? ',\n' : ''}    ${JSON.stringify(result, null, 2).replaceAll('\n', '\n    ')}`;
+    }
+    yield '\n  ]';
+  }
+  yield `${outline.slice(valueEnd)}\n`;
 }
 
 function reportResult(result: ReportInput): ReportResult {

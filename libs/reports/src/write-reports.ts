@@ -1,7 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@parley/core';
-import { renderReportJson } from './build-report.js';
+import { reportJsonChunks } from './build-report.js';
 import { renderJunit } from './junit.js';
 import type { RunReport } from './report-schema.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
@@ -38,7 +38,7 @@ export function writeReports(outDir: string, report: RunReport, options: WriteRe
   };
 
   attempt(outDir, () => mkdirSync(outDir, { recursive: true }));
-  writeAtomically(written.reportJson, renderReportJson(report));
+  writeAtomically(written.reportJson, reportJsonChunks(report));
   writeAtomically(written.junitXml, renderJunit(report));
   writeAtomically(written.summaryMarkdown, summary);
 
@@ -50,11 +50,20 @@ export function writeReports(outDir: string, report: RunReport, options: WriteRe
   return written;
 }
 
-function writeAtomically(path: string, text: string): void {
+function writeAtomically(path: string, text: string | Iterable<string>): void {
   const temporary = `${path}.${process.pid}.tmp`;
   attempt(path, () => {
     try {
-      writeFileSync(temporary, text, 'utf8');
+      if (typeof text === 'string') {
+        writeFileSync(temporary, text, 'utf8');
+      } else {
+        const descriptor = openSync(temporary, 'w');
+        try {
+          for (const chunk of text) writeSync(descriptor, chunk);
+        } finally {
+          closeSync(descriptor);
+        }
+      }
       renameSync(temporary, path);
     } catch (error) {
       rmSync(temporary, { force: true });

@@ -20,14 +20,24 @@ export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) 
   const descriptor = openSync(path, 'a');
   let open = true;
   const redact = streamingRedaction(redactor);
+  // Lines are buffered and written when a scenario or the run starts or finishes: one write per
+  // scenario instead of one per turn, and a crash loses at most the turns of unfinished scenarios.
+  let pending = '';
+  const flush = (): void => {
+    if (pending === '') return;
+    writeSync(descriptor, pending);
+    pending = '';
+  };
   return {
     listener(event) {
       if (!open) return;
-      writeSync(descriptor, `${JSON.stringify(redact(withoutContent(event, isMetadataOnly)))}\n`);
+      pending += `${JSON.stringify(redact(withoutContent(event, isMetadataOnly)))}\n`;
+      if (event.type !== 'turn_completed') flush();
     },
     close() {
       if (!open) return;
       open = false;
+      flush();
       closeSync(descriptor);
     },
   };

@@ -8,6 +8,7 @@ import { configFingerprint, loadSuite, type LoadedSuite } from '@parley/config';
 import { buildBaseline, type Shard } from '@parley/gate';
 import { buildReport, writeReports, type BudgetReport, type ReportInput, type RunReport } from '@parley/reports';
 import { openStore, type Store } from '@parley/store';
+import { preloadRecording, recordingPath } from '@parley/providers';
 import { suiteRedactor, suiteSecretsRedactor } from '@parley/redaction';
 import { secretSafeStore } from './secret-safe-store.js';
 import { openEventLog } from './event-log.js';
@@ -196,6 +197,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
             return;
           }
           emit({ type: 'scenario_started', run_id: runId, scenario_id: id });
+          // Replayed calls read the recording: parse it once for the conversation and its judges.
+          const release = mode === 'replay' || options.judgeMode === 'replay' ? preloadRecording(recordingPath(recordingsDir(suite), id)) : undefined;
           const repeated = await runRepeated(
             options.repeat ?? 1,
             (attempt, cassette) =>
@@ -206,6 +209,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
               }),
             { ...(options.signal ? { signal: options.signal } : {}), onAttempt: (attempt, result) => store.saveScenarioResult(runId, result, attempt) },
           );
+          release?.();
           if (repeated === null) return; // Ctrl-C stopped its attempts: not a finished result
           const { result } = repeated;
           if (options.signal?.aborted && result.status === 'error') return; // cut short by Ctrl-C: not a finished result

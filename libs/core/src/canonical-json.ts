@@ -23,7 +23,7 @@ function serialise(value: unknown, cache: WeakMap<object, string> | undefined): 
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return value.length >= LONG_STRING ? quotedLongString(value) : JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
@@ -61,6 +61,22 @@ function serialise(value: unknown, cache: WeakMap<object, string> | undefined): 
     default:
       return undefined;
   }
+}
+
+/** Strings this long (system prompts, tool results) recur in every request of a conversation. */
+const LONG_STRING = 512;
+const MAX_QUOTED = 256;
+const quotedStrings = new Map<string, string>();
+
+/** JSON.stringify of a long string, remembered: quoting a 5 kB prompt costs more than hashing it. */
+function quotedLongString(value: string): string {
+  let quoted = quotedStrings.get(value);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(value);
+    if (quotedStrings.size >= MAX_QUOTED) quotedStrings.clear();
+    quotedStrings.set(value, quoted);
+  }
+  return quoted;
 }
 
 /** Where in `value` the first value canonical JSON cannot carry is, and why. */

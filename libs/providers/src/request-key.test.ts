@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CompletionRequest } from '@parley/core';
-import { requestKey } from './request-key.js';
+import { hashCanonical, type CompletionRequest } from '@parley/core';
+import { keyMaterial, requestKey } from './request-key.js';
 
 const base: CompletionRequest = {
   provider: 'openai',
@@ -55,5 +55,27 @@ describe('requestKey', () => {
       ],
     };
     expect(requestKey({ ...reordered, temperature: 0, model: 'gpt-4.1-mini' })).toBe(requestKey(base));
+  });
+});
+
+describe('requestKey of a growing conversation', () => {
+  it('equals the sha256 of the canonical key material for every request, with messages shared between requests', () => {
+    const messages: CompletionRequest['messages'] = [];
+    const requests: CompletionRequest[] = [];
+    for (let turn = 1; turn <= 4; turn += 1) {
+      messages.push({ role: 'user', content: `turn ${turn}` });
+      requests.push({ ...base, messages: [...messages] });
+      messages.push({ role: 'assistant', content: '', tool_calls: [{ id: `sdk_${turn}_a`, name: 'lookup', args: { turn } }, { id: `sdk_${turn}_b`, name: 'book', args: {} }] });
+      messages.push({ role: 'tool', tool_call_id: `sdk_${turn}_a`, name: 'lookup', content: '{}' });
+      messages.push({ role: 'tool', tool_call_id: `sdk_${turn}_b`, name: 'book', content: '{"ok":true}' });
+      requests.push({ ...base, messages: [...messages] });
+      messages.push({ role: 'assistant', content: `answer ${turn}` });
+    }
+    for (const request of requests) {
+      expect(requestKey(request)).toBe(hashCanonical(JSON.parse(JSON.stringify(keyMaterial(request))) as unknown));
+    }
+    // The same message objects in another order get other positions, and other keys.
+    const reordered = { ...base, messages: [messages[4]!, messages[1]!, messages[2]!] } as CompletionRequest;
+    expect(requestKey(reordered)).toBe(hashCanonical(JSON.parse(JSON.stringify(keyMaterial(reordered))) as unknown));
   });
 });

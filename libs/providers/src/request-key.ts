@@ -49,9 +49,30 @@ function withPositionalToolIds(messages: ChatMessage[]): ChatMessage[] {
   };
   return messages.map((message) => {
     if (message.role === 'assistant' && message.tool_calls) {
-      return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: positional(call.id) })) };
+      const ids = message.tool_calls.map((call) => positional(call.id));
+      return reuseMapped(message, ids, () => ({ ...message, tool_calls: message.tool_calls!.map((call, index) => ({ ...call, id: ids[index]! })) }));
     }
-    if (message.role === 'tool') return { ...message, tool_call_id: positional(message.tool_call_id) };
+    if (message.role === 'tool') {
+      const id = positional(message.tool_call_id);
+      return reuseMapped(message, [id], () => ({ ...message, tool_call_id: id }));
+    }
     return message;
   });
 }
+
+/**
+ * The positional copy of a message made for an earlier request of the same conversation, when it
+ * got the same positional ids (it does: ids are numbered in order of appearance, and a later
+ * request repeats the earlier messages). Reusing the copy lets the canonical-JSON cache answer
+ * for it instead of serialising it again on every call.
+ */
+function reuseMapped(message: ChatMessage, ids: string[], make: () => ChatMessage): ChatMessage {
+  const signature = ids.join(',');
+  const known = mappedMessages.get(message);
+  if (known !== undefined && known.signature === signature) return known.mapped;
+  const mapped = make();
+  mappedMessages.set(message, { signature, mapped });
+  return mapped;
+}
+
+const mappedMessages = new WeakMap<ChatMessage, { signature: string; mapped: ChatMessage }>();

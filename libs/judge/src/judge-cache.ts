@@ -1,4 +1,5 @@
 import { hashCanonical } from '@parley/core';
+import type { JudgeCacheRecord } from '@parley/store';
 
 /**
  * What identifies a judge verdict (SPEC §5, seed 000 §5): each part is a distinct cause that must
@@ -26,20 +27,8 @@ export function judgeCacheKey(parts: JudgeCacheKeyParts): string {
   return hashCanonical(parts);
 }
 
-/** One cached judgement as the store keeps it; `value` is the judge's outcome, opaque to the store. */
-export interface JudgeCacheEntry {
-  key: string;
-  scenario_id: string;
-  metric: string;
-  metric_version: string;
-  judge_model: string;
-  prompt_version: string;
-  value: unknown;
-  /** What the judging cost when it was done, i.e. what each hit saves; null when the model has no price. */
-  cost_usd: number | null;
-  /** ISO time of the judging. */
-  created_at: string;
-}
+/** One cached judgement, in the shape the store keeps (`value` is the judge's outcome, opaque to it). */
+export type JudgeCacheEntry = JudgeCacheRecord;
 
 /** Where verdicts are kept between runs: `.parley/parley.db` (see @parley/store's openJudgeCache). */
 export interface JudgeCache {

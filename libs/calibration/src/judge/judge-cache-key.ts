@@ -1,4 +1,5 @@
 import { hashCanonical } from '@parley/core';
+import type { JudgeCacheRecord } from '@parley/store';
 import { CALIBRATION_PROMPT_VERSION } from './judge-request.js';
 import type { CalibrationRubric } from './rubric-file.js';
 import type { RaterModel } from './rater-models.js';
@@ -7,14 +8,7 @@ import type { RaterModel } from './rater-models.js';
 export const CALIBRATION_CACHE_METRIC = 'calibration';
 
 /** What a calibration rating is cached under, in the judge cache's own terms (SPEC §5). */
-export interface CalibrationCacheEntry {
-  key: string;
-  scenario_id: string;
-  metric: string;
-  metric_version: string;
-  judge_model: string;
-  prompt_version: string;
-}
+export type CalibrationCacheEntry = Omit<JudgeCacheRecord, 'value' | 'cost_usd' | 'created_at'>;
 
 /**
  * The judge cache key of a rating: sha256 of the canonical JSON of the item, the prompt version,

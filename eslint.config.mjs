@@ -15,7 +15,9 @@ export default [
           allow: ['@parley/fake-llm', '@parley/fake-langfuse'],
           depConstraints: [
             { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
-            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib', 'scope:ui'] },
+            // The Ink app: loaded by the CLI's `parley tui` only, itself a view over the libraries.
+            { sourceTag: 'scope:ui', onlyDependOnLibsWithTags: ['scope:lib'] },
             { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib', 'scope:tool'] },
           ],
         },

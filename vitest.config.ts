@@ -9,6 +9,7 @@ export default defineConfig({
     // Tests run against the TypeScript sources of sibling packages, not their build output.
     alias: [
       ...libs.map((name) => ({ find: `@parley/${name}`, replacement: here(`libs/${name}/src/index.ts`) })),
+      { find: '@parley/tui', replacement: here('apps/tui/src/index.ts') },
       { find: '@parley/fake-llm', replacement: here('tools/fake-llm/src/index.ts') },
       { find: '@parley/fake-langfuse', replacement: here('tools/fake-langfuse/src/index.ts') },
     ],

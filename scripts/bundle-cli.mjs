@@ -6,9 +6,13 @@
 // better-sqlite3 (native addon), the provider SDKs (imported on the first live call) and ajv
 // (required on the first json_schema check).
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// Chunk names carry a content hash: start empty so old chunks do not pile up.
+rmSync(new URL('../apps/cli/dist/bundle', import.meta.url), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
@@ -23,7 +27,10 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv'],
+  // react-devtools-core: Ink imports it only when DEV=true, and we do not ship it.
+  external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv', 'react-devtools-core'],
+  // React's production build for the TUI (no development checks at run time).
+  define: { 'process.env.NODE_ENV': '"production"' },
   // CommonJS dependencies inside an ES module bundle need a `require`.
   banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
   logLevel: 'warning',

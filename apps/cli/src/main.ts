@@ -10,12 +10,12 @@ import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
 import { registerCacheCommand } from './cache-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
+import { addRunFlags } from './run-flags.js';
+import { registerTuiCommand } from './tui-command.js';
 import { runsListCommand, runsShowCommand } from './runs-command.js';
 import { validateCommand } from './validate-command.js';
 
 export const EXIT_USAGE = 2;
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /**
  * The `parley` command: parses arguments, calls the libraries, prints. Returns the exit code
@@ -58,29 +58,12 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => context.output.out(text), writeErr: (text) => context.output.err(text) });
 
-  program
-    .command('run')
-    .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
-    .argument('[suite]', 'suite folder or parley.yaml', '.')
-    .addOption(new Option('--mode <mode>', 'replay (default when recordings exist), live or record').choices(['replay', 'live', 'record']))
-    .addOption(new Option('--judge <mode>', 'replay or live judging').choices(['replay', 'live']))
-    .option('--scenario <glob>', 'only scenarios whose id matches (repeatable)', collect)
-    .option('--tag <tag>', 'only scenarios with this tag (repeatable)', collect)
-    .option('--baseline <file>', 'gate against a baseline file')
-    .option('--export-baseline <file>', 'write a baseline from this run')
-    .option('--strict', 'warnings, flaky results and missing baselines fail the run')
-    .option('--repeat <n>', 'run every scenario N times')
-    .option('--concurrency <n>', 'scenarios run in parallel')
-    .option('--budget <usd>', 'spending limit for this run')
-    .option('--no-cache', 'ignore the judge cache')
-    .option('--cache-clear', 'empty the judge cache first')
-    .option('--shard <i/n>', 'run the I-th of N deterministic shards')
-    .option('--changed-since <gitref>', 'run the scenarios affected by changes since GITREF')
-    .option('--reporter <list>', 'reporters to use')
-    .option('--out <dir>', 'report folder (default .parley/runs/<run_id>)')
-    .option('--resume <run_id>', 'finish an interrupted run')
-    .option('--seed <n>', 'run seed: draws the judge cross-check sample (default 0; replay with the seed the recording was made with)')
-    .action(async (suite: string, flags: RunFlags) => setExitCode(await runCommand(suite, flags, context)));
+  addRunFlags(
+    program
+      .command('run')
+      .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
+      .argument('[suite]', 'suite folder or parley.yaml', '.'),
+  ).action(async (suite: string, flags: RunFlags) => setExitCode(await runCommand(suite, flags, context)));
 
   program
     .command('validate')
@@ -113,6 +96,7 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
   registerRecordingsCommand(program, context, setExitCode);
   registerCacheCommand(program, context, setExitCode);
   registerCalibrateCommand(program, context, setExitCode);
+  registerTuiCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

@@ -7,6 +7,8 @@ export interface Output {
   err(text: string): void;
   /** True when stderr is an interactive terminal (progress bar instead of plain lines). */
   interactive: boolean;
+  /** True when both stdin and stdout are a terminal: the TUI can take keys and draw. */
+  terminal: boolean;
   /** False under NO_COLOR or when not writing to a terminal. */
   color: boolean;
   /** Width to fit tables into: the terminal's, or 100 columns off a terminal. */
@@ -19,6 +21,7 @@ export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     interactive: Boolean(process.stderr.isTTY) && env.CI !== 'true',
+    terminal: Boolean(process.stdin.isTTY) && Boolean(process.stdout.isTTY),
     color: !noColor && (Boolean(process.stdout.isTTY) || 'FORCE_COLOR' in env),
     columns: process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
   };

@@ -12,6 +12,7 @@ export function captureOutput(): Output & { stdout(): string; stderr(): string }
       err += text;
     },
     interactive: false,
+    terminal: false,
     color: false,
     columns: 100,
     stdout: () => out,

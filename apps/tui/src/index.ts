@@ -1,0 +1,1 @@
+export { runTui, type TuiOptions } from './run-tui.js';

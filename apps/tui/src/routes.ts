@@ -1,0 +1,9 @@
+/** Every screen of the TUI, with what it needs to open. */
+export type Route =
+  | { screen: 'index' }
+  | { screen: 'runs'; agent?: string }
+  | { screen: 'run'; runId: string }
+  | { screen: 'scenario'; runId: string; scenarioId: string }
+  | { screen: 'rate' }
+  | { screen: 'kappa' }
+  | { screen: 'live' };

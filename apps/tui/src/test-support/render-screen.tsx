@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import { render } from 'ink-testing-library';
+
+/** What ink-testing-library's render returns (its type is not exported). */
+export type Instance = ReturnType<typeof render>;
+import { systemClock } from '@parley/core';
+import { NavigationProvider } from '../navigation.js';
+import type { Route } from '../routes.js';
+import { FixedTerminalSize, MIN_SIZE, type TerminalSize } from '../terminal-size.js';
+import { makeTheme, ThemeProvider } from '../theme.js';
+import { TuiServicesProvider, type TuiServices } from '../tui-context.js';
+import { App } from '../app.js';
+
+export interface RenderOptions {
+  services?: Partial<TuiServices>;
+  size?: TerminalSize;
+  colour?: boolean;
+}
+
+export function testServices(overrides: Partial<TuiServices> = {}): TuiServices {
+  return {
+    cwd: process.cwd(),
+    env: {},
+    clock: systemClock,
+    suitePath: '.',
+    storePath: ':memory:',
+    calibrationDir: 'calibration',
+    openInEditor: async () => {},
+    ...overrides,
+  };
+}
+
+/** Renders `node` inside the providers every screen needs, at 80×24 unless told otherwise. */
+export function renderWithProviders(node: ReactNode, options: RenderOptions = {}): Instance {
+  return render(
+    <ThemeProvider theme={makeTheme(options.colour ?? false)}>
+      <TuiServicesProvider services={testServices(options.services)}>
+        <FixedTerminalSize size={options.size ?? MIN_SIZE}>{node}</FixedTerminalSize>
+      </TuiServicesProvider>
+    </ThemeProvider>,
+  );
+}
+
+/** Renders the whole app starting at `start`: navigation between screens works as in the terminal. */
+export function renderApp(start: Route, options: RenderOptions = {}): Instance {
+  return renderWithProviders(<App start={start} />, options);
+}
+
+export { NavigationProvider };
+
+interface Rendered {
+  lastFrame(): string | undefined;
+  stdin: { write(data: string): void };
+}
+
+/** Lets React and Ink finish what the last input started (event-loop turns, never a timer). */
+export async function settle(turns = 5): Promise<void> {
+  for (let turn = 0; turn < turns; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Waits (in event-loop turns, not time) until the last frame satisfies `predicate`; fails with the frame. */
+export async function waitForFrame(rendered: Rendered, predicate: (frame: string) => boolean, turns = 200): Promise<string> {
+  for (let turn = 0; turn < turns; turn += 1) {
+    const frame = rendered.lastFrame() ?? '';
+    if (predicate(frame)) return frame;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`frame never matched; last frame:\n${rendered.lastFrame() ?? ''}`);
+}
+
+/** Escape sequences of the keys the screens use, for `stdin.write`. */
+export const KEYS = {
+  enter: '\r',
+  escape: '\u001B',
+  tab: '\t',
+  left: '\u001B[D',
+  right: '\u001B[C',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  backspace: '\u007F',
+  ctrlC: '\u0003',
+} as const;
+
+/** Types keys one at a time, letting each one render before the next (as a person would). */
+export async function press(rendered: Rendered, ...keys: string[]): Promise<void> {
+  for (const key of keys) {
+    rendered.stdin.write(key);
+    await settle();
+  }
+}

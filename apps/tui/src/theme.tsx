@@ -1,0 +1,44 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { Status } from '@parley/core';
+
+/** Ink colour names the screens use; `undefined` means the terminal's default colour. */
+export type Colour = 'green' | 'red' | 'magenta' | 'yellow' | 'gray' | 'cyan' | 'blue';
+
+export interface Theme {
+  /** False under NO_COLOR: every colour below is then undefined and emphasis stays (bold, inverse). */
+  readonly colour: boolean;
+  paint(colour: Colour): Colour | undefined;
+  status(status: Status): Colour | undefined;
+}
+
+const statusColours: Record<Status, Colour> = {
+  pass: 'green',
+  fail: 'red',
+  error: 'magenta',
+  warn: 'yellow',
+  flaky: 'yellow',
+  skipped: 'gray',
+};
+
+export function makeTheme(colour: boolean): Theme {
+  return {
+    colour,
+    paint: (name) => (colour ? name : undefined),
+    status: (status) => (colour ? statusColours[status] : undefined),
+  };
+}
+
+/** NO_COLOR set to anything but the empty string turns colour off (https://no-color.org). */
+export function colourFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return !('NO_COLOR' in env && env.NO_COLOR !== '');
+}
+
+const ThemeContext = createContext<Theme>(makeTheme(true));
+
+export function ThemeProvider({ theme, children }: { theme: Theme; children: ReactNode }) {
+  return <ThemeContext.Provider value={theme}>{children}</ThemeContext.Provider>;
+}
+
+export function useTheme(): Theme {
+  return useContext(ThemeContext);
+}

@@ -1,0 +1,34 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { Clock } from '@parley/core';
+import type { RunOptions } from '@parley/runner';
+
+/** What every screen may use from the outside world, injected so component tests need no mocks. */
+export interface TuiServices {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  /** Suite folder or parley.yaml (default the working directory). */
+  suitePath: string;
+  /** The run history: `.parley/parley.db` under the working directory. */
+  storePath: string;
+  /** Calibration folder (human_labelled.yaml, rubric.md, reports/). */
+  calibrationDir: string;
+  /** `parley tui rate --reviewer NAME`; else $PARLEY_REVIEWER, else the login name. */
+  reviewer?: string;
+  /** `parley tui run …`: the parsed run flags. */
+  runOptions?: Omit<RunOptions, 'signal'>;
+  /** Opens a file in the user's editor and resolves when the editor exits (the TUI pauses meanwhile). */
+  openInEditor(file: string): Promise<void>;
+}
+
+const TuiContext = createContext<TuiServices | undefined>(undefined);
+
+export function TuiServicesProvider({ services, children }: { services: TuiServices; children: ReactNode }) {
+  return <TuiContext.Provider value={services}>{children}</TuiContext.Provider>;
+}
+
+export function useServices(): TuiServices {
+  const services = useContext(TuiContext);
+  if (!services) throw new Error('useServices outside TuiServicesProvider');
+  return services;
+}

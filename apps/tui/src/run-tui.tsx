@@ -5,7 +5,7 @@ import type { Route } from './routes.js';
 import { colourFromEnv, makeTheme, ThemeProvider } from './theme.js';
 import { TuiServicesProvider, type TuiServices } from './tui-context.js';
 
-export interface TuiOptions extends Omit<TuiServices, 'openInEditor'> {
+export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode'> {
   start: Route['screen'];
   /** Aborted on Ctrl-C in the live run view (the run then stops as the headless runner does). */
   signal?: AbortSignal;
@@ -16,7 +16,14 @@ export interface TuiOptions extends Omit<TuiServices, 'openInEditor'> {
  * interactive terminal: the CLI refuses `parley tui` otherwise.
  */
 export async function runTui(options: TuiOptions): Promise<number> {
-  const services: TuiServices = { ...options, openInEditor: (file) => openInEditor(file, options.env) };
+  let exitCode = 0;
+  const services: TuiServices = {
+    ...options,
+    openInEditor: (file) => openInEditor(file, options.env),
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  };
   const theme = makeTheme(colourFromEnv(options.env));
   const start: Route = { screen: options.start } as Route;
   const instance = render(
@@ -28,7 +35,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     { exitOnCtrlC: options.start !== 'live', patchConsole: false },
   );
   await instance.waitUntilExit();
-  return 0;
+  return exitCode;
 }
 
 /** $VISUAL, else $EDITOR, else vi; the editor gets the terminal until it exits. */

@@ -17,6 +17,8 @@ export interface TuiServices {
   reviewer?: string;
   /** `parley tui run …`: the parsed run flags. */
   runOptions?: Omit<RunOptions, 'signal'>;
+  /** The exit code `parley tui` ends with (the live run view sets the run's own: 0, 1 or 2). */
+  setExitCode(code: number): void;
   /** Opens a file in the user's editor and resolves when the editor exits (the TUI pauses meanwhile). */
   openInEditor(file: string): Promise<void>;
 }

@@ -26,6 +26,7 @@ export function testServices(overrides: Partial<TuiServices> = {}): TuiServices 
     storePath: ':memory:',
     calibrationDir: 'calibration',
     openInEditor: async () => {},
+    setExitCode: () => {},
     ...overrides,
   };
 }

@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+
+/**
+ * A real terminal for end-to-end tests: a detached tmux session of 80×24 running one command.
+ * Screens are read with `capture-pane`; waiting polls the screen for a condition (bounded), it
+ * never sleeps a fixed time.
+ */
+export class TmuxSession {
+  private constructor(readonly name: string) {}
+
+  /** True when tmux is installed (`.ci/run` installs it). */
+  static available(): boolean {
+    try {
+      execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Starts `command` in `cwd`. `env` replaces the session's environment for the command; CI is
+   * removed because Ink renders only the final frame when it believes it runs in CI.
+   */
+  static start(name: string, command: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; columns?: number; rows?: number }): TmuxSession {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, TERM: 'xterm-256color' };
+    delete env.CI;
+    delete env.GITHUB_ACTIONS;
+    const exports = Object.entries(env)
+      .filter(([key, value]) => value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      .map(([key, value]) => `${key}=${shellQuote(value as string)}`);
+    // The pane stays after the command ends (remain-on-exit) so the last screen can be read.
+    const script = `env -i ${exports.join(' ')} ${command.map(shellQuote).join(' ')}; echo "[exit $?]"; sleep 600`;
+    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, 'sh', '-c', script]);
+    return new TmuxSession(name);
+  }
+
+  screen(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  /** Sends tmux key names (`Enter`, `Tab`, `Left`, `Escape`, `C-c`) or literal text with `literal`. */
+  keys(...keys: string[]): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+  }
+
+  text(text: string): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+  }
+
+  /** Pid of the command running in the pane's shell (the shell's child). */
+  commandPid(): number {
+    const shellPid = execFileSync('tmux', ['display-message', '-p', '-t', this.name, '#{pane_pid}'], { encoding: 'utf8' }).trim();
+    const children = execFileSync('pgrep', ['-P', shellPid], { encoding: 'utf8' }).trim().split('\n');
+    return Number(children[0]);
+  }
+
+  /** Polls the screen until `predicate` holds; throws with the last screen after `timeoutMs`. */
+  async waitFor(predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let screen = this.screen();
+    while (!predicate(screen)) {
+      if (Date.now() > deadline) throw new Error(`tmux screen never matched; last screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      screen = this.screen();
+    }
+    return screen;
+  }
+
+  kill(): void {
+    try {
+      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

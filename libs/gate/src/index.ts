@@ -1,4 +1,6 @@
 export * from './status-severity.js';
+export * from './triage-order.js';
+export * from './baseline-metric-rows.js';
 export * from './status-counts.js';
 export * from './scenario-status.js';
 export * from './repeat-status.js';

@@ -161,3 +161,51 @@ describe('preloadRecording', () => {
     releaseMissing();
   });
 });
+
+describe('readRecording validation', () => {
+  const key = 'a'.repeat(64);
+  const entry = {
+    v: 1,
+    role: 'agent',
+    key,
+    turn: 2,
+    provider: 'openai',
+    model: 'gpt-4.1-mini',
+    request: { provider: 'openai', model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Habari' }] },
+    response: { content: '', tool_calls: [{ id: 'call_1', name: 'check_availability', args: { day: 'sat' } }], finish_reason: 'tool_calls', model: 'gpt-4.1-mini-2025' },
+    usage: { input_tokens: 10, output_tokens: 3 },
+    latency_ms: 12.5,
+    recorded_at: '2026-01-01T00:00:00.000Z',
+  };
+
+  async function read(lines: unknown[]): Promise<unknown[]> {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(mkdtempSync(join(tmpdir(), 'parley-lines-')), 'lines.jsonl');
+    writeFileSync(file, `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`);
+    return readRecording(file);
+  }
+
+  it('gives exactly the schema-parsed entries (same values, same key order) for every shape of valid line', async () => {
+    const { RecordingEntrySchema } = await import('@parley/config');
+    const { turn: _turn, ...withoutTurn } = entry;
+    const reordered = Object.fromEntries(Object.entries(entry).reverse());
+    const lines = [
+      entry,
+      withoutTurn,
+      reordered,
+      { ...entry, role: 'judge', provider: 'service', response: { ...entry.response, tool_calls: [{ name: 'x', args: {} }], state: 'booked' } },
+      { ...entry, extra: 'dropped by the schema' },
+      { ...entry, response: { ...entry.response, tool_calls: [{ name: 'x', args: {}, extra: 1 }] } },
+    ];
+    const entries = await read(lines);
+    expect(entries.map((each) => JSON.stringify(each))).toEqual(lines.map((line) => JSON.stringify(RecordingEntrySchema.parse(line))));
+  });
+
+  it('names the file and line of a damaged or invalid line', async () => {
+    await expect(read([entry, '{"v":1,'])).rejects.toThrow(/lines\.jsonl:2:1: not valid JSON/);
+    await expect(read([entry, entry, { ...entry, usage: { input_tokens: -1, output_tokens: 0 } }])).rejects.toThrow(/lines\.jsonl:3:1: not a recording entry: usage\.input_tokens/);
+    await expect(read([{ ...entry, key: 'short' }])).rejects.toThrow(/lines\.jsonl:1:1: not a recording entry: key/);
+    await expect(read([{ ...entry, turn: 1.5 }])).rejects.toThrow(/:1:1: not a recording entry: turn/);
+    await expect(read([{ ...entry, response: { ...entry.response, tool_calls: [{ name: 'x', args: [] }] } }])).rejects.toThrow(/:1:1: not a recording entry: response\.tool_calls\.0\.args/);
+  });
+});

@@ -53,6 +53,11 @@ function parseRecording(text: string, path: string): RecordingEntry[] {
     } catch (error) {
       throw new ConfigError({ file: path, line: index + 1, column: 1, message: `not valid JSON: ${(error as Error).message}` });
     }
+    const checked = wellFormedEntry(parsed);
+    if (checked !== undefined) {
+      entries.push(checked);
+      continue;
+    }
     const result = RecordingEntrySchema.safeParse(parsed);
     if (!result.success) {
       const issue = result.error.issues[0];
@@ -66,6 +71,68 @@ function parseRecording(text: string, path: string): RecordingEntry[] {
     entries.push(result.data);
   }
   return entries;
+}
+
+const ROLES = new Set(['agent', 'simulator', 'judge']);
+const PROVIDERS = new Set(['openai', 'anthropic', 'openai-compatible', 'service']);
+const ENTRY_KEYS = new Set(['v', 'role', 'key', 'turn', 'provider', 'model', 'request', 'response', 'usage', 'latency_ms', 'recorded_at']);
+const RESPONSE_KEYS = new Set(['content', 'tool_calls', 'finish_reason', 'model', 'state']);
+const USAGE_KEYS = new Set(['input_tokens', 'output_tokens']);
+const TOOL_CALL_KEYS = new Set(['id', 'name', 'args']);
+const KEY_PATTERN = /^[0-9a-f]{64}$/;
+
+/**
+ * The entry a line holds when it is exactly what `writeRecording` writes — the common case, checked
+ * by hand at a fraction of the schema's cost — else undefined, and the schema decides (and names
+ * what is wrong). Only lines the schema accepts unchanged pass here (no unknown keys, which the
+ * schema would drop), and the entry is built in the schema's key order, so both give equal entries.
+ */
+function wellFormedEntry(value: unknown): RecordingEntry | undefined {
+  if (!isRecord(value) || !hasOnlyKeys(value, ENTRY_KEYS)) return undefined;
+  const { v, role, key, turn, provider, model, request, response, usage, latency_ms: latency, recorded_at: recordedAt } = value;
+  if (v !== 1 || typeof role !== 'string' || !ROLES.has(role) || typeof key !== 'string' || !KEY_PATTERN.test(key)) return undefined;
+  if (turn !== undefined && !isCount(turn)) return undefined;
+  if (typeof provider !== 'string' || !PROVIDERS.has(provider) || typeof model !== 'string' || !isRecord(request)) return undefined;
+  if (typeof latency !== 'number' || !(latency >= 0) || typeof recordedAt !== 'string') return undefined;
+  if (!isRecord(usage) || !hasOnlyKeys(usage, USAGE_KEYS) || !isCount(usage['input_tokens']) || !isCount(usage['output_tokens'])) return undefined;
+  if (!isRecord(response) || !hasOnlyKeys(response, RESPONSE_KEYS)) return undefined;
+  const { content, tool_calls: toolCalls, finish_reason: finishReason, model: responseModel, state } = response;
+  if (typeof content !== 'string' || typeof finishReason !== 'string' || typeof responseModel !== 'string') return undefined;
+  if (state !== undefined && typeof state !== 'string') return undefined;
+  if (!Array.isArray(toolCalls)) return undefined;
+  const calls: RecordingEntry['response']['tool_calls'] = [];
+  for (const call of toolCalls as unknown[]) {
+    if (!isRecord(call) || !hasOnlyKeys(call, TOOL_CALL_KEYS)) return undefined;
+    const { id, name, args } = call;
+    if ((id !== undefined && typeof id !== 'string') || typeof name !== 'string' || !isRecord(args)) return undefined;
+    calls.push({ ...(id !== undefined ? { id } : {}), name, args });
+  }
+  return {
+    v: 1,
+    role: role as RecordingEntry['role'],
+    key,
+    ...(turn !== undefined ? { turn: turn as number } : {}),
+    provider: provider as RecordingEntry['provider'],
+    model,
+    request,
+    response: { content, tool_calls: calls, finish_reason: finishReason, model: responseModel, ...(state !== undefined ? { state } : {}) },
+    usage: { input_tokens: usage['input_tokens'] as number, output_tokens: usage['output_tokens'] as number },
+    latency_ms: latency,
+    recorded_at: recordedAt,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasOnlyKeys(record: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in record) if (!allowed.has(key)) return false;
+  return true;
+}
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 /**

@@ -79,3 +79,31 @@ describe('requestKey of a growing conversation', () => {
     expect(requestKey(reordered)).toBe(hashCanonical(JSON.parse(JSON.stringify(keyMaterial(reordered))) as unknown));
   });
 });
+
+describe('requestKey with every part of a request', () => {
+  it('equals the sha256 of the canonical key material when tools, sampling and a response schema are set, also for a shared tools list', () => {
+    const tools: NonNullable<CompletionRequest['tools']> = [
+      { name: 'check_availability', description: 'Free slots', parameters: { type: 'object', properties: { day: { type: 'string' } }, required: ['day'] } },
+      { name: 'book', description: 'Books a slot', parameters: { type: 'object', properties: {} } },
+    ];
+    const full: CompletionRequest = {
+      ...base,
+      tools,
+      max_tokens: 300,
+      seed: 7,
+      response_schema: { name: 'verdict', schema: { type: 'object', properties: { verdict: { type: 'string', enum: ['pass', 'fail'] } } } },
+    };
+    const later: CompletionRequest = { ...full, messages: [...full.messages, { role: 'assistant', content: 'Tuna nafasi.' }] };
+    for (const request of [full, later, { ...base, tools }, { ...base, system: undefined }]) {
+      expect(requestKey(request)).toBe(hashCanonical(JSON.parse(JSON.stringify(keyMaterial(request))) as unknown));
+    }
+    expect(requestKey(later)).not.toBe(requestKey(full));
+    // A changed copy of the tools list is a different list: it is not answered from the shared one.
+    const renamed = { ...full, tools: [{ ...tools[0]!, name: 'check_slots' }, tools[1]!] };
+    expect(requestKey(renamed)).not.toBe(requestKey(full));
+  });
+
+  it('refuses a request canonical JSON cannot carry, naming where', () => {
+    expect(() => requestKey({ ...base, temperature: Number.NaN })).toThrow(/canonicalJson: .*temperature/);
+  });
+});

@@ -1,4 +1,4 @@
-import { hashCanonical, type ChatMessage, type CompletionRequest } from '@parley/core';
+import { canonicalJson, hashCanonical, sha256Hex, type ChatMessage, type CompletionRequest } from '@parley/core';
 
 /**
  * The recording key of a request (SPEC §3.3): sha256 of the canonical request — provider, model,
@@ -11,7 +11,7 @@ export function requestKey(request: CompletionRequest): string {
   // Requests are never changed after they are made (each call builds a new one).
   let key = keysByRequest.get(request);
   if (key === undefined) {
-    key = hashCanonical(keyMaterial(request), canonicalMessages);
+    key = sha256Hex(canonicalKeyText(keyMaterial(request)));
     keysByRequest.set(request, key);
   }
   return key;
@@ -19,7 +19,43 @@ export function requestKey(request: CompletionRequest): string {
 
 const keysByRequest = new WeakMap<CompletionRequest, string>();
 /** Canonical text of the messages (and tools) requests share: every request of a conversation repeats the earlier messages. */
-const canonicalMessages = new WeakMap<object, string>();
+const canonicalMessages: WeakMap<object, string> = new WeakMap<object, string>();
+
+/**
+ * `canonicalJson(material)`, the same text, built without caching the one-off outer object and
+ * message list (a cache entry per call that is never read again): only messages and tools, which
+ * later requests repeat, are remembered. A value canonical JSON refuses gets its own error.
+ */
+function canonicalKeyText(material: Record<string, unknown>): string {
+  try {
+    let text = '{';
+    for (const name of Object.keys(material).sort()) {
+      const member = material[name];
+      if (member === undefined) continue;
+      text += `${text === '{' ? '' : ','}${JSON.stringify(name)}:${Array.isArray(member) ? canonicalList(member, name === 'tools') : canonicalJson(member, canonicalMessages)}`;
+    }
+    return `${text}}`;
+  } catch {
+    hashCanonical(material, canonicalMessages); // throws canonicalJson's error, which names the path of the bad value
+    throw new TypeError('requestKey: the request cannot be written as canonical JSON');
+  }
+}
+
+/** A list's canonical JSON; a list shared by many requests (the agent's tools) is remembered. */
+function canonicalList(items: readonly unknown[], shared: boolean): string {
+  const known = shared ? canonicalLists.get(items) : undefined;
+  if (known !== undefined) return known;
+  let text = '[';
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    text += `${index > 0 ? ',' : ''}${item === undefined ? 'null' : canonicalJson(item, canonicalMessages)}`;
+  }
+  text += ']';
+  if (shared) canonicalLists.set(items, text);
+  return text;
+}
+
+const canonicalLists = new WeakMap<readonly unknown[], string>();
 
 /** The part of a request that identifies it, in the form that is hashed (also used for diffs). */
 export function keyMaterial(request: CompletionRequest): Record<string, unknown> {

@@ -170,6 +170,7 @@ function buildRedactor(state: RedactorState): Redactor {
   }
 
   const namesIn = (input: unknown): string[] => {
+    if (state.nameFields.length === 0) return []; // e.g. the store's secrets-only redactor: nothing to look for
     try {
       return namesInFields(typeof input === 'string' ? parseJson(input) : input, state.isNameField);
     } catch {

@@ -18,11 +18,21 @@ export type FieldMatcher = (key: string, parentKey: string | undefined) => boole
  * @example normaliseKey('customerName') === 'customer_name'
  */
 export function normaliseKey(key: string): string {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[\s-]+/g, '_')
-    .toLowerCase();
+  // Structured data repeats a handful of keys endlessly: remember their normal forms.
+  let normal = normalKeys.get(key);
+  if (normal === undefined) {
+    normal = key
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/[\s-]+/g, '_')
+      .toLowerCase();
+    if (normalKeys.size >= MAX_NORMAL_KEYS) normalKeys.clear();
+    normalKeys.set(key, normal);
+  }
+  return normal;
 }
+
+const MAX_NORMAL_KEYS = 4_096;
+const normalKeys = new Map<string, string>();
 
 /** A matcher for field specs written `field` or `parent.field`. */
 export function fieldMatcher(fields: readonly string[]): FieldMatcher {
@@ -33,6 +43,7 @@ export function fieldMatcher(fields: readonly string[]): FieldMatcher {
     if (parts.length === 1) plain.add(parts[0]!);
     else nested.add(`${parts.at(-2)}.${parts.at(-1)}`);
   }
+  if (plain.size === 0 && nested.size === 0) return () => false;
   return (key, parentKey) => {
     const normal = normaliseKey(key);
     if (plain.has(normal)) return true;

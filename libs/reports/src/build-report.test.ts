@@ -1,6 +1,8 @@
 import type { ScenarioResult } from '@parley/core';
 import { describe, expect, it } from 'vitest';
+import { createRedactor } from '@parley/redaction';
 import { buildReport, renderReportJson } from './build-report.js';
+import { redactResultContent } from './redact-results.js';
 import { SECRET_PHRASE, runInfo, sampleResults } from './test-support/sample-run.js';
 import { WITHHELD } from './withhold-content.js';
 
@@ -99,3 +101,20 @@ describe('reportJsonChunks', () => {
     expect([...reportJsonChunks(full)].length).toBe(full.results.length + 4); // head, [, results, ], tail
   });
 });
+
+describe('buildReport of results the run already redacted', () => {
+  it('gives the same report.json as redacting here, and does not redact them a second time', () => {
+    const redactor = createRedactor({ names: ['Wanjiku'] });
+    const results = sampleResults().map((result) => (result.metadata_only ? result : { ...result, reason: `${result.reason}; call 0722 118 904` }));
+    const here = renderReportJson(buildReport(runInfo, results, { redactor }));
+    const redacted = results.map((result) => redactResultContent(result, redactor));
+    expect(renderReportJson(buildReport(runInfo, redacted, { redactor, alreadyRedacted: true }))).toBe(here);
+    // Trusted as redacted: text handed over as it is stays as it is (the run promises the redaction).
+    const raw = renderReportJson(buildReport(runInfo, results, { redactor, alreadyRedacted: true }));
+    expect(here).toContain('call 07** *** 904');
+    expect(here).not.toContain('0722 118 904');
+    expect(raw).toContain('0722 118 904');
+    expect(raw).not.toContain(SECRET_PHRASE); // metadata_only content is withheld all the same
+  });
+});
+

@@ -7,6 +7,7 @@ import {
   type JudgeReport,
   type MergedShard,
   type ReportAttempt,
+  type ReportFlakyMark,
   type ReportResult,
   type RunReport,
   type RunSelection,
@@ -41,11 +42,28 @@ export interface RunInfo {
   merged_from?: readonly MergedShard[];
   /** What the LLM judges did (SPEC §5): verdicts, cache, cross-check agreement. */
   judge?: JudgeReport;
+  /** Scenarios of the suite marked flaky in triage (the store's marks); shown beside those that ran. */
+  flaky_marks?: readonly FlakyMarkInput[];
+}
+
+/** A flaky mark as the store keeps it (structurally `FlakyMark` of @parley/store). */
+export interface FlakyMarkInput {
+  scenario_id: string;
+  run_id: string;
+  marked_at: string;
+  note: string;
 }
 
 export interface BuildReportOptions {
   /** Masks conversation content in reasons, details, errors and transcripts (SPEC §7); the floor when left out. */
   redactor?: Redactor;
+  /**
+   * The results were already passed through {@link redactResultContent} with `redactor` (the run
+   * redacts each result once as it finishes and shares that copy with its event log): they are
+   * not redacted again, and their transcripts go into the report as they are (not cloned).
+   * Everything else (withholding `metadata_only` content) still applies.
+   */
+  alreadyRedacted?: boolean;
 }
 
 /** A scenario's result as the report takes it: under `--repeat`, with its attempts in order. */
@@ -64,12 +82,12 @@ export type ReportInput = ScenarioResult & { attempts?: readonly ScenarioResult[
  */
 export function buildReport(run: RunInfo, results: readonly ReportInput[], options: BuildReportOptions = {}): RunReport {
   const redactor = options.redactor ?? floorRedactor();
-  const sorted = results
-    .map((result) => redactResultContent(result, redactor))
-    .sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
+  const redacted = options.alreadyRedacted === true ? [...results] : results.map((result) => redactResultContent(result, redactor));
+  const sorted = redacted.sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
   const cost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
   const warnings = [...(run.warnings ?? [])];
-  const reported = sorted.map(reportResult);
+  const marks = new Map((run.flaky_marks ?? []).map((mark) => [mark.scenario_id, mark]));
+  const reported = sorted.map((result) => withFlakyMark(reportResult(result, options.alreadyRedacted !== true), marks.get(result.scenario_id), redactor));
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run_id: run.run_id,
@@ -128,7 +146,8 @@ export function* reportJsonChunks(report: RunReport): Generator<string> {
   yield `${outline.slice(valueEnd)}\n`;
 }
 
-function reportResult(result: ReportInput): ReportResult {
+/** `copy`: the transcript is cloned; the copies made by redaction are the report's to keep as they are. */
+function reportResult(result: ReportInput, copy = true): ReportResult {
   const withheld = result.metadata_only;
   const error = result.error === undefined ? undefined : reportError(result.error, withheld);
   const attempts = result.attempts?.map((attempt, index) => reportAttempt(attempt, index + 1, withheld));
@@ -145,9 +164,17 @@ function reportResult(result: ReportInput): ReportResult {
     metrics: result.metrics.map((metric) => (withheld ? withholdMetricContent(metric) : copyMetric(metric))),
     cost: { ...result.cost },
     ...(error !== undefined ? { error } : {}),
-    ...(!withheld && result.transcript !== undefined ? { transcript: structuredClone(result.transcript) } : {}),
+    ...(!withheld && result.transcript !== undefined ? { transcript: copy ? structuredClone(result.transcript) : result.transcript } : {}),
     ...(attempts !== undefined ? { attempts } : {}),
   };
+}
+
+/** The result with its triage flaky mark; the note is the person's text, so it is redacted, and withheld for metadata_only. */
+function withFlakyMark(result: ReportResult, mark: FlakyMarkInput | undefined, redactor: Redactor): ReportResult {
+  if (mark === undefined) return result;
+  const note = result.metadata_only || mark.note.trim() === '' ? undefined : redactor.text(mark.note);
+  const flakyMark: ReportFlakyMark = { marked_at: mark.marked_at, run_id: mark.run_id, ...(note !== undefined ? { note } : {}) };
+  return { ...result, flaky_mark: flakyMark };
 }
 
 /** One attempt of a repeated scenario, withheld like the result it belongs to. */

@@ -2,6 +2,8 @@ export * from './report-schema.js';
 export * from './build-report.js';
 export * from './baseline-report.js';
 export * from './withhold-content.js';
+export * from './withhold-scenario.js';
+export * from './message-judgements.js';
 export * from './redact-results.js';
 export * from './junit.js';
 export * from './summary-markdown.js';

@@ -67,6 +67,10 @@ export function mergeShardReports(shards: readonly ShardReport[], options: Merge
       : {}),
     warnings: uniqueWarnings(reports.flatMap((report) => report.warnings ?? [])),
     ...(judge !== undefined ? { judge } : {}),
+    // Triage marks the shards reported stay beside their scenarios in the merged report.
+    flaky_marks: reports.flatMap((report) =>
+      report.results.flatMap((result) => (result.flaky_mark ? [{ scenario_id: result.scenario_id, ...result.flaky_mark, note: result.flaky_mark.note ?? '' }] : [])),
+    ),
     merged_from: reports.map((report) => ({
       run_id: report.run_id,
       ...(report.selection?.shard !== undefined ? { shard: `${report.selection.shard.index}/${report.selection.shard.total}` } : {}),

@@ -62,6 +62,7 @@ const ResultSchema = z.looseObject({
   error: ErrorSchema.optional(),
   transcript: TranscriptSchema.optional(),
   attempts: z.array(AttemptSchema).optional(),
+  flaky_mark: z.looseObject({ marked_at: z.string(), run_id: z.string(), note: z.string().optional() }).optional(),
 });
 
 const WarningSchema = z.looseObject({ kind: z.string(), message: z.string(), fails_under_strict: z.boolean() });

@@ -207,4 +207,16 @@ export interface ReportResult {
   transcript?: Transcript;
   /** Under `--repeat N`: every attempt, in order. The fields above then combine them. */
   attempts?: ReportAttempt[];
+  /** Present when a person marked the scenario flaky in triage (`parley tui`). It changes no status. */
+  flaky_mark?: ReportFlakyMark;
+}
+
+/** A triage verdict that the scenario is flaky, as the store keeps it (see `FlakyMark` in @parley/store). */
+export interface ReportFlakyMark {
+  /** ISO 8601, UTC. */
+  marked_at: string;
+  /** The run it was marked in. */
+  run_id: string;
+  /** The person's note; left out when empty, and for metadata_only scenarios. */
+  note?: string;
 }

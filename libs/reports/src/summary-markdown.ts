@@ -101,7 +101,7 @@ function totalsSection(report: RunReport): string {
 function scenarioTable(heading: string, results: readonly ReportResult[], note?: string): string {
   if (results.length === 0) return `### ${heading}\n\nNone.`;
   const rows = worstFirst(results).map(
-    (result) => `| \`${result.scenario_id}\` | ${result.status.toUpperCase()} | ${escapeTableCell(result.reason)} |`,
+    (result) => `| \`${result.scenario_id}\` | ${result.status.toUpperCase()}${flakyMarkNote(result)} | ${escapeTableCell(result.reason)} |`,
   );
   const intro = note === undefined ? [] : [note, ''];
   return [`### ${heading} (${results.length})`, '', ...intro, '| Scenario | Status | Reason |', '| --- | --- | --- |', ...rows].join('\n');
@@ -114,9 +114,15 @@ function failuresSection(results: readonly ReportResult[]): string {
     const lines = troubledMetrics(result.metrics).map((metric) => `- ${escapeInlineText(describeTroubledMetric(metric))}`);
     if (result.error !== undefined) lines.unshift(`- ${escapeInlineText(`error (${result.error.kind}): ${result.error.message}`)}`);
     if (lines.length === 0) lines.push(`- ${escapeInlineText(result.reason)}`);
-    parts.push(`#### \`${result.scenario_id}\` — ${result.status.toUpperCase()}${gate}\n\n${lines.join('\n')}`);
+    if (result.flaky_mark?.note !== undefined) lines.push(`- ${escapeInlineText(`triage note: ${result.flaky_mark.note}`)}`);
+    parts.push(`#### \`${result.scenario_id}\` — ${result.status.toUpperCase()}${gate}${flakyMarkNote(result)}\n\n${lines.join('\n')}`);
   }
   return parts.join('\n\n');
+}
+
+/** ` (marked flaky in triage on 2026-11-26)` for a scenario a person marked flaky, else nothing. */
+export function flakyMarkNote(result: Pick<ReportResult, 'flaky_mark'>): string {
+  return result.flaky_mark === undefined ? '' : ` (marked flaky in triage on ${result.flaky_mark.marked_at.slice(0, 10)})`;
 }
 
 function worstFirst(results: readonly ReportResult[]): ReportResult[] {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunEvent, ScenarioResult } from '@parley/core';
 import { createRedactor } from '@parley/redaction';
+import { redactResultContent } from '@parley/reports';
 import { describe, expect, it } from 'vitest';
 import { openEventLog } from './event-log.js';
 
@@ -72,5 +73,29 @@ describe('openEventLog', () => {
     );
     expect(text).not.toMatch(/husband|Grace|118 904/);
     expect(text).toContain('[metadata_only: content withheld]');
+  });
+
+  it("writes the run's already redacted copy of a finished result exactly as it would redact the result itself", () => {
+    const redactor = createRedactor({ names: ['Wanjiku'] });
+    const finished = result({ metrics: [{ metric: 'regex', version: '1', score: null, threshold: null, passed: false, reason: 'saw 0722 118 904', details: { customer_name: 'Grace' } }] });
+    const write = (options: Parameters<typeof openEventLog>[3]): string => {
+      const path = join(mkdtempSync(join(tmpdir(), 'parley-events-')), 'events.jsonl');
+      const log = openEventLog(path, () => false, redactor, options);
+      log.listener({ type: 'scenario_finished', run_id: RUN, result: finished });
+      log.close();
+      return readFileSync(path, 'utf8');
+    };
+    const own = write({});
+    let asked = 0;
+    const shared = write({
+      redactedResult: (raw) => {
+        asked += 1;
+        return raw === finished ? { ...redactResultContent({ ...finished, attempts: [finished] }, redactor) } : undefined;
+      },
+    });
+    expect(asked).toBe(1);
+    expect(shared).toBe(own);
+    expect(shared).toContain('07** *** 904');
+    expect(shared).not.toMatch(/118 904|Grace|attempts/);
   });
 });

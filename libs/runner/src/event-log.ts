@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RunEvent, RunListener } from '@parley/core';
+import type { RunEvent, RunListener, ScenarioResult } from '@parley/core';
 import { floorRedactor, type Redactor } from '@parley/redaction';
 import { redactResultContent } from '@parley/reports';
 
@@ -9,17 +9,30 @@ export interface EventLog {
   close(): void;
 }
 
+export interface EventLogOptions {
+  /**
+   * The finished result already passed through `redactResultContent` with the same redactor (the
+   * run redacts each result once, for its report), or undefined: the log then redacts it itself.
+   */
+  redactedResult?: (result: ScenarioResult) => ScenarioResult | undefined;
+}
+
 /**
  * `.parley/runs/<run_id>/events.jsonl`: one JSON line per run event, written as it happens, so a
  * crashed or interrupted run still leaves its story behind. Conversation content of
  * `metadata_only` scenarios is withheld here as in every other output; all other content goes
  * through the redactor (the suite's, else the floor's), as in the reports.
  */
-export function openEventLog(path: string, isMetadataOnly: (scenarioId: string) => boolean, redactor: Redactor = floorRedactor()): EventLog {
+export function openEventLog(
+  path: string,
+  isMetadataOnly: (scenarioId: string) => boolean,
+  redactor: Redactor = floorRedactor(),
+  options: EventLogOptions = {},
+): EventLog {
   mkdirSync(dirname(path), { recursive: true });
   const descriptor = openSync(path, 'a');
   let open = true;
-  const redact = streamingRedaction(redactor);
+  const redact = streamingRedaction(redactor, options.redactedResult);
   // Lines are buffered and written when a scenario or the run starts or finishes: one write per
   // scenario instead of one per turn, and a crash loses at most the turns of unfinished scenarios.
   let pending = '';
@@ -50,7 +63,7 @@ const WITHHELD = '[metadata_only: content withheld]';
  * so each scenario's redactor learns the names of structured fields (a `customer_name` in a tool
  * call) as they appear and masks them from then on; the finished result masks them everywhere.
  */
-function streamingRedaction(redactor: Redactor): (event: RunEvent) => RunEvent {
+function streamingRedaction(redactor: Redactor, redactedResult: EventLogOptions['redactedResult']): (event: RunEvent) => RunEvent {
   const byScenario = new Map<string, Redactor>();
   return (event) => {
     if (event.type === 'turn_completed') {
@@ -62,6 +75,12 @@ function streamingRedaction(redactor: Redactor): (event: RunEvent) => RunEvent {
     }
     if (event.type === 'scenario_finished') {
       byScenario.delete(event.result.scenario_id);
+      const shared = redactedResult?.(event.result);
+      if (shared !== undefined) {
+        // The same text as redacting here: the run's copy minus the transcript (and --repeat's attempts).
+        const { transcript: _transcript, attempts: _attempts, ...result } = shared as ScenarioResult & { attempts?: unknown };
+        return { ...event, result };
+      }
       // The turns were logged one by one as they happened; the finished result carries the
       // verdict, not a second copy of the conversation (report.json has the whole transcript).
       const { transcript: _transcript, ...result } = event.result;

@@ -7,6 +7,7 @@ export * from './event-log.js';
 export { runScenario, summariseCost } from './scenario-run.js';
 export * from './isolation-hooks.js';
 export * from './budget.js';
+export { runBudget, type RunBudget, type RunBudgetOptions } from './run-budget.js';
 export { loadResumeState, type ResumeState } from './resume-run.js';
 export { exportCommand, prepareBaselineGating, writeBaselineFile, type BaselineGating, type MetricGate } from './baseline-gating.js';
 export { planGate, type GatePlan, type GatingOptions } from './gate-plan.js';
@@ -16,3 +17,20 @@ export { affectedScenarios, suiteConfigChange, type AffectedScenarios, type Suit
 export { runRepeated, type RepeatedRun } from './repeat-scenario.js';
 export { createCassette, type ScenarioCassette } from './cassette.js';
 export { mergeShardRuns, type MergedRun } from './merge-shard-runs.js';
+export { loadSuiteAgents, type AgentFamily, type SuiteAgent, type SuiteAgents, type SuiteAgentsResult } from './suite-agents.js';
+export {
+  readAgentIndex,
+  buildAgentIndex,
+  filterAgentIndex,
+  agentIndexChoices,
+  agentPassRate,
+  agentRunStatus,
+  AGENT_RUN_STATUSES,
+  type AgentIndex,
+  type AgentIndexRow,
+  type AgentIndexFilter,
+  type AgentRunStatus,
+  type ReadAgentIndexOptions,
+} from './agent-index.js';
+export * from './rerecording.js';
+export * from './triage-location.js';

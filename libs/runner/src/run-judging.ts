@@ -13,10 +13,10 @@ import {
   type JudgeMetric,
 } from '@parley/judge';
 import type { CallRecord } from '@parley/providers';
-import { costOfCall, meteredProvider, readRecording, recordingPath, recordingProvider, resilientProvider, writeRecording } from '@parley/providers';
+import { costOfCall, meteredProvider, readRecording, recordingPath, recordingProvider, resilientProvider } from '@parley/providers';
 import { openJudgeCache, type JudgeCacheStore } from '@parley/store';
 import type { ScenarioCassette } from './cassette.js';
-import { resolveInSuite, sharedLiveProvider, type ConversationContext } from './scenario-conversation.js';
+import { resolveInSuite, saveRecording, sharedLiveProvider, type ConversationContext } from './scenario-conversation.js';
 
 /** The run seed when `--seed` is not given (see JudgeRunFlags.seed). */
 export const DEFAULT_RUN_SEED = 0;
@@ -145,8 +145,8 @@ export class RunJudging {
 
   /**
    * Judges a scenario's judge expectations (`expectations` lists only those, in order). Calls are
-   * metered into `calls` (the scenario's cost) and the budget; in record mode they are recorded
-   * and the recording is written again with them.
+   * metered into `calls` (the scenario's cost) and the budget; in live and record mode they are
+   * recorded and the recording is written again with them (see `saveRecording`).
    */
   async judge(input: {
     scenario: LoadedScenario;
@@ -178,7 +178,7 @@ export class RunJudging {
       ...(context.attempt !== undefined ? { attempt: context.attempt } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    if (this.runMode === 'record') writeRecording(recordingFile, context.cassette.recorder(context.clock).entries);
+    if (this.runMode !== 'replay') saveRecording(context, recordingFile, scenario.data.id, context.cassette.recorder(context.clock));
     return results;
   }
 
@@ -217,7 +217,8 @@ export class RunJudging {
       },
       ...(context.resilience ? { dependencies: context.resilience } : {}),
     });
-    return meter(this.runMode === 'record' ? recordingProvider(resilient, context.cassette.recorder(context.clock)) : resilient);
+    // Live runs record too: the recording is kept for triage (rerecording.ts).
+    return meter(this.runMode !== 'replay' ? recordingProvider(resilient, context.cassette.recorder(context.clock)) : resilient);
   }
 
   /** `prompt_version` of the agent's prompt (or module, or command script), computed once per run. */

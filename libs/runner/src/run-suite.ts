@@ -2,16 +2,17 @@ import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
-import type { Clock, Random, RunEvent, RunListener, RunMode } from '@parley/core';
+import type { Clock, Random, RunEvent, RunListener, RunMode, ScenarioResult } from '@parley/core';
 import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedSuite } from '@parley/config';
 import { buildBaseline, type Shard } from '@parley/gate';
-import { buildReport, writeReports, type BudgetReport, type ReportInput, type RunReport } from '@parley/reports';
+import { buildReport, redactResultContent, writeReports, type BudgetReport, type ReportInput, type RunReport } from '@parley/reports';
 import { openStore, type Store } from '@parley/store';
 import { preloadRecording, recordingPath } from '@parley/providers';
 import { suiteRedactor, suiteSecretsRedactor } from '@parley/redaction';
 import { secretSafeStore } from './secret-safe-store.js';
 import { openEventLog } from './event-log.js';
+import { batchedResultSaves } from './batched-result-saves.js';
 import { gitSha } from './git-sha.js';
 import { metricParamSchemas, metricVersions } from './metric-catalog.js';
 import { newRunId } from './run-id.js';
@@ -24,6 +25,7 @@ import { writeBaselineFile } from './baseline-gating.js';
 import { planGate } from './gate-plan.js';
 import { runRepeated } from './repeat-scenario.js';
 import { checkSuiteJudging, RunJudging, type JudgeRunFlags } from './run-judging.js';
+import { recordingKeeper, rerecordingsDir } from './rerecording.js';
 
 export const PARLEY_VERSION = '0.1.0';
 export const DEFAULT_CONCURRENCY = 4;
@@ -118,13 +120,31 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   const metadataOnly = new Set(suite.scenarios.filter((scenario) => scenario.data.metadata_only).map((scenario) => scenario.data.id));
   // One redactor for everything this run writes for others to read (SPEC §7): events and reports.
   const redactor = suiteRedactor(suite, { env });
-  const eventLog = openEventLog(join(outDir, 'events.jsonl'), (id) => metadataOnly.has(id), redactor);
+  // Each finished result is redacted once, as it finishes (its texts are then still in the
+  // redactor's memo from its turn events): the report and the event log share that copy.
+  // Set only while its scenario_finished event is emitted (no WeakMap: its entries would keep
+  // every raw result alive through the young-generation GCs, and old-generation garbage piles up).
+  let justFinished: { result: ScenarioResult; redacted: ReportInput } | undefined;
+  const eventLog = openEventLog(join(outDir, 'events.jsonl'), (id) => metadataOnly.has(id), redactor, {
+    redactedResult: (result) => (justFinished?.result === result ? justFinished.redacted : undefined),
+  });
   const listeners = [eventLog.listener, ...(dependencies.listeners ?? [])];
   const emit = (event: RunEvent): void => {
     for (const listener of listeners) listener(event);
   };
 
+  const emitFinished = (result: ScenarioResult, redacted: ReportInput): void => {
+    justFinished = result.metadata_only ? undefined : { result, redacted };
+    try {
+      emit({ type: 'scenario_finished', run_id: runId, result });
+    } finally {
+      justFinished = undefined;
+    }
+  };
+
   const store: Store = secretSafeStore(openStore(storePath), suiteSecretsRedactor(suite, { env }));
+  // Finished results are saved a few at a time (one transaction per batch), and all of them on Ctrl-C and at the end.
+  const saves = batchedResultSaves((finished) => store.saveScenarioResults(runId, finished), options.signal ? { signal: options.signal } : {});
   const pendingSha = gitSha(suite.dir);
   let judging: RunJudging | undefined;
   try {
@@ -160,8 +180,18 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     const limit = pLimit(Math.max(1, options.concurrency ?? suite.config.settings?.concurrency ?? DEFAULT_CONCURRENCY));
     // Every call in flight listens to the run's signal (Ctrl-C aborts it): many at once is expected, not a leak.
     if (options.signal) setMaxListeners(0, options.signal);
-    const results: ReportInput[] = [...(resumed?.previous ?? [])];
-    const live = liveRunParts(suite, mode, options, dependencies, results);
+    const previous = resumed?.previous ?? [];
+    // What the report is built from: every result redacted once, as it finishes (see justFinished).
+    const results: ReportInput[] = previous.map((result) => redactResultContent(result, redactor));
+    // --export-baseline scores the results as they are (metric details unredacted).
+    const scored: Array<Pick<ScenarioResult, 'scenario_id' | 'metrics'>> = options.exportBaseline !== undefined ? [...previous] : [];
+    const finish = (result: ReportInput): ReportInput => {
+      const redacted = redactResultContent(result, redactor);
+      results.push(redacted);
+      if (options.exportBaseline !== undefined) scored.push({ scenario_id: result.scenario_id, metrics: result.metrics });
+      return redacted;
+    };
+    const live = liveRunParts(suite, mode, options, dependencies, previous);
     const sweepFailure = await live.sweep(runId, options.signal);
     judging = RunJudging.create({
       suite,
@@ -179,10 +209,16 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       suite,
       mode,
       clock,
-      env,
+      // A plain copy: every scenario spreads it into its hooks' environment, and spreading
+      // process.env itself costs a call into Node per variable.
+      env: { ...env },
       ...(dependencies.liveProvider ? { liveProvider: dependencies.liveProvider } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(plan.baseline ? { gateMetrics: plan.baseline.gateMetrics } : {}),
+      // Live and record runs keep each scenario's recording beside the history for triage (rerecording.ts).
+      ...(mode !== 'replay'
+        ? { recordingKeeper: recordingKeeper({ mode, recordingsDir: recordingsDir(suite), keepDir: rerecordingsDir(storePath, runId), resumed: resumed !== undefined }) }
+        : {}),
     };
     await Promise.all(
       pending.map((scenario) =>
@@ -191,9 +227,9 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
           const id = scenario.data.id;
           const notStarted = sweepFailure ? erroredBySweep(scenario, sweepFailure) : live.budget?.exhausted ? skippedForBudget(scenario, live.budget) : undefined;
           if (notStarted) {
-            results.push(notStarted);
-            store.saveScenarioResult(runId, notStarted);
-            emit({ type: 'scenario_finished', run_id: runId, result: notStarted });
+            const redacted = finish(notStarted);
+            saves.save(notStarted);
+            emitFinished(notStarted, redacted);
             return;
           }
           emit({ type: 'scenario_started', run_id: runId, scenario_id: id });
@@ -213,13 +249,14 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
           if (repeated === null) return; // Ctrl-C stopped its attempts: not a finished result
           const { result } = repeated;
           if (options.signal?.aborted && result.status === 'error') return; // cut short by Ctrl-C: not a finished result
-          results.push(repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
-          store.saveScenarioResult(runId, result);
-          emit({ type: 'scenario_finished', run_id: runId, result });
+          const redacted = finish(repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
+          saves.save(result);
+          emitFinished(result, redacted);
         }),
       ),
     );
 
+    saves.close();
     const interrupted = options.signal?.aborted ?? false;
     const sha = await pendingSha;
     const finishedAt = clock.now();
@@ -242,9 +279,11 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
         ...(plan.selection ? { selection: plan.selection } : {}),
         ...(plan.baseline ? { baseline: plan.baseline.source, warnings: plan.baseline.warnings } : {}),
+        // Scenarios marked flaky in triage (`parley tui`): the reports say so beside them.
+        flaky_marks: store.flakyMarks(suite.config.suite),
       },
       results,
-      { redactor },
+      { redactor, alreadyRedacted: true },
     );
     writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
     store.finishRun(runId, {
@@ -270,13 +309,18 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       const file = resolve(dependencies.cwd, options.exportBaseline);
       const baseline = buildBaseline(
         { suite: suite.config.suite, parleyVersion: PARLEY_VERSION, createdAt: finishedAt.toISOString(), configFingerprint: fingerprint },
-        results,
+        scored,
       );
       writeBaselineFile(file, baseline);
       exported = { file, entries: baseline.entries.length };
     }
     return { run_id: runId, report, exit_code: exitCode, out_dir: outDir, interrupted, suite, ...(exported ? { exported_baseline: exported } : {}) };
   } finally {
+    try {
+      saves.close(); // a run that failed still keeps the results that finished
+    } catch {
+      // the run's own error is the one to report
+    }
     judging?.close();
     eventLog.close();
     store.close();

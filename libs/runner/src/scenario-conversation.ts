@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { CallRecord, RateLimiter, RetryDependencies, Schedule } from '@parley/providers';
+import type { CallRecord, RateLimiter, Recorder, RetryDependencies, Schedule } from '@parley/providers';
 import {
   costOfCall,
   createLiveProvider,
@@ -35,6 +35,7 @@ import {
   type ResponseMapping,
 } from '@parley/engine';
 import type { ScenarioCassette } from './cassette.js';
+import type { RecordingKeeper } from './rerecording.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
 import type { ScenarioSession } from './session.js';
 
@@ -65,6 +66,18 @@ export interface ConversationContext {
    * a cache filled by an earlier attempt of the same run (the judge cache keys on it).
    */
   attempt?: number;
+  /**
+   * Live and record runs: writes the scenario's recording (record mode: the suite's, and both: a
+   * copy beside the run history for triage, see rerecording.ts). Without it record mode writes the
+   * suite's recording directly and live mode writes nothing.
+   */
+  recordingKeeper?: RecordingKeeper;
+}
+
+/** Writes what a live or record run recorded of a scenario (see `ConversationContext.recordingKeeper`). */
+export function saveRecording(context: ConversationContext, recordingFile: string, scenarioId: string, recorder: Recorder): void {
+  if (context.recordingKeeper) context.recordingKeeper.save(scenarioId, recorder.entries);
+  else if (context.mode === 'record') writeRecording(recordingFile, recorder.entries);
 }
 
 export type ScenarioConversation =
@@ -94,7 +107,8 @@ export async function playScenario(
   }
 
   const recordingFile = recordingPath(resolveInSuite(suite, suite.config.recordings), data.id);
-  const recorder = context.mode === 'record' ? (context.cassette?.recorder(context.clock) ?? createRecorder(context.clock)) : undefined;
+  // A live run records too: its recording is kept for triage (rerecording.ts), never in the suite.
+  const recorder = context.mode !== 'replay' ? (context.cassette?.recorder(context.clock) ?? createRecorder(context.clock)) : undefined;
   let replay: Provider | undefined;
   try {
     const recording = () => ({ entries: readRecording(recordingFile), file: relative(suite.dir, recordingFile) || recordingFile });
@@ -198,7 +212,7 @@ export async function playScenario(
       ...(context.onTurn ? { onTurn: context.onTurn } : {}),
     });
     if (outcome.error === undefined) {
-      if (recorder) writeRecording(recordingFile, recorder.entries);
+      if (recorder) saveRecording(context, recordingFile, data.id, recorder);
       result = { kind: 'outcome', outcome: { transcript: outcome.transcript } };
     } else if (deadline?.aborted && !context.signal?.aborted) {
       result = failure('timeout', `scenario timed out after ${timeoutMs} ms (settings.scenario_timeout_ms)`, undefined, outcome.transcript);

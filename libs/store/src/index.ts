@@ -8,6 +8,9 @@ export {
   type MetricHistoryEntry,
 } from './store.js';
 export type { NewRun, RunFinish, RunRow } from './run-rows.js';
+export type { AgentRunRow, AgentRunsOptions } from './run-history/agent-runs.js';
+export type { FlakyMark } from './flaky-marks.js';
+export type { AgentHistory, AgentHistoryOptions, AgentRunSummary } from './agent-history.js';
 export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migration } from './migrations.js';
 export { openDatabase, busyTimeoutMs } from './open-database.js';
 export { formatRunList, formatRunDetail, formatMetricScore, type RunDetailOptions } from './format-runs.js';

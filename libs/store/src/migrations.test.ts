@@ -30,6 +30,7 @@ describe('migrate', () => {
         'calibration_ratings_by_cache_key',
         'calibration_sessions',
         'calibration_sessions_by_set',
+        'flaky_marks',
         'judge_cache',
         'judge_cache_by_metric',
         'metric_scores',
@@ -38,6 +39,7 @@ describe('migrate', () => {
         'runs_by_start',
         'runs_by_suite_and_start',
         'scenario_results',
+        'scenario_results_by_agent',
       ]);
       expect(database.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(database.pragma('synchronous', { simple: true })).toBe(1); // NORMAL

@@ -170,6 +170,30 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX calibration_ratings_by_cache_key ON calibration_ratings (cache_key);
     `,
   },
+  {
+    description: 'scenario results by agent',
+    sql: `
+      -- The agent index of \`parley tui\` (SPEC §8): each agent's recent runs and the distinct agent
+      -- names, read from this index alone (status makes it covering) instead of every result row.
+      CREATE INDEX scenario_results_by_agent ON scenario_results (agent, attempt, run_id, status);
+    `,
+  },
+  {
+    description: 'flaky marks',
+    sql: `
+      -- Scenarios a person marked flaky in triage (SPEC §8), one per scenario of a suite. Kept apart
+      -- from the run history: a mark outlives the run it was made in and is shown in later reports.
+      CREATE TABLE flaky_marks (
+        suite       TEXT NOT NULL,
+        scenario_id TEXT NOT NULL,
+        -- The run the scenario was triaged in (no foreign key: deleting old runs keeps the mark).
+        run_id      TEXT NOT NULL,
+        marked_at   TEXT NOT NULL,
+        note        TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (suite, scenario_id)
+      );
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

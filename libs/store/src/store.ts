@@ -1,6 +1,9 @@
 import { ConfigError, type ScenarioResult } from '@parley/core';
 import type Database from 'better-sqlite3';
+import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory } from './agent-history.js';
+import { type FlakyMark, prepareFlakyMarks } from './flaky-marks.js';
 import { openDatabase } from './open-database.js';
+import { type AgentRunRow, type AgentRunsOptions, prepareAgentRuns } from './run-history/agent-runs.js';
 import {
   type NewRun,
   newRunParameters,
@@ -79,6 +82,8 @@ export interface Store {
   finishRun(runId: string, finish: RunFinish): void;
   /** Newest first (by `started_at`, then by insertion). */
   listRuns(options?: ListRunsOptions): RunRow[];
+  /** Runs that hold scenarios of `agent`, newest first, with that agent's counts (the TUI's runs of an agent). */
+  listRunsOfAgent(agent: string, options?: AgentRunsOptions): AgentRunRow[];
   /**
    * The run with this id, or else the one run whose id starts with it; undefined when none does.
    * A prefix that several runs share is a `ConfigError` naming them (the user typed it).
@@ -92,6 +97,16 @@ export interface Store {
   finishedScenarioIds(runId: string): string[];
   /** Scores of one scenario's metric in reported results across runs, newest run first. */
   metricHistory(scenarioId: string, metric: string, limit?: number): MetricHistoryEntry[];
+  /** Each agent's recent runs with the statuses of its scenarios, newest first (the TUI's agent index). */
+  agentHistory(options?: AgentHistoryOptions): AgentHistory;
+  /** Marks a scenario of a suite flaky (triage), replacing an earlier mark of it. */
+  markFlaky(mark: FlakyMark): void;
+  /** Removes the scenario's flaky mark; false when it had none. */
+  unmarkFlaky(suite: string, scenarioId: string): boolean;
+  /** The scenario's flaky mark, if it has one. */
+  flakyMark(suite: string, scenarioId: string): FlakyMark | undefined;
+  /** Flaky marks of a suite (every suite when absent), sorted by suite and scenario id. */
+  flakyMarks(suite?: string): FlakyMark[];
   close(): void;
 }
 
@@ -115,6 +130,9 @@ type Statements = ReturnType<typeof prepareStatements>;
 
 class SqliteStore implements Store {
   private readonly statements: Statements;
+  private readonly readAgentRuns: ReturnType<typeof prepareAgentRuns>;
+  private readonly readAgentHistory: ReturnType<typeof prepareAgentHistory>;
+  private readonly flaky: ReturnType<typeof prepareFlakyMarks>;
   private readonly saveResultTransaction: Database.Transaction<(runId: string, result: ScenarioResult, attempt: number) => void>;
   private readonly saveResultsTransaction: Database.Transaction<(runId: string, results: readonly ScenarioResult[]) => void>;
 
@@ -123,6 +141,9 @@ class SqliteStore implements Store {
     private readonly database: Database.Database,
   ) {
     this.statements = prepareStatements(database);
+    this.readAgentRuns = prepareAgentRuns(database);
+    this.readAgentHistory = prepareAgentHistory(database);
+    this.flaky = prepareFlakyMarks(database);
     this.saveResultTransaction = database.transaction((runId: string, result: ScenarioResult, attempt: number) =>
       this.writeScenarioResult(runId, result, attempt),
     );
@@ -184,6 +205,10 @@ class SqliteStore implements Store {
     return records.map(runRowFromRecord);
   }
 
+  listRunsOfAgent(agent: string, options: AgentRunsOptions = {}): AgentRunRow[] {
+    return this.readAgentRuns(agent, options);
+  }
+
   getRun(idOrPrefix: string): RunRow | undefined {
     if (idOrPrefix === '') return undefined;
     const exact = this.statements.getRun.get(idOrPrefix);
@@ -233,6 +258,26 @@ class SqliteStore implements Store {
       passed: row.passed === 1,
       error: row.error === 1,
     }));
+  }
+
+  agentHistory(options: AgentHistoryOptions = {}): AgentHistory {
+    return this.readAgentHistory(options);
+  }
+
+  markFlaky(mark: FlakyMark): void {
+    this.flaky.mark(mark);
+  }
+
+  unmarkFlaky(suite: string, scenarioId: string): boolean {
+    return this.flaky.unmark(suite, scenarioId);
+  }
+
+  flakyMark(suite: string, scenarioId: string): FlakyMark | undefined {
+    return this.flaky.get(suite, scenarioId);
+  }
+
+  flakyMarks(suite?: string): FlakyMark[] {
+    return this.flaky.list(suite);
   }
 
   close(): void {

@@ -29,12 +29,16 @@ export function registerTuiCommand(program: Command, context: CommandContext, se
     .description("the reviewer's rating session: one masked transcript at a time, 1-5 on each axis")
     .option('--reviewer <name>', 'who is rating (default $PARLEY_REVIEWER, else the login name)')
     .option('--dir <dir>', dirHelp, 'calibration')
-    .action(async (flags: TuiFlags & { reviewer?: string }) => setExitCode(await openTui('rate', '.', flags, context, { reviewer: reviewerName(flags.reviewer, context) })));
+    // `--dir` is also an option of `tui`, which commander gives it to: read it with the parent's.
+    .action(async (_flags: TuiFlags, command: Command) => {
+      const flags = command.optsWithGlobals<TuiFlags & { reviewer?: string }>();
+      setExitCode(await openTui('rate', '.', flags, context, { reviewer: reviewerName(flags.reviewer, context) }));
+    });
   tui
     .command('kappa')
     .description('the latest calibration report: kappa per axis against the gate, confusion matrices, trend')
     .option('--dir <dir>', dirHelp, 'calibration')
-    .action(async (flags: TuiFlags) => setExitCode(await openTui('kappa', '.', flags, context)));
+    .action(async (_flags: TuiFlags, command: Command) => setExitCode(await openTui('kappa', '.', command.optsWithGlobals<TuiFlags>(), context)));
   addRunFlags(
     tui
       .command('run')
@@ -62,6 +66,7 @@ async function openTui(
     cwd: context.cwd,
     env: context.env,
     clock: context.clock,
+    random: context.random,
     suitePath: resolve(context.cwd, suite),
     storePath: resolve(context.cwd, join('.parley', 'parley.db')),
     calibrationDir: resolve(context.cwd, flags.dir),

@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { render } from 'ink';
 import { App } from './app.js';
 import type { Route } from './routes.js';
 import { colourFromEnv, makeTheme, ThemeProvider } from './theme.js';
 import { TuiServicesProvider, type TuiServices } from './tui-context.js';
 
-export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode'> {
+export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode' | 'exitNow'> {
   start: Route['screen'];
-  /** Aborted on Ctrl-C in the live run view (the run then stops as the headless runner does). */
-  signal?: AbortSignal;
 }
 
 /**
@@ -22,6 +20,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
     openInEditor: (file) => openInEditor(file, options.env),
     setExitCode: (code) => {
       exitCode = code;
+    },
+    exitNow: (code) => {
+      // Ink first gives the terminal back (raw mode off, cursor shown), then the process ends.
+      instance.unmount();
+      process.exit(code);
     },
   };
   const theme = makeTheme(colourFromEnv(options.env));
@@ -38,12 +41,23 @@ export async function runTui(options: TuiOptions): Promise<number> {
   return exitCode;
 }
 
-/** $VISUAL, else $EDITOR, else vi; the editor gets the terminal until it exits. */
+/**
+ * $VISUAL, else $EDITOR, else vi, given the terminal until it exits. The editor runs synchronously
+ * on purpose: while it runs, this process must not read stdin, or Ink takes the keys meant for the
+ * editor. Raw mode is off meanwhile (the editor sets its own) and back on afterwards.
+ */
 function openInEditor(file: string, env: NodeJS.ProcessEnv): Promise<void> {
   const editor = env.VISUAL || env.EDITOR || 'vi';
-  return new Promise((resolve, reject) => {
-    const child = spawn(editor, [file], { stdio: 'inherit', shell: true, env });
-    child.on('error', reject);
-    child.on('exit', () => resolve());
-  });
+  const stdin = process.stdin;
+  if (stdin.isTTY) stdin.setRawMode(false);
+  try {
+    const outcome = spawnSync(`${editor} ${shellQuote(file)}`, { stdio: 'inherit', shell: true, env });
+    return outcome.error ? Promise.reject(outcome.error) : Promise.resolve();
+  } finally {
+    if (stdin.isTTY) stdin.setRawMode(true);
+  }
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { Clock } from '@parley/core';
+import type { Clock, Random } from '@parley/core';
 import type { RunOptions } from '@parley/runner';
 
 /** What every screen may use from the outside world, injected so component tests need no mocks. */
@@ -17,6 +17,15 @@ export interface TuiServices {
   reviewer?: string;
   /** `parley tui run …`: the parsed run flags. */
   runOptions?: Omit<RunOptions, 'signal'>;
+  /** Run ids and session tenants of the live run (default: the platform's CSPRNG). */
+  random?: Random;
+  /** Aborted by an interrupt from outside (SIGINT sent to the process); Ctrl-C itself arrives as a key. */
+  signal?: AbortSignal;
+  /**
+   * Leaves at once with this exit code, not waiting for work in flight (a second Ctrl-C during a
+   * live run, as the headless runner does). Without it the TUI quits the normal way.
+   */
+  exitNow?(code: number): void;
   /** The exit code `parley tui` ends with (the live run view sets the run's own: 0, 1 or 2). */
   setExitCode(code: number): void;
   /** Opens a file in the user's editor and resolves when the editor exits (the TUI pauses meanwhile). */

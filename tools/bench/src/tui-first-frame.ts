@@ -83,7 +83,6 @@ export function timeFirstFrame(cwd: string, marker: RegExp): Promise<number> {
     let elapsed: number | undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       if (elapsed !== undefined) return;
-      // eslint-disable-next-line no-control-regex
       seen += chunk.toString('utf8').replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '');
       if (marker.test(seen)) {
         elapsed = Number(process.hrtime.bigint() - started) / 1e9;

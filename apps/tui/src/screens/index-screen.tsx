@@ -1,10 +1,125 @@
-import { Text } from 'ink';
-import { ScreenFrame } from '../components/screen-frame.js';
+import { useMemo } from 'react';
+import { Text, useInput } from 'ink';
+import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
+import { formatStartTime } from '@parley/store';
+import type { KeyHint } from '../components/footer.js';
+import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
+import { Sparkline } from '../components/sparkline.js';
+import { useListCursor } from '../components/use-list-cursor.js';
+import { agentCells, fit, headerLine, percent, trendWidth, wrapLines } from '../index-view/agent-columns.js';
+import { useAgentFilters } from '../index-view/use-agent-filters.js';
+import { useNavigation } from '../navigation.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { useTheme, type Theme } from '../theme.js';
+import { useServices } from '../tui-context.js';
 
+/** Runs per agent the trend reads; the sparkline draws as many as fit. */
+const TREND_RUNS = 20;
+/** Lines a problem (suite that did not load, unreadable history) may take. */
+const PROBLEM_LINES = 2;
+
+const KEYS: readonly KeyHint[] = [
+  ['↑↓', 'move'],
+  ['Enter', 'runs'],
+  ['f', 'kind'],
+  ['t', 'tag'],
+  ['s', 'status'],
+  ['x', 'clear'],
+  ['r', 'all runs'],
+  ['K', 'kappa'],
+];
+
+/**
+ * `parley tui [suite]`: every agent of the suite, prompt-based and services together (seed 003's
+ * unified index), with its kind, scenarios, last run's pass rate and recent trend. The history is
+ * read once, synchronously, so the first frame already shows it.
+ */
 export function IndexScreen(_props: Record<string, unknown>) {
+  const { suitePath, storePath } = useServices();
+  const navigation = useNavigation();
+  const theme = useTheme();
+  const { columns } = useTerminalSize();
+  const index = useMemo(() => readAgentIndex({ suitePath, storePath, perAgent: TREND_RUNS }), [suitePath, storePath]);
+  const choices = useMemo(() => agentIndexChoices(index.rows), [index]);
+  const filters = useAgentFilters();
+  const rows = useMemo(() => filterAgentIndex(index.rows, filters.filter), [index, filters.filter]);
+
+  const problemLines = index.problems.flatMap((problem) => wrapLines(problem, columns, PROBLEM_LINES));
+  // The filter line, the selected agent's line and the table header take a row each.
+  const visible = Math.max(1, useBodyRows() - problemLines.length - 3);
+  const cursor = useListCursor(rows.length, visible);
+  const selected = rows[cursor.index];
+
+  useInput((input, key) => {
+    if (key.return && selected) navigation.push({ screen: 'runs', agent: selected.name });
+    else if (input === 'f') filters.cycleKind(choices.kinds);
+    else if (input === 't') filters.cycleTag(choices.tags);
+    else if (input === 's') filters.cycleStatus(choices.statuses);
+    else if (input === 'x') filters.clear();
+    else if (input === 'r') navigation.push({ screen: 'runs' });
+    else if (input === 'K') navigation.push({ screen: 'kappa' });
+  });
+
+  const status = `${index.suite?.name ?? 'no suite'} · ${rows.length} of ${index.rows.length} agents`;
   return (
-    <ScreenFrame title="Agents" keys={[]}>
-      <Text>placeholder</Text>
+    <ScreenFrame title="Agents" status={status} keys={KEYS}>
+      {problemLines.map((line, number) => (
+        <Text key={`problem-${number}`} color={theme.paint('yellow')}>
+          {line}
+        </Text>
+      ))}
+      <Text>
+        <FilterValue label="kind" value={filters.filter.kind} /> <FilterValue label="tag" value={filters.filter.tag} />{' '}
+        <FilterValue label="status" value={filters.filter.status} />
+      </Text>
+      <Text dimColor>{fit(selected ? selectedLine(selected) : ' ', columns)}</Text>
+      <Text bold>{headerLine(columns)}</Text>
+      {rows.length === 0 ? (
+        <Text dimColor>{emptyMessage(index.rows.length, index.suite !== undefined)}</Text>
+      ) : (
+        rows
+          .slice(cursor.offset, cursor.offset + visible)
+          .map((row, position) => (
+            <AgentLine key={row.name} row={row} selected={cursor.offset + position === cursor.index} width={trendWidth(columns)} theme={theme} />
+          ))
+      )}
     </ScreenFrame>
   );
+}
+
+function FilterValue({ label, value }: { label: string; value: string | undefined }) {
+  return (
+    <Text>
+      {label}: <Text bold={value !== undefined}>{value ?? 'all'}</Text>
+    </Text>
+  );
+}
+
+function AgentLine({ row, selected, width, theme }: { row: AgentIndexRow; selected: boolean; width: number; theme: Theme }) {
+  const cells = agentCells(row);
+  return (
+    <Text inverse={selected} wrap="truncate-end">
+      {selected ? '› ' : '  '}
+      {cells.name} {cells.type} {cells.kind} {cells.scenarios} {cells.last} <Text color={statusColour(theme, row.status)}>{cells.status}</Text>{' '}
+      <Sparkline values={row.trend} width={width} colour={theme.paint('cyan')} />
+    </Text>
+  );
+}
+
+/** What the table has no room for: the selected agent's last run and its tags. */
+function selectedLine(row: AgentIndexRow): string {
+  const last = row.lastRun
+    ? `last run ${row.lastRun.run_id} at ${formatStartTime(row.lastRun.started_at)}: ${percent(row.lastRun.passRate)} of ${row.lastRun.scenarios}`
+    : 'no run yet';
+  const tags = row.tags.length > 0 ? ` · tags ${row.tags.join(', ')}` : '';
+  return `${row.name}: ${last}${tags}`;
+}
+
+function statusColour(theme: Theme, status: AgentRunStatus) {
+  return theme.status(status === 'passing' ? 'pass' : status === 'failing' ? 'fail' : 'skipped');
+}
+
+function emptyMessage(total: number, suiteLoaded: boolean): string {
+  if (total > 0) return 'No agent matches these filters (x clears them).';
+  return suiteLoaded ? 'This suite has no agents.' : 'No agents: no suite loaded and no stored runs.';
 }

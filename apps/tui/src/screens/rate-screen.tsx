@@ -1,10 +1,38 @@
+import { useState } from 'react';
 import { Text } from 'ink';
+import { calibrationFolder, loadCalibrationFolder, startRatingSession } from '@parley/calibration';
+import { ConfigError } from '@parley/core';
 import { ScreenFrame } from '../components/screen-frame.js';
+import { RateSessionView, type RateSessionSource } from '../rate/rate-session-view.js';
+import { useServices } from '../tui-context.js';
 
-export function RateScreen(_props: Record<string, unknown>) {
-  return (
-    <ScreenFrame title="Rate" keys={[]}>
-      <Text>placeholder</Text>
-    </ScreenFrame>
-  );
+type Loaded = { source: RateSessionSource } | { problem: string };
+
+/**
+ * `parley tui rate`: the reviewer's session over `human_labelled.yaml` (SPEC §8). Reads the set
+ * and its rubric once; every rating is then written through the calibration writer as it is given.
+ */
+export function RateScreen() {
+  const services = useServices();
+  const [loaded] = useState((): Loaded => {
+    const reviewer = services.reviewer ?? services.env.PARLEY_REVIEWER;
+    if (!reviewer) return { problem: 'Who is rating? Start the session with `parley tui rate --reviewer NAME`.' };
+    const folder = calibrationFolder(services.calibrationDir, services.cwd);
+    try {
+      const { set, rubric } = loadCalibrationFolder(folder);
+      return { source: { session: startRatingSession(set, reviewer), setFile: folder.setFile, rubric } };
+    } catch (error) {
+      if (error instanceof ConfigError) return { problem: error.message };
+      throw error;
+    }
+  });
+  if ('problem' in loaded) {
+    return (
+      <ScreenFrame title="Rate" keys={[]}>
+        <Text>The calibration set cannot be rated:</Text>
+        <Text>{loaded.problem}</Text>
+      </ScreenFrame>
+    );
+  }
+  return <RateSessionView source={loaded.source} />;
 }

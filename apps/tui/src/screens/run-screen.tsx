@@ -1,10 +1,135 @@
-import { Text } from 'ink';
-import { ScreenFrame } from '../components/screen-frame.js';
+import { Box, Text, useInput } from 'ink';
+import type { ScenarioResult } from '@parley/core';
+import { triageOrder } from '@parley/gate';
+import { withholdScenarioContent } from '@parley/reports';
+import { formatDuration, formatStartTime, formatUsd, oneLine, type RunRow } from '@parley/store';
+import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
+import { useListCursor } from '../components/use-list-cursor.js';
+import { useNavigation } from '../navigation.js';
+import { wrapText } from '../rate/wrap-text.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { useTheme } from '../theme.js';
+import { fit } from '../triage/styled-lines.js';
+import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
+import { useLeaveOnce } from '../triage/use-leave-once.js';
+import { useStoreRead } from '../triage/use-store-read.js';
+import { useServices } from '../tui-context.js';
 
-export function RunScreen(_props: Record<string, unknown>) {
+/** Body rows besides the list: run summary, column header, and up to three lines of the selected reason. */
+const CHROME_ROWS = 5;
+const REASON_LINES = 3;
+const COLUMNS = { status: 8, scenario: 26, agent: 10 } as const;
+
+interface RunView {
+  run: RunRow | undefined;
+  /** In triage order, `metadata_only` ones without their content. */
+  results: ScenarioResult[];
+  /** Scenario ids a person marked flaky in this suite. */
+  flaky: Set<string>;
+}
+
+/**
+ * One run's scenarios for triage: failing and erroring ones first, then flaky, then warnings, then
+ * the rest (`triageOrder`), each with status, agent and reason. Enter opens a scenario.
+ */
+export function RunScreen({ runId }: { runId: string }) {
+  const navigation = useNavigation();
+  const leave = useLeaveOnce();
+  const theme = useTheme();
+  const bodyRows = useBodyRows();
+  const { storePath } = useServices();
+  const { columns } = useTerminalSize();
+  const read = useStoreRead((store): RunView => {
+    const run = store.getRun(runId);
+    if (run === undefined) return { run, results: [], flaky: new Set() };
+    // The list never shows a metadata_only transcript; the store leaves it out already.
+    const results = triageOrder(store.getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })).map(withholdScenarioContent);
+    const flaky = new Set(store.flakyMarks(run.suite).map((mark) => mark.scenario_id));
+    return { run, results, flaky };
+  }, [runId]);
+  const view = read.kind === 'read' ? read.value : undefined;
+  const results = view?.results ?? [];
+  const visible = Math.max(1, bodyRows - CHROME_ROWS);
+  const cursor = useListCursor(results.length, visible);
+  const selected = results[cursor.index];
+  useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
+
+  useInput((_input, key) => {
+    const run = view?.run;
+    if (key.return && selected && run) leave(() => navigation.push({ screen: 'scenario', runId: run.id, scenarioId: selected.scenario_id }));
+  });
+
+  const keys = results.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open scenario']] as const);
+  const status = results.length === 0 ? runId : `${cursor.index + 1}/${results.length} scenarios`;
+  const reasonWidth = columns - (2 + COLUMNS.status + 1 + COLUMNS.scenario + 1 + COLUMNS.agent + 1);
+
+  let body;
+  if (read.kind === 'failed') {
+    body = <Text color={theme.status('error')}>Cannot read the run history: {read.message}</Text>;
+  } else if (read.kind === 'missing' || view?.run === undefined) {
+    body = <Text>No run {runId} in the run history.</Text>;
+  } else {
+    const run = view.run;
+    body = (
+      <Box flexDirection="column">
+        <Text wrap="truncate-end">
+          <Text bold color={run.status ? theme.status(run.status) : undefined}>
+            {run.status ?? 'unfinished'}
+          </Text>
+          {` · ${run.id} · ${run.mode} · ${formatStartTime(run.started_at)} · ${formatDuration(run.duration_ms)} · ${formatUsd(run.cost?.usd)}`}
+        </Text>
+        {results.length === 0 ? (
+          <Text>This run saved no scenario results (it was interrupted before the first one finished).</Text>
+        ) : (
+          <>
+            <Text bold>
+              {'  '}
+              {[fit('status', COLUMNS.status), fit('scenario', COLUMNS.scenario), fit('agent', COLUMNS.agent), 'reason'].join(' ')}
+            </Text>
+            {results.slice(cursor.offset, cursor.offset + visible).map((result, position) => {
+              const index = cursor.offset + position;
+              const current = index === cursor.index;
+              const marked = view.flaky.has(result.scenario_id);
+              const statusText = `${result.status}${result.gate === 'advisory' ? ' adv' : ''}`;
+              return (
+                <Text key={result.scenario_id} wrap="truncate-end" inverse={current}>
+                  {current ? '> ' : '  '}
+                  <Text color={theme.status(result.status)} bold={result.status === 'fail' || result.status === 'error'}>
+                    {fit(statusText, COLUMNS.status)}
+                  </Text>{' '}
+                  {fit(result.scenario_id, COLUMNS.scenario)} {fit(result.agent, COLUMNS.agent)}{' '}
+                  {oneLine(`${marked ? '[marked flaky] ' : ''}${result.reason}`, Math.max(1, reasonWidth))}
+                </Text>
+              );
+            })}
+            {selected ? <SelectedReason result={selected} width={columns} marked={view.flaky.has(selected.scenario_id)} /> : null}
+          </>
+        )}
+      </Box>
+    );
+  }
+
   return (
-    <ScreenFrame title="Run" keys={[]}>
-      <Text>placeholder</Text>
+    <ScreenFrame title="Run" status={status} keys={keys}>
+      {body}
     </ScreenFrame>
+  );
+}
+
+/** The selected scenario's whole reason under the list (the column cuts it). */
+function SelectedReason({ result, width, marked }: { result: ScenarioResult; width: number; marked: boolean }) {
+  const gate = result.gate === 'advisory' ? 'advisory (never fails the run)' : 'blocking';
+  const text = `${result.scenario_id} · ${gate}${marked ? ' · marked flaky' : ''}: ${result.reason}`;
+  const lines = wrapText(text, width);
+  const shown = lines.slice(0, REASON_LINES);
+  if (lines.length > REASON_LINES) shown[REASON_LINES - 1] = oneLine(`${shown[REASON_LINES - 1]} …`, width);
+  return (
+    <Box flexDirection="column" marginTop={0}>
+      {shown.map((line, index) => (
+        <Text key={index} dimColor wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+    </Box>
   );
 }

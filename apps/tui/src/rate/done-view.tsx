@@ -1,0 +1,31 @@
+import { Box, Text } from 'ink';
+import type { RatingProgress, SkippedItem } from '@parley/calibration';
+
+/** When nothing is left to rate in this session: what was done, and what was skipped and why. */
+export function DoneView({ reviewer, progress, skipped, savedNow, rows }: { reviewer: string; progress: RatingProgress; skipped: readonly SkippedItem[]; savedNow: number; rows: number }) {
+  const listed = skipped.slice(0, Math.max(0, rows - 6));
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        {progress.toDo === 0
+          ? `All done: ${reviewer} has rated all ${progress.total} items.`
+          : `Nothing left to rate in this session: ${progress.done} of ${progress.total} rated.`}
+      </Text>
+      <Text>{`${savedNow} rated in this session; each rating is already saved.`}</Text>
+      {skipped.length > 0 ? (
+        <>
+          <Text> </Text>
+          <Text>{`Skipped in this session (${skipped.length}); they come back in the next session:`}</Text>
+          {listed.map((entry) => (
+            <Text key={entry.id} wrap="truncate">
+              {`  ${entry.id}${entry.reason ? ` — ${entry.reason}` : ''}`}
+            </Text>
+          ))}
+          {skipped.length > listed.length ? <Text dimColor>{`  … and ${skipped.length - listed.length} more`}</Text> : null}
+        </>
+      ) : null}
+      <Text> </Text>
+      <Text dimColor>u takes back the last rating of this session; q quits.</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '@parley/store';
+import { KEYS, press, renderApp, waitForFrame } from '../test-support/render-screen.js';
+import { counts, createTriageStore, overflow, type TriageStore } from '../triage/test-support/triage-store.js';
+import { RUNS_PAGE } from './runs-screen.js';
+
+describe('RunsScreen', () => {
+  let history: TriageStore;
+  beforeEach(() => {
+    history = createTriageStore();
+  });
+  afterEach(() => history.remove());
+
+  it('lists runs newest first with status, counts, cost, duration and mode, within 80×24', async () => {
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    const frame = await waitForFrame(rendered, (text) => text.includes('run-b'));
+    const lines = frame.split('\n');
+    expect(lines.find((line) => line.includes('started'))).toMatch(/started\s+status\s+pass\s+fail\s+err\s+flky\s+warn\s+skip\s+cost\s+duration\s+mode/);
+    const newest = lines.findIndex((line) => line.includes('11-26 12:00'));
+    const older = lines.findIndex((line) => line.includes('11-25 09:00'));
+    expect(newest).toBeGreaterThan(0);
+    expect(older).toBe(newest + 1);
+    expect(lines[newest]).toMatch(/^> 11-26 12:00 fail\s+1\s+2\s+1\s+1\s+1\s+1\s+\$0\.36 1 m 03 s live$/);
+    expect(lines[older]).toMatch(/^ {2}11-25 09:00 pass\s+1\s+·\s+·\s+·\s+·\s+·\s+\$0\.0020\s+5\.0 s replay$/);
+    expect(frame).toContain('run run-b · suite ratiba · 2026-11-26 12:00 UTC · git abc1234');
+    expect(frame).toMatch(/Enter\s+open run/);
+    expect(frame).toMatch(/q\s+quit/);
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+  });
+
+  it('moves with ↓ and opens the selected run with Enter', async () => {
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    await waitForFrame(rendered, (text) => text.includes('run run-b'));
+    await press(rendered, KEYS.down);
+    const moved = await waitForFrame(rendered, (text) => text.includes('run run-a'));
+    expect(moved).toMatch(/^> 11-25 09:00 pass/m);
+    await press(rendered, KEYS.enter);
+    const opened = await waitForFrame(rendered, (text) => text.includes('support_only'));
+    expect(opened).toContain('run-a');
+    expect(opened).not.toContain('b_missing_booking_number');
+  });
+
+  it('opens a run once however quickly Enter is typed', async () => {
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    await waitForFrame(rendered, (text) => text.includes('run run-b'));
+    // Two key presses before React has drawn the next screen.
+    rendered.stdin.write(KEYS.enter);
+    rendered.stdin.write(KEYS.enter);
+    await waitForFrame(rendered, (text) => text.includes('b_missing_booking_number'));
+    await press(rendered, 'q');
+    expect(await waitForFrame(rendered, (text) => text.includes('run run-b'))).toMatch(/^Runs\s/);
+  });
+
+  it("for one agent lists only the runs with its scenarios, with that agent's counts", async () => {
+    const booking = renderApp({ screen: 'runs', agent: 'booking' }, { services: { storePath: history.storePath } });
+    const frame = await waitForFrame(booking, (text) => text.includes('run run-b'));
+    expect(frame).toContain('Runs of booking');
+    expect(frame).not.toContain('11-25 09:00');
+    // run-b holds 6 booking scenarios: 1 pass, 1 fail (the other failure is support's), 1 error, 1 flaky, 1 warn, 1 skipped.
+    expect(frame).toMatch(/^> 11-26 12:00 fail\s+1\s+1\s+1\s+1\s+1\s+1\s+\$0\.36/m);
+    expect(frame).toContain("6 of the run's 7 scenarios are booking's");
+
+    const support = renderApp({ screen: 'runs', agent: 'support' }, { services: { storePath: history.storePath } });
+    const supportFrame = await waitForFrame(support, (text) => text.includes('run run-b'));
+    expect(supportFrame).toMatch(/^> 11-26 12:00 fail\s+·\s+1\s+·\s+·\s+·\s+·/m);
+    expect(supportFrame).toMatch(/^ {2}11-25 09:00 pass\s+1\s+·/m);
+  });
+
+  it('says how to make a run when nothing was run here, without creating the store', async () => {
+    const storePath = join(history.folder, 'elsewhere', '.parley', 'parley.db');
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath } });
+    const frame = await waitForFrame(rendered, (text) => text.includes('No runs stored yet'));
+    expect(frame).toContain('parley run');
+    expect(frame).not.toMatch(/Enter\s+open run/);
+    expect(existsSync(storePath)).toBe(false);
+
+    const agent = renderApp({ screen: 'runs', agent: 'nobody' }, { services: { storePath: history.storePath } });
+    expect(await waitForFrame(agent, (text) => text.includes('No stored run has scenarios of nobody yet'))).toContain('parley run');
+  });
+
+  it('shows a run that never finished as unfinished, without counts', async () => {
+    const store = openStore(history.storePath);
+    store.createRun({ id: 'run-c', suite: 'ratiba', mode: 'record', started_at: '2026-11-26T13:00:00.000Z', parley_version: '0.1.0', options: {}, out_dir: '.' });
+    store.close();
+    const frame = await waitForFrame(renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } }), (text) => text.includes('run run-c'));
+    expect(frame).toMatch(/^> 11-26 13:00 unfinished\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+record$/m);
+  });
+
+  it('reads one page of a long history and the next one when the cursor nears its end', async () => {
+    const store = openStore(history.storePath);
+    const total = RUNS_PAGE + 30;
+    for (let index = 0; index < total; index += 1) {
+      const id = `bulk-${String(index).padStart(4, '0')}`;
+      const minute = String(index % 60).padStart(2, '0');
+      const hour = String(Math.floor(index / 60)).padStart(2, '0');
+      store.createRun({ id, suite: 'ratiba', mode: 'replay', started_at: `2026-11-27T${hour}:${minute}:00.000Z`, parley_version: '0.1.0', options: {}, out_dir: '.' });
+      store.finishRun(id, { status: 'pass', exit_code: 0, finished_at: `2026-11-27T${hour}:${minute}:01.000Z`, duration_ms: 1_000, cost: { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 }, counts: counts() });
+    }
+    store.close();
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    const first = await waitForFrame(rendered, (text) => text.includes('run bulk-0229'));
+    expect(first).toContain(`1/${RUNS_PAGE}+ runs`);
+    await press(rendered, '\u001B[F'); // End
+    const paged = await waitForFrame(rendered, (text) => text.includes(`/${2 * RUNS_PAGE}`) || text.includes(`/${total + 2} runs`));
+    expect(paged).toMatch(new RegExp(`${RUNS_PAGE}/(${2 * RUNS_PAGE}\\+|${total + 2}) runs`));
+    await press(rendered, '\u001B[F');
+    const last = await waitForFrame(rendered, (text) => text.includes(`${total + 2}/${total + 2} runs`));
+    expect(last).toContain('run run-a');
+    expect(overflow(last)).toEqual({ wide: [], rows: 0 });
+  });
+});

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '@parley/core';
+import { openStore } from '@parley/store';
+import { KEYS, press, renderApp, waitForFrame, type Instance } from '../test-support/render-screen.js';
+import { bookingTranscript, createTriageStore, judge, overflow, SECRET, type TriageStore } from '../triage/test-support/triage-store.js';
+
+const END = '\u001B[F';
+const HOME = '\u001B[H';
+
+describe('ScenarioScreen', () => {
+  let history: TriageStore;
+  beforeEach(() => {
+    history = createTriageStore();
+  });
+  afterEach(() => history.remove());
+
+  const open = (scenarioId: string, runId = 'run-b'): Instance =>
+    renderApp({ screen: 'scenario', runId, scenarioId }, { services: { storePath: history.storePath } });
+
+  const lineIndex = (frame: string, text: string): number => frame.split('\n').findIndex((line) => line.includes(text));
+
+  it('opens on the metric table against the baseline, failures first, each with its reason', async () => {
+    const rendered = open('b_missing_booking_number');
+    const frame = await waitForFrame(rendered, (text) => text.includes('verdict'));
+    expect(frame).toContain('fail · blocking · agent booking · sw');
+    expect(frame).toContain('content_signals: required "BK-9999" not found in the assistant messages');
+    expect(frame).toMatch(/metric\s+score\s+base\s+delta\s+thresh\s+drop\s+verdict/);
+    expect(frame).toMatch(/^content_signals\s+-\s+-\s+-\s+-\s+-\s+FAIL$/m);
+    expect(frame).toMatch(/^conversation_judge\s+0\.85\s+0\.92\s+-0\.07\s+0\.7\s+0\.05\s+FAIL regressed$/m);
+    expect(frame).toMatch(/^tool_correctness\s+1\s+1\s+0\s+0\.8\s+0\.05\s+PASS$/m);
+    expect(frame).toMatch(/^ {4}required "BK-9999" not found in 3 assistant messages$/m);
+    expect(frame).toMatch(/^ {4}regressed against the baseline: baseline 0\.92, current 0\.85, delta -0\.07$/m);
+    // The failing rows come before the passing one, whatever the order of the expectations.
+    expect(lineIndex(frame, 'conversation_judge  ')).toBeLessThan(lineIndex(frame, 'tool_correctness  '));
+    expect(frame).toMatch(/t\s+transcript\s+m\s+metrics\s+↑↓\s+scroll/);
+    expect(frame).not.toMatch(/r\s+reveal/);
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+  });
+
+  it('t shows the transcript in a chat layout with each message’s judge score and reason under it', async () => {
+    const rendered = open('b_missing_booking_number');
+    await waitForFrame(rendered, (text) => text.includes('verdict'));
+    await press(rendered, 't');
+    const frame = await waitForFrame(rendered, (text) => text.includes('user · turn 1'));
+    expect(frame).toContain('  Habari! Nataka massage Jumamosi asubuhi.');
+    expect(frame).toContain('  → check_availability {"day":"saturday"}');
+    expect(frame).toContain('tool check_availability · mocked');
+    expect(frame).toContain('  {"slots":["10:00","14:00"]}');
+    const message = lineIndex(frame, 'Karibu! Tuna nafasi saa 10:00');
+    const reason = lineIndex(frame, '▸ 80/100 conversation_judge: Quotes the price, a little curt.');
+    expect(reason).toBe(message + 1);
+    expect(frame).not.toContain('verdict');
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+
+    // The second assistant message and its reason are further down: ↓ and End scroll to them.
+    expect(frame).not.toContain('Confirms the slot');
+    await press(rendered, END);
+    const end = await waitForFrame(rendered, (text) => text.includes('ended by script'));
+    expect(lineIndex(end, '▸ 90/100 conversation_judge: Confirms the slot and the booking number.')).toBe(lineIndex(end, 'Namba ya booking ni BK-1042') + 1);
+    expect(end).toContain('assistant · turn 2 · state booked');
+    expect(end).not.toContain('Habari! Nataka');
+    await press(rendered, HOME, KEYS.down);
+    const one = await waitForFrame(rendered, (text) => text.includes('2-17/21'));
+    expect(one).not.toContain('user · turn 1');
+    expect(one.split('\n')[6]).toBe('  Habari! Nataka massage Jumamosi asubuhi.');
+    await press(rendered, 'm');
+    expect(await waitForFrame(rendered, (text) => text.includes('verdict'))).not.toContain('user · turn 1');
+    await press(rendered, KEYS.tab);
+    expect(await waitForFrame(rendered, (text) => text.includes('assistant · turn 1'))).not.toContain('verdict');
+  });
+
+  it('wraps long messages within 80 columns and cuts long tool answers', async () => {
+    const long = 'Karibu sana! '.repeat(30).trim();
+    const transcript = bookingTranscript();
+    transcript.turns[2] = { ...transcript.turns[2]!, content: Array.from({ length: 12 }, (_, index) => `line ${index}`).join('\n') };
+    transcript.turns[3] = { ...transcript.turns[3]!, content: long };
+    const store = openStore(history.storePath);
+    const result: ScenarioResult = {
+      scenario_id: 'long_reply',
+      agent: 'booking',
+      gate: 'advisory',
+      tags: [],
+      metadata_only: false,
+      status: 'pass',
+      reason: 'fine',
+      metrics: [judge(0.9, [[3, 90, 'A long but warm welcome. '.repeat(6).trim()]])],
+      transcript,
+      cost: { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 },
+    };
+    store.saveScenarioResult('run-b', result);
+    store.close();
+    const rendered = open('long_reply');
+    await waitForFrame(rendered, (text) => text.includes('verdict'));
+    await press(rendered, 't');
+    const frame = await waitForFrame(rendered, (text) => text.includes('line 2'));
+    expect(frame).not.toContain('line 3');
+    expect(frame).toContain('… 9 more lines');
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+    await press(rendered, KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.down);
+    const scrolled = await waitForFrame(rendered, (text) => text.includes('▸ 90/100'));
+    expect(scrolled.split('\n').filter((line) => line.startsWith('  Karibu sana!')).length).toBeGreaterThan(2);
+    expect(overflow(scrolled)).toEqual({ wide: [], rows: 0 });
+  });
+
+  it('shows no content of a metadata_only scenario until r and y reveal it on this screen', async () => {
+    const rendered = open('f_private');
+    const metrics = await waitForFrame(rendered, (text) => text.includes('verdict'));
+    expect(metrics).toContain('metadata_only');
+    expect(metrics).toMatch(/^conversation_judge\s+0\.2\s+-\s+-\s+0\.7\s+-\s+FAIL$/m);
+    expect(metrics).toContain('conversation_judge: [metadata_only: content withheld]');
+    expect(metrics).toMatch(/r\s+reveal/);
+    expect(metrics).not.toContain(SECRET);
+
+    await press(rendered, 't');
+    const hidden = await waitForFrame(rendered, (text) => text.includes('its conversation is not shown'));
+    expect(hidden).not.toContain(SECRET);
+    expect(hidden).not.toContain('My PIN');
+    expect(hidden).not.toContain('▸');
+    expect(overflow(hidden)).toEqual({ wide: [], rows: 0 });
+
+    // r asks first; any other key than y cancels.
+    await press(rendered, 'r');
+    expect(await waitForFrame(rendered, (text) => text.includes('Reveal this metadata_only conversation here? y reveals'))).not.toContain(SECRET);
+    await press(rendered, 'n');
+    const cancelled = await waitForFrame(rendered, (text) => !text.includes('Reveal this metadata_only'));
+    expect(cancelled).toContain('its conversation is not shown');
+    expect(cancelled).not.toContain(SECRET);
+
+    await press(rendered, 'r', 'y');
+    const revealed = await waitForFrame(rendered, (text) => text.includes('My PIN'));
+    expect(revealed).toContain('metadata_only (revealed)');
+    expect(revealed).toContain(`▸ 20/100 conversation_judge: Repeats ${SECRET} back to the customer.`);
+    expect(revealed).toContain(`conversation_judge: the agent repeated ${SECRET}`);
+    expect(revealed).not.toMatch(/r\s+reveal/);
+    expect(overflow(revealed)).toEqual({ wide: [], rows: 0 });
+    await press(rendered, 'm');
+    expect(await waitForFrame(rendered, (text) => text.includes('verdict'))).toContain(`conversation_judge 0.2 — repeats ${SECRET}`);
+
+    // A reveal belongs to that screen: opening the scenario again hides it again.
+    const again = open('f_private');
+    expect(await waitForFrame(again, (text) => text.includes('verdict'))).not.toContain(SECRET);
+  });
+
+  it('shows why a scenario could not be evaluated, and a missing baseline entry as a warning', async () => {
+    const error = open('c_recording_miss');
+    const errorFrame = await waitForFrame(error, (text) => text.includes('error recording_miss'));
+    expect(errorFrame).toContain('  no recorded call matches turn 2');
+    expect(errorFrame).toContain('  + "temperature": 0.2');
+    expect(errorFrame).toContain('No metric was evaluated.');
+    await press(error, 't');
+    expect(await waitForFrame(error, (text) => text.includes('No transcript was stored'))).toBeTruthy();
+
+    const warn = open('e_no_baseline');
+    const warnFrame = await waitForFrame(warn, (text) => text.includes('verdict'));
+    expect(warnFrame).toMatch(/^tool_correctness\s+0\.9\s+none\s+-\s+0\.8\s+-\s+WARN$/m);
+    expect(warnFrame).toContain('create it with: parley run . --export-baseline b.json');
+  });
+
+  it('says so when the run has no such scenario', async () => {
+    const rendered = open('no_such_scenario');
+    expect(await waitForFrame(rendered, (text) => text.includes('No result of scenario no_such_scenario in run run-b.'))).toMatch(/q\s+quit/);
+  });
+});

@@ -1,0 +1,104 @@
+import { relative } from 'node:path';
+import { useEffect, useState } from 'react';
+import { Box, Text, useInput } from 'ink';
+import { diffConversations, recordedConversation, type ConversationDiff } from '@parley/providers';
+import type { Rerecording } from '@parley/runner';
+import { useBodyRows } from '../../components/screen-frame.js';
+import { useTheme } from '../../theme.js';
+import { maxOffset, StyledLines, type StyledLine } from '../styled-lines.js';
+import { messageOf } from './triage-facts.js';
+
+/** Rows of the panel above the diff lines: the heading and the legend (and the status line when there is one). */
+const PANEL_HEADER_ROWS = 2;
+
+export interface DiffPanelProps {
+  rerecording: Rerecording;
+  /** The suite folder, to show the recording's path as people know it. */
+  suiteDir: string;
+  /** Whether the recorded conversation replaced by this run is the comparison base (record mode). */
+  againstReplaced: boolean;
+  /** A metadata_only scenario: nothing of the conversation is shown until revealed here with `r`. */
+  metadataOnly: boolean;
+  isActive: boolean;
+  onClose(): void;
+  /** The actions' status line (the panel takes the screen's body, where it would be shown). */
+  message?: string;
+}
+
+/**
+ * The re-recorded conversation against the recording, as a line diff (`-` only in the recording,
+ * `+` only in the new conversation), scrollable; q or Esc closes it. The diff itself is
+ * `diffConversations` of @parley/providers.
+ */
+export function DiffPanel({ rerecording, suiteDir, againstReplaced, metadataOnly, isActive, onClose, message }: DiffPanelProps) {
+  const theme = useTheme();
+  const bodyRows = useBodyRows();
+  const [revealed, setRevealed] = useState(!metadataOnly);
+  const [diff, setDiff] = useState<ConversationDiff | { problem: string } | undefined>(undefined);
+  const [offset, setOffset] = useState(0);
+
+  useEffect(() => {
+    if (!revealed) return;
+    let current = true;
+    diffConversations(recordedConversation(rerecording.recorded), recordedConversation(rerecording.kept)).then(
+      (computed) => {
+        if (current) setDiff(computed);
+      },
+      (error: unknown) => {
+        if (current) setDiff({ problem: messageOf(error) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [revealed, rerecording]);
+
+  const lines: StyledLine[] =
+    diff === undefined || 'problem' in diff
+      ? []
+      : diff.lines.map((line): StyledLine => {
+          if (line.kind === 'added') return [{ text: `+ ${line.text}`, colour: theme.paint('green') }];
+          if (line.kind === 'removed') return [{ text: `- ${line.text}`, colour: theme.paint('red') }];
+          return [{ text: `  ${line.text}`, dim: true }];
+        });
+  const rows = Math.max(1, bodyRows - PANEL_HEADER_ROWS - (message !== undefined ? 1 : 0));
+  const scrollTo = (next: number) => setOffset(Math.max(0, Math.min(next, maxOffset(lines.length, rows))));
+
+  useInput(
+    (input, key) => {
+      if (input === 'q' || key.escape) onClose();
+      else if (input === 'r' && !revealed) setRevealed(true);
+      else if (key.downArrow || input === 'j') scrollTo(offset + 1);
+      else if (key.upArrow || input === 'k') scrollTo(offset - 1);
+      else if (key.pageDown || input === ' ') scrollTo(offset + rows);
+      else if (key.pageUp) scrollTo(offset - rows);
+    },
+    { isActive },
+  );
+
+  const file = relative(suiteDir, rerecording.recordingFile) || rerecording.recordingFile;
+  const base = againstReplaced ? `the ${file} this run replaced` : file;
+  let heading: string;
+  if (!revealed) heading = 'This scenario is metadata_only: its conversation is not shown.';
+  else if (diff === undefined) heading = 'Comparing…';
+  else if ('problem' in diff) heading = `Cannot compare: ${diff.problem}`;
+  else if (diff.added === 0 && diff.removed === 0) heading = `The new conversation is the same as ${base}.`;
+  else heading = `New conversation vs ${base}: +${diff.added} −${diff.removed}`;
+  const legend = !revealed
+    ? 'Press r to reveal the diff on this screen (nothing is written or exported).'
+    : `- only in the recording  + only in the new conversation${rerecording.accepted ? ' · accepted' : ''}`;
+  const position = lines.length > rows ? ` ${offset + 1}-${Math.min(lines.length, offset + rows)}/${lines.length}` : '';
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="truncate-end">
+        {heading}
+        <Text dimColor>{position}</Text>
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        {legend}
+      </Text>
+      {message !== undefined ? <Text wrap="truncate-end">{message}</Text> : null}
+      <StyledLines lines={lines} offset={offset} rows={rows} />
+    </Box>
+  );
+}

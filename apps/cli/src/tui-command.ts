@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '@parley/core';
-import type { TuiOptions } from '@parley/tui';
+import type { runTui, TuiOptions } from '@parley/tui';
 import type { CommandContext } from './command-context.js';
 import { addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
@@ -60,7 +60,7 @@ async function openTui(
   if (!context.output.terminal) {
     throw new ConfigError('parley tui needs an interactive terminal; in scripts and CI use `parley run`, `parley runs` and `parley calibrate`');
   }
-  const { runTui } = await import('@parley/tui');
+  const { runTui } = await importTui();
   return runTui({
     start,
     cwd: context.cwd,
@@ -87,5 +87,21 @@ function safeLoginName(): string | undefined {
     return userInfo().username;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Ink's layout engine (yoga) loads its inlined WebAssembly through `fetch()` whenever `fetch`
+ * exists, which makes Node load its whole HTTP client first (measured 20–100 ms of the first
+ * frame). Without `fetch` it decodes the inlined bytes directly. `fetch` is put back as soon as
+ * the import (and so the WebAssembly set-up) is done, before anything could call it.
+ */
+async function importTui(): Promise<{ runTui: typeof runTui }> {
+  const fetchProperty = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (fetchProperty?.configurable) Reflect.deleteProperty(globalThis, 'fetch');
+  try {
+    return await import('@parley/tui');
+  } finally {
+    if (fetchProperty?.configurable) Object.defineProperty(globalThis, 'fetch', fetchProperty);
   }
 }

@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useStdin } from 'ink';
 import { NavigationProvider, useNavigation } from './navigation.js';
 import type { Route } from './routes.js';
 import { IndexScreen } from './screens/index-screen.js';
@@ -14,25 +12,9 @@ import { ScenarioScreen } from './screens/scenario-screen.js';
 export function App({ start }: { start: Route }) {
   return (
     <NavigationProvider start={start}>
-      <HoldRawMode />
       <CurrentScreen />
     </NavigationProvider>
   );
-}
-
-/**
- * Keeps the terminal in raw mode for the app's whole life. Ink counts raw-mode users and turns it
- * off when the last `useInput` unmounts: between one screen unmounting and the next mounting, a
- * key typed at that instant was echoed by the terminal or lost.
- */
-function HoldRawMode() {
-  const { setRawMode, isRawModeSupported } = useStdin();
-  useEffect(() => {
-    if (!isRawModeSupported) return;
-    setRawMode(true);
-    return () => setRawMode(false);
-  }, [setRawMode, isRawModeSupported]);
-  return null;
 }
 
 function CurrentScreen() {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { render } from 'ink';
 import { App } from './app.js';
+import { KeyboardProvider } from './components/keyboard.js';
 import type { Route } from './routes.js';
 import { colourFromEnv, makeTheme, ThemeProvider } from './theme.js';
 import { TuiServicesProvider, type TuiServices } from './tui-context.js';
@@ -32,7 +33,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const instance = render(
     <ThemeProvider theme={theme}>
       <TuiServicesProvider services={services}>
-        <App start={start} />
+        <KeyboardProvider>
+          <App start={start} />
+        </KeyboardProvider>
       </TuiServicesProvider>
     </ThemeProvider>,
     { exitOnCtrlC: options.start !== 'live', patchConsole: false },

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { Footer, type KeyHint } from './footer.js';
+import { useKeys } from './keyboard.js';
 
 /** Rows the frame itself takes: title line, rule under it, footer (up to two lines). */
 export const FRAME_ROWS = 4;
@@ -26,7 +27,7 @@ export function ScreenFrame({ title, status, keys, backKeys = true, children }: 
   const navigation = useNavigation();
   const theme = useTheme();
   const { columns, rows } = useTerminalSize();
-  useInput(
+  useKeys(
     (input, key) => {
       if (input === 'q' || key.escape) navigation.back();
     },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useInput } from 'ink';
+import { useKeys } from './keyboard.js';
 
 export interface ListCursor {
   /** Index of the highlighted row (0 when the list is empty). */
@@ -22,7 +22,7 @@ export function useListCursor(count: number, visible: number, options: { isActiv
     setRawIndex(next);
     setOffset((current) => (next < current ? next : next >= current + window ? next - window + 1 : current));
   };
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow || input === 'k') setIndex(index - 1);
       else if (key.downArrow || input === 'j') setIndex(index + 1);

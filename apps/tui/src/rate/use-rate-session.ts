@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useInput } from 'ink';
+
 import {
   currentItem,
   lastSaved,
@@ -15,6 +15,7 @@ import {
 } from '@parley/calibration';
 import type { Clock } from '@parley/core';
 import { keystrokes, type Keystroke } from './rate-keys.js';
+import { useKeys } from '../components/keyboard.js';
 
 /** What the screen shows besides the item: rating, typing a note or a skip reason, reading the rubric. */
 export type RateMode = 'rate' | 'note' | 'skip' | 'rubric';
@@ -82,7 +83,7 @@ export function useRateSession(start: RatingSession, layout: RateLayout, options
     if (next !== current) set(next);
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     for (const stroke of keystrokes(input, key)) {
       queue.current = queue.current.then(() => handle(stroke)).catch((error: unknown) => set({ ...state.current, message: { text: describe(error), error: true } }));
     }

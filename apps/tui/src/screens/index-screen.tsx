@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Text, useInput } from 'ink';
+import { Text } from 'ink';
 import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
 import { formatStartTime } from '@parley/store';
 import type { KeyHint } from '../components/footer.js';
@@ -12,6 +12,7 @@ import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme, type Theme } from '../theme.js';
 import { useServices } from '../tui-context.js';
+import { useKeys } from '../components/keyboard.js';
 
 /** Runs per agent the trend reads; the sparkline draws as many as fit. */
 const TREND_RUNS = 20;
@@ -50,7 +51,7 @@ export function IndexScreen(_props: Record<string, unknown>) {
   const cursor = useListCursor(rows.length, visible);
   const selected = rows[cursor.index];
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.return && selected) navigation.push({ screen: 'runs', agent: selected.name });
     else if (input === 'f') filters.cycleKind(choices.kinds);
     else if (input === 't') filters.cycleTag(choices.tags);

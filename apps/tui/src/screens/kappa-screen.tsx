@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { calibrationFolder, COMPARISONS, OVERALL, readReportHistory, reportAgreement, reportTrend } from '@parley/calibration';
 import type { KeyHint } from '../components/footer.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -10,6 +10,7 @@ import { KappaTrendView } from '../kappa/kappa-trend-view.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { useServices } from '../tui-context.js';
+import { useKeys } from '../components/keyboard.js';
 
 const KEYS: readonly KeyHint[] = [
   ['←→/Tab', 'axis'],
@@ -39,7 +40,7 @@ export function KappaScreen(_props: Record<string, unknown>) {
   const [axisIndex, setAxisIndex] = useState(0);
   const [comparisonIndex, setComparisonIndex] = useState(0);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (axes.length === 0) return;
     if (key.rightArrow || (key.tab && !key.shift)) setAxisIndex((index) => (index + 1) % axes.length);
     else if (key.leftArrow || (key.tab && key.shift)) setAxisIndex((index) => (index - 1 + axes.length) % axes.length);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ScenarioResult } from '@parley/core';
 import { EXIT_INTERRUPTED } from '@parley/gate';
 import type { RunOutcome } from '@parley/runner';
@@ -12,6 +12,7 @@ import { FailureRow, ScenarioRow } from '../live/scenario-rows.js';
 import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useServices } from '../tui-context.js';
+import { useKeys } from '../components/keyboard.js';
 
 /** Most failure rows shown above the list: the rest are counted (and listed first once the run is over). */
 const MAX_FAILURE_ROWS = 5;
@@ -55,7 +56,7 @@ export function LiveRunScreen() {
   const shown = end === undefined ? session.progress.liveRows(shownOffset + visible).slice(shownOffset) : listed.slice(shownOffset, shownOffset + visible);
   const idWidth = Math.min(Math.max(8, ...shown.map((row) => row.id.length), ...pinned.map((result) => result.scenario_id.length)), Math.floor(columns * 0.4));
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === 'c') {
       if (end) navigation.quit();
       else if (!session.stopping) session.stop();

@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { withholdScenarioContent } from '@parley/reports';
@@ -11,9 +11,9 @@ import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { fit } from '../triage/styled-lines.js';
 import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
-import { useLeaveOnce } from '../triage/use-leave-once.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useServices } from '../tui-context.js';
+import { useKeys } from '../components/keyboard.js';
 
 /** Body rows besides the list: run summary, column header, and up to three lines of the selected reason. */
 const CHROME_ROWS = 5;
@@ -34,7 +34,6 @@ interface RunView {
  */
 export function RunScreen({ runId }: { runId: string }) {
   const navigation = useNavigation();
-  const leave = useLeaveOnce();
   const theme = useTheme();
   const bodyRows = useBodyRows();
   const { storePath } = useServices();
@@ -54,9 +53,9 @@ export function RunScreen({ runId }: { runId: string }) {
   const selected = results[cursor.index];
   useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
 
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     const run = view?.run;
-    if (key.return && selected && run) leave(() => navigation.push({ screen: 'scenario', runId: run.id, scenarioId: selected.scenario_id }));
+    if (key.return && selected && run) navigation.push({ screen: 'scenario', runId: run.id, scenarioId: selected.scenario_id });
   });
 
   const keys = results.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open scenario']] as const);

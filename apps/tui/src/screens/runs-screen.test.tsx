@@ -42,13 +42,15 @@ describe('RunsScreen', () => {
     expect(opened).not.toContain('b_missing_booking_number');
   });
 
-  it('opens a run once however quickly Enter is typed', async () => {
+  it('hands a second quick Enter to the run it opened: run, then its first scenario, each opened once', async () => {
     const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
     await waitForFrame(rendered, (text) => text.includes('run run-b'));
     // Two key presses before React has drawn the next screen.
     rendered.stdin.write(KEYS.enter);
     rendered.stdin.write(KEYS.enter);
-    await waitForFrame(rendered, (text) => text.includes('b_missing_booking_number'));
+    expect(await waitForFrame(rendered, (text) => /^Scenario /.test(text))).toContain('run run-b');
+    await press(rendered, 'q');
+    expect(await waitForFrame(rendered, (text) => /^Run\s/.test(text))).toContain('b_missing_booking_number');
     await press(rendered, 'q');
     expect(await waitForFrame(rendered, (text) => text.includes('run run-b'))).toMatch(/^Runs\s/);
   });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { Status } from '@parley/core';
 import { formatDuration, formatStartTime, formatUsd, type RunRow } from '@parley/store';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -8,9 +8,9 @@ import { useNavigation } from '../navigation.js';
 import { useTheme } from '../theme.js';
 import { fit } from '../triage/styled-lines.js';
 import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
-import { useLeaveOnce } from '../triage/use-leave-once.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useServices } from '../tui-context.js';
+import { useKeys } from '../components/keyboard.js';
 
 /** Runs read per page: the first frame reads one page whatever the size of the history. */
 export const RUNS_PAGE = 200;
@@ -44,7 +44,6 @@ interface ListedRun {
  */
 export function RunsScreen({ agent }: { agent?: string }) {
   const navigation = useNavigation();
-  const leave = useLeaveOnce();
   const theme = useTheme();
   const bodyRows = useBodyRows();
   const { storePath } = useServices();
@@ -70,8 +69,8 @@ export function RunsScreen({ agent }: { agent?: string }) {
     if (nearEnd) setLimit((current) => current + RUNS_PAGE);
   }, [nearEnd]);
 
-  useInput((_input, key) => {
-    if (key.return && selected) leave(() => navigation.push({ screen: 'run', runId: selected.run.id }));
+  useKeys((_input, key) => {
+    if (key.return && selected) navigation.push({ screen: 'run', runId: selected.run.id });
   });
 
   const title = agent === undefined ? 'Runs' : `Runs of ${agent}`;

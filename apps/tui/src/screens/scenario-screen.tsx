@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ScenarioResult } from '@parley/core';
 import { messageJudgements, withholdScenarioContent } from '@parley/reports';
 import type { KeyHint } from '../components/footer.js';
@@ -11,6 +11,7 @@ import { metricTableLines } from '../triage/metric-table-lines.js';
 import { maxOffset, StyledLines, type StyledLine } from '../triage/styled-lines.js';
 import { useScenarioActions } from '../triage/use-scenario-actions.js';
 import { useStoreRead } from '../triage/use-store-read.js';
+import { useKeys } from '../components/keyboard.js';
 
 type Section = 'metrics' | 'transcript';
 
@@ -68,7 +69,7 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
   const offset = Math.min(offsets[section], maxOffset(lines.length, windowRows));
   const scrollTo = (next: number) => setOffsets((current) => ({ ...current, [section]: Math.max(0, Math.min(next, maxOffset(lines.length, windowRows))) }));
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (confirming) {
         setConfirming(false);

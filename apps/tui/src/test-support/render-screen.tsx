@@ -10,6 +10,7 @@ import { FixedTerminalSize, MIN_SIZE, type TerminalSize } from '../terminal-size
 import { makeTheme, ThemeProvider } from '../theme.js';
 import { TuiServicesProvider, type TuiServices } from '../tui-context.js';
 import { App } from '../app.js';
+import { KeyboardProvider } from '../components/keyboard.js';
 
 export interface RenderOptions {
   services?: Partial<TuiServices>;
@@ -36,7 +37,9 @@ export function renderWithProviders(node: ReactNode, options: RenderOptions = {}
   return render(
     <ThemeProvider theme={makeTheme(options.colour ?? false)}>
       <TuiServicesProvider services={testServices(options.services)}>
-        <FixedTerminalSize size={options.size ?? MIN_SIZE}>{node}</FixedTerminalSize>
+        <FixedTerminalSize size={options.size ?? MIN_SIZE}>
+          <KeyboardProvider>{node}</KeyboardProvider>
+        </FixedTerminalSize>
       </TuiServicesProvider>
     </ThemeProvider>,
   );

@@ -36,20 +36,8 @@ function failingBookingRun(): string {
   return dir;
 }
 
-/**
- * Types `key` until the screen shows what it leads to. Ink moves its key listeners to a new screen
- * just after drawing it, so a key typed in that instant can be dropped (see useLeaveOnce): a
- * person types it again, and so does the test, a bounded number of times.
- */
+/** Types `key` once and waits for the screen it leads to (a dropped key fails the test). */
 async function press(session: TmuxSession, key: string, shows: (screen: string) => boolean): Promise<string> {
-  for (let attempt = 1; attempt < 5; attempt += 1) {
-    session.keys(key);
-    try {
-      return await session.waitFor(shows, 3_000);
-    } catch {
-      // dropped: type it again
-    }
-  }
   session.keys(key);
   return session.waitFor(shows);
 }

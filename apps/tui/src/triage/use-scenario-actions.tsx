@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useInput } from 'ink';
+
 import type { ScenarioResult } from '@parley/core';
 import { sendScenarioToCalibration } from '@parley/calibration';
 import { acceptRerecording, rerecordingGap } from '@parley/runner';
@@ -9,6 +9,7 @@ import type { KeyHint } from '../components/footer.js';
 import { useServices } from '../tui-context.js';
 import { DiffPanel } from './actions/diff-panel.js';
 import { messageOf, readTriageFacts, suiteSettingsOf, type TriageFacts } from './actions/triage-facts.js';
+import { useKeys } from '../components/keyboard.js';
 
 export interface ScenarioActionsInput {
   runId: string;
@@ -169,7 +170,7 @@ export function useScenarioActions({ runId, result, isActive }: ScenarioActionsI
     }
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (prompt?.kind === 'accept') {
         setPrompt(undefined);

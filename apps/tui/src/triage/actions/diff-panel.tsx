@@ -1,12 +1,13 @@
 import { relative } from 'node:path';
 import { useEffect, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { diffConversations, recordedConversation, type ConversationDiff } from '@parley/providers';
 import type { Rerecording } from '@parley/runner';
 import { useBodyRows } from '../../components/screen-frame.js';
 import { useTheme } from '../../theme.js';
 import { maxOffset, StyledLines, type StyledLine } from '../styled-lines.js';
 import { messageOf } from './triage-facts.js';
+import { useKeys } from '../../components/keyboard.js';
 
 /** Rows of the panel above the diff lines: the heading and the legend (and the status line when there is one). */
 const PANEL_HEADER_ROWS = 2;
@@ -64,7 +65,7 @@ export function DiffPanel({ rerecording, suiteDir, againstReplaced, metadataOnly
   const rows = Math.max(1, bodyRows - PANEL_HEADER_ROWS - (message !== undefined ? 1 : 0));
   const scrollTo = (next: number) => setOffset(Math.max(0, Math.min(next, maxOffset(lines.length, rows))));
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (input === 'q' || key.escape) onClose();
       else if (input === 'r' && !revealed) setRevealed(true);

@@ -1,0 +1,70 @@
+import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useInput, useStdin, type Key } from 'ink';
+
+export type KeyHandler = (input: string, key: Key) => void;
+
+type Registry = Set<{ current: KeyHandler }>;
+
+const KeyboardContext = createContext<Registry | undefined>(undefined);
+
+/**
+ * One listener on the terminal for the whole app, handing keys to the screens' handlers one at a
+ * time, each after React has drawn what the previous one changed.
+ *
+ * With Ink's own `useInput`, keys typed quickly (or arriving in one read) were all handled by the
+ * screen and state of the first: the key after Enter went to the screen just left, a second ↓
+ * moved from the stale row. Here a key waits for the previous key's render, and handlers are
+ * registered in a layout effect (during the commit), so it always meets the current screen. The
+ * terminal also stays in raw mode for the app's whole life (Ink turns it off whenever its last
+ * `useInput` unmounts, which made keys typed between two screens echo).
+ */
+export function KeyboardProvider({ children }: { children: ReactNode }) {
+  const registry = useMemo<Registry>(() => new Set(), []);
+  const { setRawMode, isRawModeSupported } = useStdin();
+  useEffect(() => {
+    if (!isRawModeSupported) return;
+    setRawMode(true);
+    return () => setRawMode(false);
+  }, [setRawMode, isRawModeSupported]);
+  const pending = useRef<Array<[string, Key]>>([]);
+  const draining = useRef(false);
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      // An interrupt does not queue behind other keys: a second Ctrl-C must act at once.
+      for (const handler of [...registry]) handler.current(input, key);
+      return;
+    }
+    pending.current.push([input, key]);
+    if (draining.current) return;
+    draining.current = true;
+    void (async () => {
+      try {
+        for (let next = pending.current.shift(); next !== undefined; next = pending.current.shift()) {
+          for (const handler of [...registry]) handler.current(next[0], next[1]);
+          // React renders what this key changed in a microtask: the next key waits for that render,
+          // so it meets the screen (and the state) the previous key led to.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        draining.current = false;
+      }
+    })();
+  });
+  return <KeyboardContext.Provider value={registry}>{children}</KeyboardContext.Provider>;
+}
+
+/** Like Ink's `useInput` (same arguments), delivered through the app's KeyboardProvider. */
+export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {}): void {
+  const registry = useContext(KeyboardContext);
+  if (!registry) throw new Error('useKeys outside KeyboardProvider');
+  const latest = useRef(handler);
+  latest.current = handler;
+  const isActive = options.isActive ?? true;
+  useLayoutEffect(() => {
+    if (!isActive) return;
+    registry.add(latest);
+    return () => {
+      registry.delete(latest);
+    };
+  }, [registry, isActive]);
+}

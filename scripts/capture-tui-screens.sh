@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Captures each screen of `parley tui` at 80×24 in tmux from the offline examples, as Markdown
+# (the screens in docs/tui.md come from here): scripts/capture-tui-screens.sh > /tmp/screens.md
+# Needs tmux and a build (`npm run build`).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+PARLEY="node $ROOT/apps/cli/bin/parley.js"
+WORK="$(mktemp -d)"
+SESSION="parley-capture-$$"
+trap 'tmux kill-session -t "$SESSION" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+start() { # start DIR COMMAND...
+  local dir="$1"; shift
+  tmux kill-session -t "$SESSION" 2>/dev/null || true
+  tmux new-session -d -s "$SESSION" -x 80 -y 24 -c "$dir" "env -u CI NO_COLOR=1 $*; sleep 600"
+}
+wait_for() { # wait_for PATTERN: until the screen shows it (at most 15 s)
+  for _ in $(seq 1 300); do
+    if tmux capture-pane -p -t "$SESSION" | grep -q -- "$1"; then return 0; fi
+    sleep 0.05
+  done
+  echo "screen never showed: $1" >&2; tmux capture-pane -p -t "$SESSION" >&2; exit 1
+}
+wait_gone() { # wait_gone PATTERN: until the screen no longer shows it (at most 15 s)
+  for _ in $(seq 1 300); do
+    if ! tmux capture-pane -p -t "$SESSION" | grep -q -- "$1"; then return 0; fi
+    sleep 0.05
+  done
+  echo "screen still shows: $1" >&2; tmux capture-pane -p -t "$SESSION" >&2; exit 1
+}
+keys() { tmux send-keys -t "$SESSION" "$@"; }
+shot() { # shot TITLE
+  printf '### %s\n\n```\n' "$1"
+  tmux capture-pane -p -t "$SESSION"
+  printf '```\n\n'
+}
+
+# A booking run with one failing blocking scenario, after a passing one.
+cp -r "$ROOT/examples/booking" "$WORK/booking"
+(cd "$WORK/booking" && $PARLEY run . > /dev/null 2>&1)
+sed -i 's/required: \["BK-1042", "SKS4H7T2QX"\]/required: ["BK-1042", "SKS4H7T2QX", "BK-9999"]/' "$WORK/booking/scenarios/spa_booking_swahili_happy.yaml"
+(cd "$WORK/booking" && $PARLEY run . > /dev/null 2>&1) || true
+cp -r "$ROOT/examples/municipal" "$WORK/municipal"
+(cd "$WORK/municipal" && $PARLEY run . > /dev/null 2>&1) || true
+cp -r "$ROOT/calibration" "$WORK/calibration"
+
+start "$WORK/municipal" $PARLEY tui
+wait_for 'ticket_status'
+shot 'Index: `parley tui` (examples/municipal after one run)'
+
+start "$WORK/booking" $PARLEY tui
+wait_for 'booking'
+keys r; wait_for 'Enter  open run'
+shot 'Runs: `r` on the index'
+keys Enter; wait_for 'Enter  open scenario'
+shot 'Run: failing scenarios first'
+keys Enter; wait_for 'Metrics ('
+shot 'Scenario: the metric table against the baseline (`m`)'
+keys t; wait_for 'Habari'
+keys NPage; wait_for '/100'
+shot 'Scenario: the transcript with per-message judge scores and reasons (`t`, then PgDn)'
+
+start "$WORK/calibration" $PARLEY tui rate --reviewer demo --dir .
+wait_for 'to do'
+shot 'Rate: `parley tui rate --reviewer demo`'
+keys 4 5; wait_for '\[5\]'
+shot 'Rate: after `4 5` (focus on the third axis)'
+keys '?'; wait_gone '1-5  rate'
+shot 'Rate: the rubric (`?`)'
+
+start "$ROOT" $PARLEY tui kappa --dir calibration
+wait_for 'κ\|kappa\|Kappa'
+shot 'Kappa: `parley tui kappa`'
+
+start "$WORK/booking" $PARLEY tui run .
+wait_for 'exit '
+shot 'Live run: `parley tui run .` when the run is over'

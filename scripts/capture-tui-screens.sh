@@ -75,3 +75,14 @@ shot 'Kappa: `parley tui kappa`'
 start "$WORK/booking" $PARLEY tui run .
 wait_for 'exit '
 shot 'Live run: `parley tui run .` when the run is over'
+
+# A live run against the fake LLM, slowed down, to catch it in the middle.
+{ cat "$WORK/booking/fake-llm.yaml"; printf '\ndefaults: { latency_ms: 300 }\n'; } > "$WORK/slow-fake-llm.yaml"
+node "$ROOT/tools/fake-llm/dist/cli.js" --script "$WORK/slow-fake-llm.yaml" --port 8791 > /dev/null 2>&1 &
+FAKE_PID=$!
+trap 'kill $FAKE_PID 2>/dev/null || true; tmux kill-session -t "$SESSION" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+start "$WORK/booking" OPENAI_BASE_URL=http://127.0.0.1:8791/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:8791 OPENAI_API_KEY=fake ANTHROPIC_API_KEY=fake \
+  $PARLEY tui run . --mode live --judge live --out "$WORK/live-out"
+wait_for 'running'
+wait_for 'Failures\|[1-9]/8 done'
+shot 'Live run: `parley tui run . --mode live` in the middle (against the fake LLM, slowed down)'

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, type CompletionRequest, type ProviderKind } from '@parley/core';
+import { RecordingEntrySchema } from '@parley/config';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { createAnthropicProvider } from './anthropic-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
@@ -186,7 +187,6 @@ describe('readRecording validation', () => {
   }
 
   it('gives exactly the schema-parsed entries (same values, same key order) for every shape of valid line', async () => {
-    const { RecordingEntrySchema } = await import('@parley/config');
     const { turn: _turn, ...withoutTurn } = entry;
     const reordered = Object.fromEntries(Object.entries(entry).reverse());
     const lines = [

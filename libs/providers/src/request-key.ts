@@ -29,10 +29,10 @@ const canonicalMessages: WeakMap<object, string> = new WeakMap<object, string>()
 function canonicalKeyText(material: Record<string, unknown>): string {
   try {
     let text = '{';
-    for (const name of Object.keys(material).sort()) {
+    for (const [name, quoted] of MATERIAL_KEYS) {
       const member = material[name];
       if (member === undefined) continue;
-      text += `${text === '{' ? '' : ','}${JSON.stringify(name)}:${Array.isArray(member) ? canonicalList(member, name === 'tools') : canonicalJson(member, canonicalMessages)}`;
+      text += `${text === '{' ? '' : ','}${quoted}:${Array.isArray(member) ? canonicalList(member, name === 'tools') : canonicalJson(member, canonicalMessages)}`;
     }
     return `${text}}`;
   } catch {
@@ -40,6 +40,11 @@ function canonicalKeyText(material: Record<string, unknown>): string {
     throw new TypeError('requestKey: the request cannot be written as canonical JSON');
   }
 }
+
+/** The keys of {@link keyMaterial} (it sets every key, maybe to undefined) in canonical order, each with its JSON text: made once, not on every call. */
+const MATERIAL_KEYS: ReadonlyArray<readonly [string, string]> = Object.keys(keyMaterial({ provider: 'openai', model: '', messages: [] }))
+  .sort()
+  .map((name) => [name, JSON.stringify(name)] as const);
 
 /** A list's canonical JSON; a list shared by many requests (the agent's tools) is remembered. */
 function canonicalList(items: readonly unknown[], shared: boolean): string {

@@ -139,12 +139,24 @@ export function* reportJsonChunks(report: RunReport): Generator<string> {
   } else {
     yield '[\n';
     for (const [index, result] of report.results.entries()) {
-      yield `${index > 0 ? ',\n' : ''}    ${JSON.stringify(result, null, 2).replaceAll('\n', '\n    ')}`;
+      yield `${index > 0 ? ',\n' : ''}${indentedResult(result)}`;
     }
     yield '\n  ]';
   }
   yield `${outline.slice(valueEnd)}\n`;
 }
+
+/**
+ * A result as it stands inside report.json's `results` (4 spaces in): JSON.stringify indents it so
+ * itself when it writes it inside a two-level wrapper, which costs less than re-indenting its text.
+ */
+function indentedResult(result: ReportResult): string {
+  const wrapped = JSON.stringify({ results: [result] }, null, 2);
+  return wrapped.slice(WRAPPER_HEAD.length, wrapped.length - WRAPPER_TAIL.length);
+}
+
+const WRAPPER_HEAD = '{\n  "results": [\n';
+const WRAPPER_TAIL = '\n  ]\n}';
 
 /** `copy`: the transcript is cloned; the copies made by redaction are the report's to keep as they are. */
 function reportResult(result: ReportInput, copy = true): ReportResult {

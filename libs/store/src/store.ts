@@ -74,8 +74,8 @@ export interface Store {
   saveScenarioResult(runId: string, result: ScenarioResult, attempt?: number): void;
   /**
    * Saves many reported results (attempt 0) in one transaction: all or none. For imports (merged
-   * shard reports); a run in progress saves each result as it finishes instead, so that an
-   * interruption keeps every finished one.
+   * shard reports), and for a run in progress, which saves its finished results a few at a time
+   * (at most 16, or after 200 ms) and all of them at once on Ctrl-C (the runner's batched saves).
    */
   saveScenarioResults(runId: string, results: readonly ScenarioResult[]): void;
   /** Throws when the run does not exist. */

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEffect } from 'react';
 import { Text } from 'ink';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadCalibrationSet, ratingOrder } from '@parley/calibration';
 import type { CalibrationRating } from '@parley/config';
 import { manualClock } from '@parley/core';
@@ -431,6 +431,17 @@ describe('parley tui rate', () => {
     const frame = await until(open(dir), (text) => text.includes('cannot be rated'));
     expect(frame).toContain('human_labelled.yaml');
     expectFits(frame);
+  });
+
+  it('lists each problem of a broken set within the frame, and ends with exit 2', async () => {
+    const dir = calibrationFolderWith('schema_version: 1\nitems:\n  - broken: [unclosed\n# a comment\nowner: "x\n');
+    const setExitCode = vi.fn();
+    const rendered = renderApp({ screen: 'rate' }, { services: { calibrationDir: dir, reviewer: REVIEWER, clock: manualClock(NOW), setExitCode } });
+    const frame = await until(rendered, (text) => text.includes('cannot be rated'));
+    expect(frame.split('\n')[0]).toMatch(/^Rate/);
+    expect(frame).toMatch(/human_labelled\.yaml:\d+:\d+: invalid YAML/);
+    expectFits(frame);
+    expect(setExitCode).toHaveBeenCalledWith(2);
   });
 });
 

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Text } from 'ink';
 import { calibrationFolder, loadCalibrationFolder, startRatingSession } from '@parley/calibration';
 import { ConfigError } from '@parley/core';
-import { ScreenFrame } from '../components/screen-frame.js';
+import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { RateSessionView, type RateSessionSource } from '../rate/rate-session-view.js';
 import { useServices } from '../tui-context.js';
 
@@ -26,13 +26,25 @@ export function RateScreen() {
       throw error;
     }
   });
-  if ('problem' in loaded) {
-    return (
-      <ScreenFrame title="Rate" keys={[]}>
-        <Text>The calibration set cannot be rated:</Text>
-        <Text>{loaded.problem}</Text>
-      </ScreenFrame>
-    );
-  }
+  if ('problem' in loaded) return <UnreadableSet problem={loaded.problem} />;
   return <RateSessionView source={loaded.source} />;
+}
+
+/** Why the set cannot be rated, one line per problem (file:line:column first), as many as fit. */
+function UnreadableSet({ problem }: { problem: string }) {
+  const services = useServices();
+  const bodyRows = useBodyRows();
+  // An unreadable set is a configuration error, as in `parley calibrate`: exit 2 on leaving.
+  useEffect(() => services.setExitCode(2), [services]);
+  const lines = problem.split('\n').slice(0, Math.max(1, bodyRows - 1));
+  return (
+    <ScreenFrame title="Rate" keys={[]}>
+      <Text>The calibration set cannot be rated:</Text>
+      {lines.map((line, index) => (
+        <Text key={index} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+    </ScreenFrame>
+  );
 }

@@ -26,7 +26,7 @@ await build({
   sourcemap: 'linked',
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // react-devtools-core: Ink imports it only when DEV=true, and we do not ship it.
   external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv', 'react-devtools-core'],
   // React's production build for the TUI (no development checks at run time).

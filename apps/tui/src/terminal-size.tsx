@@ -19,7 +19,8 @@ export function FixedTerminalSize({ size, children }: { size: TerminalSize; chil
 /** The terminal's size, following resizes; never smaller than 80×24 would make layouts negative. */
 export function useTerminalSize(): TerminalSize {
   const fixed = useContext(FixedSizeContext);
-  const { stdout } = useStdout();
+  // Ink types its stdout as a plain writable stream; a terminal's (and the test double's) has a size.
+  const stdout = useStdout().stdout as NodeJS.WriteStream;
   const read = (): TerminalSize => ({ columns: stdout.columns || MIN_SIZE.columns, rows: stdout.rows || MIN_SIZE.rows });
   const [size, setSize] = useState(read);
   useEffect(() => {

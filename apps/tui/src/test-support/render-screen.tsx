@@ -75,7 +75,10 @@ export async function waitForFrame(rendered: Rendered, predicate: (frame: string
 /** Escape sequences of the keys the screens use, for `stdin.write`. */
 export const KEYS = {
   enter: '\r',
-  escape: '\u001B',
+  // A lone ESC byte is ambiguous (it starts every escape sequence), so Ink 8 holds it for 20 ms
+  // before deciding it was the Esc key. Tests send the kitty keyboard protocol's unambiguous
+  // Esc (CSI 27 u), which Ink parses at once; the tmux end-to-end tests press the real key.
+  escape: '\u001B[27u',
   tab: '\t',
   left: '\u001B[D',
   right: '\u001B[C',

@@ -6,7 +6,39 @@ import { setFlagsFromString } from 'node:v8';
 // Set before the bundle is imported, so before the heap grows.
 setFlagsFromString('--heap-growing-percent=100');
 
-const { main } = await import('../dist/bundle/parley.js');
+const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== '0';
+// With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.
+if (debug) process.setSourceMapsEnabled(true);
+
+// A reader that goes away (`parley runs list | head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
+let bundle;
+try {
+  bundle = await import('../dist/bundle/parley.js');
+} catch (error) {
+  // Without the bundle there is no one to explain: say it in one line, exit 2 (not evaluated).
+  process.stderr.write(
+    `parley: internal error: cannot load Parley: ${String(error?.message ?? error).split('\n')[0]}\n` +
+      '  what to do: reinstall with `npm ci` (in a clone of Parley: `npm run build`)\n' +
+      (debug ? `${error?.stack ?? error}\n` : '  (set PARLEY_DEBUG=1 to see the stack)\n'),
+  );
+  process.exit(2);
+}
+const { main, describeInternalError } = bundle;
+
+// An error that escapes every handler still gets one readable line and exit 2, never a raw stack.
+const internalError = (error) => {
+  process.stderr.write(describeInternalError(error, process.env));
+  process.exit(2);
+};
+process.on('uncaughtException', internalError);
+process.on('unhandledRejection', internalError);
 
 // Ctrl-C stops starting scenarios and lets the run write what finished; a second Ctrl-C quits at once.
 const controller = new AbortController();

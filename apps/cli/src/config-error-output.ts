@@ -1,16 +1,26 @@
 import { formatIssue, type ConfigIssue } from '@parley/core';
-import type { Output } from './output.js';
+import { paint, type Output } from './output.js';
+import { hangingWrap } from './text-wrap.js';
 
-/** Prints every issue as `file:line:column: message`, errors first. */
+/**
+ * Prints every issue as `file:line:column: message`, errors first. On a terminal a long message
+ * wraps under its first line; elsewhere (CI logs, editors' problem matchers) each issue stays one
+ * line so tools can read it.
+ */
 export function printIssues(output: Output, issues: ConfigIssue[], cwd: string): void {
+  const colors = paint(output.color);
   const ordered = [...issues].sort((left, right) => Number(left.severity === 'warning') - Number(right.severity === 'warning'));
   for (const issue of ordered) {
-    const prefix = issue.severity === 'warning' ? 'warning: ' : 'error: ';
-    output.err(`${prefix}${formatIssue({ ...issue, file: relativePath(issue.file, cwd) })}\n`);
+    const warning = issue.severity === 'warning';
+    const prefix = warning ? 'warning:' : 'error:';
+    const text = `${prefix} ${formatIssue({ ...issue, file: relativePath(issue.file, cwd) })}`;
+    const lines = output.wrap ? hangingWrap(text, output.columns - 1, '    ') : [text];
+    lines[0] = (warning ? colors.yellow(prefix) : colors.red(prefix)) + lines[0]!.slice(prefix.length);
+    output.err(`${lines.join('\n')}\n`);
   }
 }
 
-function relativePath(file: string, cwd: string): string {
+export function relativePath(file: string, cwd: string): string {
   if (file.startsWith(`${cwd}/`)) return file.slice(cwd.length + 1);
   return file;
 }

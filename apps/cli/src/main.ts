@@ -4,6 +4,7 @@ import { registerCalibrateCommand } from './calibrate-command.js';
 import type { CommandContext } from './command-context.js';
 import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
+import { describeInternalError } from './internal-error.js';
 import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-command.js';
 import { processOutput } from './output.js';
 import { registerPromoteCommand } from './promote-command.js';
@@ -16,6 +17,9 @@ import { runsListCommand, runsShowCommand } from './runs-command.js';
 import { validateCommand } from './validate-command.js';
 
 export const EXIT_USAGE = 2;
+/** An unexpected error: like a configuration error, the run could not be evaluated. */
+export const EXIT_INTERNAL = 2;
+export { describeInternalError } from './internal-error.js';
 
 /**
  * The `parley` command: parses arguments, calls the libraries, prints. Returns the exit code
@@ -46,7 +50,9 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
       printIssues(context.output, error.issues, context.cwd);
       return EXIT_USAGE;
     }
-    throw error;
+    // Anything else is ours, not the suite's: the run could not be evaluated (exit 2, never 1).
+    context.output.err(describeInternalError(error, context.env));
+    return EXIT_INTERNAL;
   }
 }
 
@@ -56,7 +62,12 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .version('0.1.0')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (text) => context.output.out(text), writeErr: (text) => context.output.err(text) });
+    .configureOutput({ writeOut: (text) => context.output.out(text), writeErr: (text) => context.output.err(text) })
+    .option('--no-color', 'no colour codes in the output (also NO_COLOR=1 or FORCE_COLOR=0)')
+    // Global options apply to every command: `parley --no-color run` and `parley run --no-color` alike.
+    .hook('preAction', (command) => {
+      if (command.opts<{ color?: boolean }>().color === false) context.output = { ...context.output, color: false };
+    });
 
   addRunFlags(
     program

@@ -9,22 +9,49 @@ export interface Output {
   interactive: boolean;
   /** True when both stdin and stdout are a terminal: the TUI can take keys and draw. */
   terminal: boolean;
-  /** False under NO_COLOR or when not writing to a terminal. */
+  /** False under NO_COLOR, FORCE_COLOR=0, TERM=dumb, `--no-color`, or when not writing to a terminal. */
   color: boolean;
-  /** Width to fit tables into: the terminal's, or 100 columns off a terminal. */
+  /** Width to fit tables and lines into: the terminal's, else `COLUMNS`, else 80. */
   columns: number;
+  /**
+   * True when a person reads the output in a terminal: long messages wrap to `columns`. Off a
+   * terminal (CI logs, pipes, editors' problem matchers) a message stays one line, for tools.
+   */
+  wrap: boolean;
 }
 
+/** Width used off a terminal (CI logs, pipes) when `COLUMNS` does not say otherwise. */
+export const DEFAULT_COLUMNS = 80;
+
 export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
-  const noColor = 'NO_COLOR' in env && env.NO_COLOR !== '';
   return {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     interactive: Boolean(process.stderr.isTTY) && env.CI !== 'true',
     terminal: Boolean(process.stdin.isTTY) && Boolean(process.stdout.isTTY),
-    color: !noColor && (Boolean(process.stdout.isTTY) || 'FORCE_COLOR' in env),
-    columns: process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
+    color: colorEnabled(env, Boolean(process.stdout.isTTY)),
+    columns: outputColumns(env, process.stdout.isTTY ? process.stdout.columns : undefined),
+    wrap: Boolean(process.stdout.isTTY) || Boolean(process.stderr.isTTY),
   };
+}
+
+/**
+ * Whether to write colour codes, by the conventions other tools follow: `NO_COLOR` (any non-empty
+ * value) turns colour off; `FORCE_COLOR=0` (or `false`) turns it off and any other `FORCE_COLOR`
+ * turns it on even off a terminal; otherwise colour only on a terminal that is not `TERM=dumb`.
+ */
+export function colorEnabled(env: NodeJS.ProcessEnv, isTerminal: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  return isTerminal && env.TERM !== 'dumb';
+}
+
+/** The terminal's width; off a terminal `COLUMNS` when it is a sensible number, else 80. */
+export function outputColumns(env: NodeJS.ProcessEnv, terminalColumns: number | undefined): number {
+  if (terminalColumns !== undefined && terminalColumns > 0) return terminalColumns;
+  const fromEnv = Number(env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv >= 40 ? fromEnv : DEFAULT_COLUMNS;
 }
 
 export interface Paint {

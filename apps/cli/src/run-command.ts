@@ -5,6 +5,7 @@ import { paint } from './output.js';
 import { runProgress } from './run-progress.js';
 import { renderRunSummary } from './run-summary.js';
 import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
+import { wrapLines } from './text-wrap.js';
 
 export type { RunFlags } from './run-flags.js';
 
@@ -27,9 +28,10 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     );
     const notes = gateNotes(outcome.report, outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, context.cwd), entries: outcome.exported_baseline.entries });
     const judge = judgeSummary(outcome.report.judge);
-    if (judge !== null) context.output.out(`${judge}\n`);
-    if (notes.err) context.output.err(notes.err);
-    if (notes.out) context.output.out(notes.out);
+    const fit = (text: string): string => (context.output.wrap ? wrapLines(text, context.output.columns - 1) : text);
+    if (judge !== null) context.output.out(`${fit(judge)}\n`);
+    if (notes.err) context.output.err(fit(notes.err));
+    if (notes.out) context.output.out(fit(notes.out));
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
     return outcome.exit_code;
   } finally {

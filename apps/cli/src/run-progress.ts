@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { RunEvent, RunListener } from '@parley/core';
 import { paint, type Output } from './output.js';
+import { fitLine, hangingWrap } from './text-wrap.js';
 
 /**
  * Shows a run as it goes: a progress bar on an interactive terminal, one plain line per finished
@@ -12,11 +13,16 @@ export function runProgress(output: Output): { listener: RunListener; stop(): vo
   let total = 0;
   let done = 0;
   let failed = 0;
+  // One column spare: a line that exactly fills the terminal wraps in some of them.
+  const width = output.columns - 1;
   const listener = (event: RunEvent): void => {
     switch (event.type) {
       case 'run_started':
         total = event.scenario_ids.length;
-        output.err(`${colors.bold('parley')} ${event.suite} · ${event.mode} · ${total} scenario${total === 1 ? '' : 's'} · run ${event.run_id}\n`);
+        {
+          const [first = '', ...rest] = hangingWrap(`parley ${event.suite} · ${event.mode} · ${total} scenario${total === 1 ? '' : 's'} · run ${event.run_id}`, width, '  ');
+          output.err(`${[colors.bold('parley') + first.slice('parley'.length), ...rest].join('\n')}\n`);
+        }
         if (output.interactive) {
           bar = new cliProgress.SingleBar(
             {
@@ -36,7 +42,11 @@ export function runProgress(output: Output): { listener: RunListener; stop(): vo
         const { result } = event;
         if (result.status === 'fail' || result.status === 'error') failed += 1;
         if (bar) bar.update(done, { failed, last: result.scenario_id });
-        else output.err(`[${done}/${total}] ${colors.status(result.status, result.status.padEnd(7))} ${result.scenario_id}\n`);
+        else {
+          const counter = `[${done}/${total}] `;
+          const id = fitLine(result.scenario_id, width - counter.length - 8);
+          output.err(`${counter}${colors.status(result.status, result.status.padEnd(7))} ${id}\n`);
+        }
         break;
       }
       case 'run_finished':

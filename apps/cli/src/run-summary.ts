@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { RunReport } from '@parley/reports';
 import { paint, type Paint } from './output.js';
+import { hangingWrap, wrapText } from './text-wrap.js';
 
 const MIN_REASON_WIDTH = 24;
 const MIN_ID_WIDTH = 14;
@@ -45,17 +46,23 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     colWidths: [...widths, reasonWidth],
   });
   for (const result of results) {
-    table.push([...columnsShown.map((column) => cellOf(result, column, colors)), shorten(result.reason, (reasonWidth - 2) * 2)]);
+    // The table library wraps cells without knowing colour codes (it would cut `\u001b[31mfail` in
+    // three lines), so only plain cells wrap; the status cell is sized to fit and never wrapped.
+    const cells = columnsShown.map((column) =>
+      column === 'status' ? { content: cellOf(result, column, colors), wordWrap: false } : cellOf(result, column, plain),
+    );
+    table.push([...cells, shorten(result.reason, (reasonWidth - 2) * 2)]);
   }
-  const lines = [table.toString(), ...(hidden > 0 ? [colors.dim(`… and ${hidden} more scenarios (${describeHidden(sorted.slice(MAX_TABLE_ROWS))}): see report.json`)] : []), ''];
+  const more = hidden > 0 ? hangingWrap(`… and ${hidden} more scenarios (${describeHidden(sorted.slice(MAX_TABLE_ROWS))}): see report.json`, columns - 1, '  ') : [];
+  const lines = [table.toString(), ...more.map(colors.dim), ''];
 
   const failing = sorted.filter((result) => result.status === 'fail' || result.status === 'error').slice(0, MAX_TABLE_ROWS);
   for (const result of failing) {
     const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
-    lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} (${label})`);
-    if (result.error) lines.push(...wrap(result.error.message, '    ', columns - 1), ...indent(result.error.details));
+    lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} ${fitTo(`(${label})`, columns - 3 - result.scenario_id.length)}`);
+    if (result.error) lines.push(...wrapText(result.error.message, columns - 1, '    '), ...indent(result.error.details, columns - 1));
     for (const metric of result.metrics.filter((item) => !item.passed)) {
-      lines.push(...wrap(`${metric.metric}@${metric.version}: ${metric.reason}`, '    ', columns - 1));
+      lines.push(...wrapText(`${metric.metric}@${metric.version}: ${metric.reason}`, columns - 1, '    '));
     }
   }
   if (failing.length) lines.push('');
@@ -65,9 +72,16 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
   const cost = report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`;
+  const verdict = report.status.toUpperCase();
+  const [first = '', ...rest] = hangingWrap(
+    `${verdict} · ${report.results.length} scenarios: ${counts} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
+    columns - 1,
+    '  ',
+  );
   lines.push(
-    `${colors.status(report.status, report.status.toUpperCase())} · ${report.results.length} scenarios: ${counts} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
-    colors.dim(`reports: ${outDir}/{report.json,junit.xml,summary.md}`),
+    colors.status(report.status, verdict) + first.slice(verdict.length),
+    ...rest,
+    ...hangingWrap(`reports: ${outDir}/{report.json,junit.xml,summary.md}`, columns - 1, '  ').map(colors.dim),
     '',
   );
   return lines.join('\n');
@@ -99,26 +113,13 @@ function shorten(text: string, length: number): string {
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }
 
-/** Word-wraps one line of text to `width` columns, every line starting with `prefix`. */
-function wrap(text: string, prefix: string, width: number): string[] {
-  const room = Math.max(20, width - prefix.length);
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.replace(/\s+/g, ' ').trim().split(' ')) {
-    if (current && current.length + 1 + word.length > room) {
-      lines.push(prefix + current);
-      current = '';
-    }
-    current = current ? `${current} ${word}` : word;
-    while (current.length > room) {
-      lines.push(prefix + current.slice(0, room));
-      current = current.slice(room);
-    }
-  }
-  if (current) lines.push(prefix + current);
-  return lines;
+/** Error details (diffs, output of hooks) keep their spacing: long lines are cut into pieces, not re-flowed. */
+function indent(text: string | undefined, width: number): string[] {
+  const room = Math.max(20, width - 6);
+  return text ? text.split('\n').flatMap((line) => (line.match(new RegExp(`.{1,${room}}`, 'gu')) ?? ['']).map((piece) => `      ${piece}`)) : [];
 }
 
-function indent(text: string | undefined): string[] {
-  return text ? text.split('\n').map((line) => `      ${line}`) : [];
+/** `text` cut to `room` columns (at least a few), with `…` when cut. */
+function fitTo(text: string, room: number): string {
+  return text.length <= Math.max(4, room) ? text : `${text.slice(0, Math.max(3, room - 1))}…`;
 }

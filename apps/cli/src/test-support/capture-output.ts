@@ -15,6 +15,7 @@ export function captureOutput(): Output & { stdout(): string; stderr(): string }
     terminal: false,
     color: false,
     columns: 100,
+    wrap: false,
     stdout: () => out,
     stderr: () => err,
   };

@@ -10,4 +10,9 @@ export interface CommandContext {
   random: Random;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
+  /**
+   * Configuration errors are also printed as GitHub workflow commands (annotations): in GitHub
+   * Actions by default, or with `--reporter github`.
+   */
+  githubAnnotations?: boolean;
 }

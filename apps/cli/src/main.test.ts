@@ -69,14 +69,17 @@ describe('parley run', () => {
     expect(result.stderr).toMatch(/scenarios\/spa_price_question_sw\.yaml:\d+:5: .*"treshold".*did you mean "threshold"/);
   });
 
-  it('exits 2 for unknown flags and for flags whose capability is not built yet', async () => {
+  it('exits 2 for unknown flags, unknown reporters and bad values', async () => {
     const suite = copyExample('booking');
     const unknown = await parley(['run', '.', '--frobnicate'], suite);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--frobnicate'");
-    const notYet = await parley(['run', '.', '--reporter', 'junit'], suite);
-    expect(notYet.code).toBe(2);
-    expect(notYet.stderr).toContain('--reporter is part of the SPEC but not available in this version');
+    const unknownReporter = await parley(['run', '.', '--reporter', 'tap'], suite);
+    expect(unknownReporter.code).toBe(2);
+    expect(unknownReporter.stderr).toContain('--reporter must be one of console, json, junit, markdown, github, got "tap"');
+    const twoDocuments = await parley(['run', '.', '--reporter', 'json', '--reporter', 'junit'], suite);
+    expect(twoDocuments.code).toBe(2);
+    expect(twoDocuments.stderr).toContain('--reporter json and junit: each prints a document on stdout, choose one');
     const badMode = await parley(['run', '.', '--mode', 'fast'], suite);
     expect(badMode.code).toBe(2);
   });

@@ -4,6 +4,7 @@ import { registerCalibrateCommand } from './calibrate-command.js';
 import type { CommandContext } from './command-context.js';
 import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
+import { renderIssueAnnotations } from './github-reporter.js';
 import { describeInternalError } from './internal-error.js';
 import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-command.js';
 import { processOutput } from './output.js';
@@ -11,10 +12,11 @@ import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
 import { registerCacheCommand } from './cache-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
-import { addRunFlags } from './run-flags.js';
+import { addReporterFlags, addRunFlags } from './run-flags.js';
 import { registerTuiCommand } from './tui-command.js';
 import { runsListCommand, runsShowCommand } from './runs-command.js';
-import { validateCommand } from './validate-command.js';
+import { validateCommand, type ValidateFlags } from './validate-command.js';
+import { addHelpFooters } from './command-help.js';
 
 export const EXIT_USAGE = 2;
 /** An unexpected error: like a configuration error, the run could not be evaluated. */
@@ -33,6 +35,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
     clock: overrides.clock ?? systemClock,
     random: overrides.random ?? systemRandom(),
     ...(overrides.signal ? { signal: overrides.signal } : {}),
+    githubAnnotations: overrides.githubAnnotations ?? (overrides.env ?? process.env).GITHUB_ACTIONS === 'true',
   };
   let exitCode = 0;
   const program = buildProgram(context, (code) => {
@@ -48,6 +51,10 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
     }
     if (isConfigError(error)) {
       printIssues(context.output, error.issues, context.cwd);
+      if (context.githubAnnotations) {
+        const workspace = context.env.GITHUB_WORKSPACE;
+        context.output.out(renderIssueAnnotations(error.issues, { cwd: context.cwd, ...(workspace ? { workspace } : {}) }));
+      }
       return EXIT_USAGE;
     }
     // Anything else is ours, not the suite's: the run could not be evaluated (exit 2, never 1).
@@ -56,7 +63,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
   }
 }
 
-function buildProgram(context: CommandContext, setExitCode: (code: number) => void): Command {
+export function buildProgram(context: CommandContext, setExitCode: (code: number) => void): Command {
   const program = new Command('parley')
     .description('Test conversational AI agents with multi-turn golden conversations.')
     .version('0.1.0')
@@ -69,18 +76,21 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
       if (command.opts<{ color?: boolean }>().color === false) context.output = { ...context.output, color: false };
     });
 
-  addRunFlags(
-    program
-      .command('run')
-      .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
-      .argument('[suite]', 'suite folder or parley.yaml', '.'),
+  addReporterFlags(
+    addRunFlags(
+      program
+        .command('run')
+        .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
+        .argument('[suite]', 'suite folder or parley.yaml', '.'),
+    ),
   ).action(async (suite: string, flags: RunFlags) => setExitCode(await runCommand(suite, flags, context)));
 
   program
     .command('validate')
     .description('check a suite without running it (exit 2 with file:line:column on problems)')
     .argument('[suite]', 'suite folder or parley.yaml', '.')
-    .action(async (suite: string) => setExitCode(await validateCommand(suite, context)));
+    .addOption(formatOption())
+    .action(async (suite: string, flags: ValidateFlags) => setExitCode(await validateCommand(suite, flags, context)));
 
   program
     .command('compare')
@@ -115,13 +125,21 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .description('recent runs, newest first')
     .option('--limit <n>', 'how many', '20')
     .option('--suite <name>', 'only this suite')
-    .action(async (flags: { limit?: string; suite?: string }) => setExitCode(await runsListCommand(flags, context)));
+    .addOption(formatOption())
+    .action(async (flags: { limit?: string; suite?: string; format?: string }) => setExitCode(await runsListCommand(flags, context)));
   runs
     .command('show')
     .description('one run with its scenarios')
     .argument('<run_id>', 'run id or a unique prefix')
-    .action(async (id: string) => setExitCode(await runsShowCommand(id, context)));
+    .addOption(formatOption())
+    .action(async (id: string, flags: { format?: string }) => setExitCode(await runsShowCommand(id, flags, context)));
 
   for (const command of [program, ...program.commands, ...runs.commands]) command.exitOverride();
+  addHelpFooters(program);
   return program;
+}
+
+/** `--format text|json`: json prints one JSON document on stdout and nothing else there. */
+function formatOption(): Option {
+  return new Option('--format <format>', 'text, or json on stdout').choices(['text', 'json']);
 }

@@ -1,18 +1,26 @@
-import { judgeSummary } from '@parley/reports';
+import { expectationLocator } from '@parley/config';
+import { judgeSummary, renderJunit, renderSummaryMarkdown, reportJsonChunks, type ReportResult } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
 import { gateNotes } from './gate-notes.js';
+import { renderGithubAnnotations, type LocateExpectation } from './github-reporter.js';
 import { paint } from './output.js';
+import { chooseReporters } from './reporter-choice.js';
 import { runProgress } from './run-progress.js';
 import { renderRunSummary } from './run-summary.js';
 import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
 import { wrapLines } from './text-wrap.js';
+import type { RunOutcome } from '@parley/runner';
 
 export type { RunFlags } from './run-flags.js';
 
 export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
+  const choice = chooseReporters(flags, context.env);
+  context.githubAnnotations = choice.reporters.includes('github');
   const options = runOptionsFromFlags(flags);
   const { runSuite } = await import('@parley/runner');
   const progress = runProgress(context.output);
+  // A document reporter owns stdout; everything meant for people goes to stderr then.
+  const people = choice.document === undefined ? context.output.out : context.output.err;
   try {
     const outcome = await runSuite(
       {
@@ -23,20 +31,42 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
       },
       { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners: [progress.listener] },
     );
-    context.output.out(
-      renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns),
-    );
+    progress.stop();
     const notes = gateNotes(outcome.report, outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, context.cwd), entries: outcome.exported_baseline.entries });
-    const judge = judgeSummary(outcome.report.judge);
-    const fit = (text: string): string => (context.output.wrap ? wrapLines(text, context.output.columns - 1) : text);
-    if (judge !== null) context.output.out(`${fit(judge)}\n`);
-    if (notes.err) context.output.err(fit(notes.err));
-    if (notes.out) context.output.out(fit(notes.out));
+    if (choice.reporters.includes('console')) {
+      people(renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns));
+      const fit = (text: string): string => (context.output.wrap ? wrapLines(text, context.output.columns - 1) : text);
+      const judge = judgeSummary(outcome.report.judge);
+      if (judge !== null) people(`${fit(judge)}\n`);
+      if (notes.err) context.output.err(fit(notes.err));
+      if (notes.out) people(fit(notes.out));
+    } else if (notes.err && !choice.reporters.includes('github')) {
+      context.output.err(notes.err);
+    }
+    if (choice.document === 'json') for (const chunk of reportJsonChunks(outcome.report)) context.output.out(chunk);
+    if (choice.document === 'junit') context.output.out(renderJunit(outcome.report));
+    if (choice.document === 'markdown') context.output.out(renderSummaryMarkdown(outcome.report));
+    if (choice.reporters.includes('github')) {
+      const workspace = context.env.GITHUB_WORKSPACE;
+      people(renderGithubAnnotations(outcome.report, expectationPlaces(outcome), { cwd: context.cwd, ...(workspace ? { workspace } : {}) }));
+    }
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
     return outcome.exit_code;
   } finally {
     progress.stop();
   }
+}
+
+/** Finds a failing expectation in the suite's files, parsing only the files of failing scenarios. */
+function expectationPlaces(outcome: RunOutcome): LocateExpectation {
+  const locate = expectationLocator();
+  const files = new Map(outcome.suite.scenarios.map((scenario) => [scenario.data.id, scenario.file]));
+  return (result: ReportResult, metricIndex: number | undefined) => {
+    const scenarioFile = files.get(result.scenario_id);
+    if (scenarioFile === undefined) return undefined;
+    const query = { scenarioFile, suiteFile: outcome.suite.file, agent: result.agent, metrics: result.metrics.map((metric) => metric.metric) };
+    return locate({ ...query, index: metricIndex ?? -1 });
+  };
 }
 
 function displayPath(path: string, cwd: string): string {

@@ -18,7 +18,8 @@ export interface RunFlags {
   cacheClear?: boolean;
   shard?: string;
   changedSince?: string;
-  reporter?: string;
+  reporter?: string[];
+  format?: string;
   out?: string;
   resume?: string;
   seed?: string;
@@ -26,13 +27,11 @@ export interface RunFlags {
 
 const MODES: RunMode[] = ['replay', 'live', 'record'];
 
-/** Flags the SPEC defines whose capability later work adds: refused clearly instead of ignored. */
-const NOT_YET: Array<[keyof RunFlags, string]> = [['reporter', '--reporter']];
-
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** The flags of `parley run` (SPEC §4), shared by `parley tui run`. */
+/** The flags of `parley run`, shared by `parley tui run` (which draws its own screen, so has no reporters). */
 export function addRunFlags(command: Command): Command {
+  // Reporters (`--reporter`, `--format`) belong to `parley run` alone: see addReporterFlags.
   return command
     .addOption(new Option('--mode <mode>', 'replay (default when recordings exist), live or record').choices(['replay', 'live', 'record']))
     .addOption(new Option('--judge <mode>', 'replay or live judging').choices(['replay', 'live']))
@@ -48,7 +47,6 @@ export function addRunFlags(command: Command): Command {
     .option('--cache-clear', 'empty the judge cache first')
     .option('--shard <i/n>', 'run the I-th of N deterministic shards')
     .option('--changed-since <gitref>', 'run the scenarios affected by changes since GITREF')
-    .option('--reporter <list>', 'reporters to use')
     .option('--out <dir>', 'report folder (default .parley/runs/<run_id>)')
     .option('--resume <run_id>', 'finish an interrupted run')
     .option('--seed <n>', 'run seed: draws the judge cross-check sample (default 0; replay with the seed the recording was made with)');
@@ -56,11 +54,6 @@ export function addRunFlags(command: Command): Command {
 
 /** Checks the flags of `parley run` and turns them into the orchestrator's options (bad values are configuration errors). */
 export function runOptionsFromFlags(flags: RunFlags) {
-  for (const [key, flag] of NOT_YET) {
-    if (flags[key] !== undefined) {
-      throw new ConfigError(`${flag} is part of the SPEC but not available in this version of Parley yet`);
-    }
-  }
   const judgeMode: 'live' | 'replay' | undefined = flags.judge === 'live' ? 'live' : flags.judge === 'replay' ? 'replay' : undefined;
   if (flags.judge !== undefined && judgeMode === undefined) throw new ConfigError(`--judge must be live or replay, got "${flags.judge}"`);
   let seed: number | undefined;
@@ -114,4 +107,11 @@ export function runOptionsFromFlags(flags: RunFlags) {
     ...(flags.cacheClear ? { cacheClear: true } : {}),
     ...(seed !== undefined ? { seed } : {}),
   };
+}
+
+/** `--reporter` (repeatable) and `--format` of `parley run`. */
+export function addReporterFlags(command: Command): Command {
+  return command
+    .option('--reporter <name>', 'console (default), json, junit, markdown or github (repeatable; github is added by default when GITHUB_ACTIONS=true)', collect)
+    .addOption(new Option('--format <format>', 'json: the report on stdout and nothing else (same as --reporter json)').choices(['text', 'json']));
 }

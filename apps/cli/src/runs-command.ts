@@ -8,13 +8,17 @@ function storePath(context: CommandContext): string {
 }
 
 /** `parley runs list`: the run history, newest first. */
-export async function runsListCommand(flags: { limit?: string; suite?: string }, context: CommandContext): Promise<number> {
+export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
   const { openStore, formatRunList } = await import('@parley/store');
   const limit = flags.limit === undefined ? 20 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new ConfigError(`--limit must be a positive integer, got "${flags.limit}"`);
   const store = openStore(storePath(context));
   try {
     const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
+    if (flags.format === 'json') {
+      context.output.out(`${JSON.stringify(runs, null, 2)}\n`);
+      return 0;
+    }
     context.output.out(runs.length ? `${formatRunList(runs)}\n` : 'no runs yet: start one with `parley run <suite>`\n');
     return 0;
   } finally {
@@ -23,7 +27,7 @@ export async function runsListCommand(flags: { limit?: string; suite?: string },
 }
 
 /** `parley runs show ID`: one run with every scenario's status, reason and scores. */
-export async function runsShowCommand(id: string, context: CommandContext): Promise<number> {
+export async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
   const { openStore, formatRunDetail } = await import('@parley/store');
   const store = openStore(storePath(context));
   try {
@@ -33,6 +37,10 @@ export async function runsShowCommand(id: string, context: CommandContext): Prom
     const results = store
       .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
       .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));
+    if (flags.format === 'json') {
+      context.output.out(`${JSON.stringify({ run, results }, null, 2)}\n`);
+      return 0;
+    }
     context.output.out(`${formatRunDetail(run, results)}\n`);
     return 0;
   } finally {

@@ -1,19 +1,39 @@
+import { isConfigError, type ConfigIssue } from '@parley/core';
 import type { CommandContext } from './command-context.js';
-import { printIssues } from './config-error-output.js';
+import { printIssues, relativePath } from './config-error-output.js';
 import { paint } from './output.js';
 
+export interface ValidateFlags {
+  format?: string;
+}
+
 /** `parley validate [suite]`: loads and checks everything a run would, without running anything. */
-export async function validateCommand(suiteArgument: string | undefined, context: CommandContext): Promise<number> {
+export async function validateCommand(suiteArgument: string | undefined, flags: ValidateFlags, context: CommandContext): Promise<number> {
+  const json = flags.format === 'json';
+  // JSON owns stdout: problems go into it, not into annotations beside it.
+  if (json) context.githubAnnotations = false;
   const { loadSuiteForRun } = await import('@parley/runner');
   const { resolve } = await import('node:path');
-  const suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'));
-  // The redactor a run would build: reads the identities file (a line that is not a name is an error).
-  const { suiteRedactor } = await import('@parley/redaction');
-  suiteRedactor(suite);
-  printIssues(context.output, suite.warnings, context.cwd);
-  const colors = paint(context.output.color);
+  const issuesOf = (issues: readonly ConfigIssue[]) => issues.map((issue) => ({ ...issue, file: relativePath(issue.file, context.cwd) }));
+  let suite;
+  try {
+    suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'));
+    // The redactor a run would build: reads the identities file (a line that is not a name is an error).
+    const { suiteRedactor } = await import('@parley/redaction');
+    suiteRedactor(suite);
+  } catch (error) {
+    if (json && isConfigError(error)) context.output.out(`${JSON.stringify({ valid: false, problems: issuesOf(error.issues) }, null, 2)}\n`);
+    throw error;
+  }
   const agents = Object.keys(suite.config.agents).length;
   const metrics = new Set(suite.scenarios.flatMap((scenario) => scenario.expectations.map((expectation) => expectation.metric)));
+  if (json) {
+    const facts = { valid: true, suite: suite.config.suite, scenarios: suite.scenarios.length, agents, metrics: [...metrics].sort(), warnings: issuesOf(suite.warnings) };
+    context.output.out(`${JSON.stringify(facts, null, 2)}\n`);
+    return 0;
+  }
+  printIssues(context.output, suite.warnings, context.cwd);
+  const colors = paint(context.output.color);
   context.output.out(
     `${colors.status('pass', 'valid')}: suite ${suite.config.suite} · ${suite.scenarios.length} scenarios · ${agents} agents · ${metrics.size} metrics${suite.warnings.length ? ` · ${suite.warnings.length} warnings` : ''}\n`,
   );

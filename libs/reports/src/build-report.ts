@@ -64,6 +64,8 @@ export interface BuildReportOptions {
    * Everything else (withholding `metadata_only` content) still applies.
    */
   alreadyRedacted?: boolean;
+  /** Scenario id → its file, relative to where the run ran (`results[].file`, JUnit's `file`, CI annotations). */
+  files?: ReadonlyMap<string, string>;
 }
 
 /** A scenario's result as the report takes it: under `--repeat`, with its attempts in order. */
@@ -87,7 +89,9 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
   const cost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
   const warnings = [...(run.warnings ?? [])];
   const marks = new Map((run.flaky_marks ?? []).map((mark) => [mark.scenario_id, mark]));
-  const reported = sorted.map((result) => withFlakyMark(reportResult(result, options.alreadyRedacted !== true), marks.get(result.scenario_id), redactor));
+  const reported = sorted.map((result) =>
+    withFlakyMark(reportResult(result, options.alreadyRedacted !== true, options.files?.get(result.scenario_id)), marks.get(result.scenario_id), redactor),
+  );
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run_id: run.run_id,
@@ -159,13 +163,14 @@ const WRAPPER_HEAD = '{\n  "results": [\n';
 const WRAPPER_TAIL = '\n  ]\n}';
 
 /** `copy`: the transcript is cloned; the copies made by redaction are the report's to keep as they are. */
-function reportResult(result: ReportInput, copy = true): ReportResult {
+function reportResult(result: ReportInput, copy = true, file?: string): ReportResult {
   const withheld = result.metadata_only;
   const error = result.error === undefined ? undefined : reportError(result.error, withheld);
   const attempts = result.attempts?.map((attempt, index) => reportAttempt(attempt, index + 1, withheld));
   return {
     scenario_id: result.scenario_id,
     ...(result.title !== undefined ? { title: result.title } : {}),
+    ...(file !== undefined ? { file } : {}),
     agent: result.agent,
     gate: result.gate,
     tags: [...result.tags],

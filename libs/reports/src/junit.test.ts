@@ -20,17 +20,27 @@ describe('renderJunit', () => {
   const xml = renderJunit(report);
   const root = readXml(xml);
 
-  it('writes one testsuite named after the suite, with its time', () => {
+  it('writes one testsuite named after the suite, its time the sum of its testcases’ (the run’s wall time a property)', () => {
     const suites = findAll(root, 'testsuite');
     expect(suites).toHaveLength(1);
-    expect(suites[0]?.attributes).toMatchObject({ name: 'ratiba_booking', time: '12.345', tests: '9', timestamp: '2026-01-01T00:00:00' });
+    const sum = findAll(root, 'testcase').reduce((total, element) => total + Math.round(Number(element.attributes['time']) * 1000), 0);
+    expect(suites[0]?.attributes).toMatchObject({ name: 'ratiba_booking', time: (sum / 1000).toFixed(3), tests: '9', timestamp: '2026-01-01T00:00:00' });
+    expect(root.attributes['time']).toBe((sum / 1000).toFixed(3));
+    expect(suites[0] && property(suites[0], 'wall_time_seconds')).toBe('12.345');
+    for (const element of [...findAll(root, 'testcase'), ...suites]) expect(element.attributes['time']).toMatch(/^\d+\.\d{3}$/);
     expect(suites[0] && property(suites[0], 'run_id')).toBe('run-20260101-abcd1234');
   });
 
   it('writes one testcase per scenario, in report order, with classname and latency time', () => {
     const cases = findAll(root, 'testcase');
     expect(cases.map((element) => element.attributes['name'])).toEqual(report.results.map((result) => result.scenario_id));
-    expect(testCase(root, 'spa_happy').attributes).toMatchObject({ classname: 'parley.ratiba_booking.booking', time: '0.35' });
+    expect(testCase(root, 'spa_happy').attributes).toMatchObject({ classname: 'parley.ratiba_booking.booking', time: '0.350' });
+  });
+
+  it('gives a testcase the scenario file it came from, when the report knows it', () => {
+    const withFiles = readXml(renderJunit(buildReport(runInfo, sampleResults(), { files: new Map([['spa_happy', 'examples/booking/scenarios/spa_happy.yaml']]) })));
+    expect(testCase(withFiles, 'spa_happy').attributes['file']).toBe('examples/booking/scenarios/spa_happy.yaml');
+    expect(testCase(withFiles, 'provider_down').attributes['file']).toBeUndefined();
   });
 
   it('marks blocking fail as failure, error as error, skipped as skipped', () => {

@@ -5,7 +5,9 @@ import { openTag, textElement } from './xml-text.js';
 
 /**
  * `junit.xml` for CI systems (GitHub, GitLab, Jenkins): one `<testsuite>` named after the suite,
- * one `<testcase>` per scenario, classname `parley.<suite>.<agent>`.
+ * one `<testcase>` per scenario, classname `parley.<suite>.<agent>`, `file` the scenario file
+ * (relative to where the run ran), `time` in seconds with three decimals; the suite's `time` is
+ * the sum of its testcases'.
  *
  * A testcase is a `<failure>` or `<error>` exactly when the scenario fails the gate (see
  * `failsGate` in @parley/gate), so the CI's red testcases are the ones that made the run exit 1:
@@ -27,6 +29,7 @@ export function renderJunit(report: RunReport): string {
     ['git_sha', report.git_sha],
     ['config_fingerprint', report.config_fingerprint],
     ['cost_usd', report.cost_usd === null ? 'unknown' : String(report.cost_usd)],
+    ['wall_time_seconds', seconds(report.duration_ms)],
     ['repeat', report.repeat === undefined ? null : String(report.repeat)],
     ['shard', report.selection?.shard === undefined ? null : `${report.selection.shard.index}/${report.selection.shard.total}`],
     ['changed_since', report.selection?.changed_since?.ref ?? null],
@@ -50,7 +53,9 @@ export function renderJunit(report: RunReport): string {
     errors: count((result) => failing(result) && result.status === 'error'),
     skipped: count((result) => result.status === 'skipped'),
   };
-  const time = millisecondsToSeconds(report.duration_ms);
+  // The suite's time is the sum of its testcases' (consumers add them up and compare); the run's
+  // wall-clock time, which in a replay is far shorter than the recorded latencies, is a property.
+  const time = seconds(report.results.reduce((total, result) => total + Math.round(assistantLatencyMs(result)), 0));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     openTag('testsuites', { name: 'parley', ...totals, time }),
@@ -71,7 +76,8 @@ function renderTestCase(report: RunReport, result: ReportResult): string {
   const attributes = {
     classname: `parley.${report.suite}.${result.agent}`,
     name: result.scenario_id,
-    time: millisecondsToSeconds(assistantLatencyMs(result)),
+    ...(result.file !== undefined ? { file: result.file } : {}),
+    time: seconds(Math.round(assistantLatencyMs(result))),
   };
   const properties = [
     '      <properties>',
@@ -125,6 +131,7 @@ function junitTimestamp(isoUtc: string): string {
   return isoUtc.replace(/\.\d+/, '').replace(/Z$/, '');
 }
 
-function millisecondsToSeconds(milliseconds: number): number {
-  return Math.round(milliseconds) / 1000;
+/** Seconds with three decimals (`0.350`), the same form in every `time` attribute. */
+function seconds(milliseconds: number): string {
+  return (Math.round(milliseconds) / 1000).toFixed(3);
 }

@@ -76,7 +76,8 @@ export function mergeShardReports(shards: readonly ShardReport[], options: Merge
       ...(report.selection?.shard !== undefined ? { shard: `${report.selection.shard.index}/${report.selection.shard.total}` } : {}),
     })),
   };
-  return buildReport(run, results);
+  const files = new Map(reports.flatMap((report) => report.results.flatMap((result) => (result.file !== undefined ? [[result.scenario_id, result.file] as const] : []))));
+  return buildReport(run, results, { files });
 }
 
 function checkCompatible(shards: readonly ShardReport[]): void {

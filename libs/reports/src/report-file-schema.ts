@@ -50,6 +50,7 @@ const AttemptSchema = z.looseObject({
 const ResultSchema = z.looseObject({
   scenario_id: z.string().min(1),
   title: z.string().optional(),
+  file: z.string().optional(),
   agent: z.string(),
   gate: GateSchema,
   tags: z.array(z.string()),

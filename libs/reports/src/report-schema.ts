@@ -192,6 +192,8 @@ export interface ReportAttempt {
 export interface ReportResult {
   scenario_id: string;
   title?: string;
+  /** The scenario file, relative to the folder the run ran in (`/` separators). */
+  file?: string;
   agent: string;
   gate: Gate;
   tags: string[];

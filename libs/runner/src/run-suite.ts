@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import pLimit from 'p-limit';
 import type { Clock, Random, RunEvent, RunListener, RunMode, ScenarioResult } from '@parley/core';
 import { ConfigError } from '@parley/core';
@@ -283,7 +283,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         flaky_marks: store.flakyMarks(suite.config.suite),
       },
       results,
-      { redactor, alreadyRedacted: true },
+      { redactor, alreadyRedacted: true, files: scenarioFiles(suite, dependencies.cwd) },
     );
     writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
     store.finishRun(runId, {
@@ -353,4 +353,9 @@ function runOptionsForStore(options: RunOptions, mode: RunMode): Record<string, 
     ...(options.shard !== undefined ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
     ...(options.changedSince !== undefined ? { changed_since: options.changedSince } : {}),
   };
+}
+
+/** Scenario id → its file relative to the run's folder, as CI tools want paths (`/` separators). */
+function scenarioFiles(suite: LoadedSuite, cwd: string): Map<string, string> {
+  return new Map(suite.scenarios.map((scenario) => [scenario.data.id, relative(cwd, scenario.file).split(sep).join('/')]));
 }

@@ -75,7 +75,7 @@ describe('importConversations', () => {
     ]);
     const text = readFileSync(setFile, 'utf8');
     for (const personal of ['Grace', 'Achieng', '118 904', 'grace.achieng']) expect(text).not.toContain(personal);
-    expect(text).toContain('# The calibration set (SPEC §3.6)');
+    expect(text).toContain('# The calibration set: masked conversations');
   });
 
   it('skips what is already in the set by content digest, and numbers on after the month’s highest id', async () => {

@@ -9,7 +9,7 @@ export const DEFAULT_AXES = ['intent_comprehension', 'response_naturalness', 'cu
  */
 export function newCalibrationSetText(options: { rubricVersion: string; owner: string }): string {
   return [
-    '# The calibration set (SPEC §3.6): masked conversations rated 1–5 by people on each axis.',
+    '# The calibration set: masked conversations rated 1–5 by people on each axis.',
     '# `parley calibrate import` adds items, `parley tui rate` adds ratings, `parley calibrate report`',
     '# measures how well the judge agrees with them. Saves are atomic and keep these comments.',
     `schema_version: ${CALIBRATION_SCHEMA_VERSION}`,

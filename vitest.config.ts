@@ -15,7 +15,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['{apps,libs,tools}/*/src/**/*.test.{ts,tsx}'],
+    include: ['{apps,libs,tools}/*/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

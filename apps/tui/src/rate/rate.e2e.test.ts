@@ -127,7 +127,7 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     session.keys('Escape');
     await session.waitFor((text) => text.includes('has scores that are not saved: leave anyway'));
     session.keys('n');
-    let screen = await session.waitFor((text) => text.includes('kept rating'));
+    const screen = await session.waitFor((text) => text.includes('kept rating'));
     expect(screen).toMatch(/intent_comprehension\s+\[4\]/);
     expect(screen).toMatch(/response_naturalness\s+\[5\]/);
     // The rubric opens on r and Esc closes it; the next Esc still asks.

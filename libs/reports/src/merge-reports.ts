@@ -187,6 +187,7 @@ function budgetOf(reports: readonly RunReport[]): Pick<RunInfo, 'budget'> {
       limit_usd: budgeted.reduce((sum, report) => sum + report.budget!.limit_usd, 0),
       exhausted: budgeted.some((report) => report.budget!.exhausted),
       downgrades: budgeted.flatMap((report) => report.budget!.downgrades.map((downgrade) => `${report.run_id}: ${downgrade}`)),
+      unchecked_blocking: budgeted.reduce((sum, report) => sum + (report.budget!.unchecked_blocking ?? 0), 0),
     },
   };
 }

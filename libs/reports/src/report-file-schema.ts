@@ -111,7 +111,9 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
   config_fingerprint: z.string().nullable(),
   cost_usd: z.number().nullable(),
   cost: CostSchema,
-  budget: z.looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()) }).optional(),
+  budget: z
+    .looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()), unchecked_blocking: z.number().int().min(0).optional() })
+    .optional(),
   repeat: z.number().int().min(2).optional(),
   selection: SelectionSchema.optional(),
   baseline: BaselineSchema.optional(),

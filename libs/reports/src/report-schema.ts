@@ -70,6 +70,11 @@ export interface BudgetReport {
   exhausted: boolean;
   /** What was given up, in order, e.g. `cross-check sample 10% → 0%`, `12 scenarios skipped`. */
   downgrades: string[];
+  /**
+   * Blocking scenarios the budget stopped before they started: each is `warn` (a blocking scenario
+   * that did not run did not pass), so `--strict` fails the run. Written by every run with a budget.
+   */
+  unchecked_blocking?: number;
 }
 
 /** What the LLM judges did in a run (SPEC §5): written by @parley/judge, read by people and dashboards. */

@@ -64,6 +64,8 @@ export function summaryTitle(report: RunReport): string {
   }
   const anyRan = blocking.length > 0 || advisoryRan > 0;
   if (skipped > 0 && anyRan) phrases.push(`${skipped} skipped`);
+  const unchecked = report.budget?.unchecked_blocking ?? 0;
+  if (unchecked > 0) phrases.push(`${unchecked} blocking ${plural(unchecked, 'scenario')} unchecked (budget reached)`);
 
   const failedOnlyUnderStrict = report.exit_code === EXIT_GATE_FAILED && (report.status === 'warn' || report.status === 'flaky');
   const gateNote =

@@ -98,7 +98,7 @@ export const SuiteSchema = z.strictObject({
           max_delay_ms: z.number().int().min(0).optional(),
         })
         .optional(),
-      /** Per provider kind (openai, anthropic, openai-compatible): calls in flight, requests and tokens per minute. */
+      /** Per provider kind (openai, openai-responses, anthropic, openai-compatible): calls in flight, requests and tokens per minute. */
       rate_limits: z
         .partialRecord(
           z.enum(PROVIDER_KINDS),

@@ -72,15 +72,21 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
   const cost = report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`;
+  const interruption = report.interruption;
+  const scenarios =
+    interruption !== undefined
+      ? `${interruption.ran} of ${interruption.planned} ran${counts === '' ? '' : `: ${counts}`}`
+      : `${report.results.length} scenarios: ${counts}`;
   const verdict = report.status.toUpperCase();
   const [first = '', ...rest] = hangingWrap(
-    `${verdict} · ${report.results.length} scenarios: ${counts} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
+    `${verdict} · ${scenarios} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
     columns - 1,
     '  ',
   );
   lines.push(
     colors.status(report.status, verdict) + first.slice(verdict.length),
     ...rest,
+    ...(interruption !== undefined ? hangingWrap(`finish it with: ${interruption.resume}`, columns - 1, '  ') : []),
     ...hangingWrap(`reports: ${outDir}/{report.json,junit.xml,summary.md}`, columns - 1, '  ').map(colors.dim),
     '',
   );

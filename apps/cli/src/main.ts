@@ -8,6 +8,7 @@ import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-com
 import { processOutput } from './output.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
+import { registerSchemaCommand } from './schema-command.js';
 import { registerCacheCommand } from './cache-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
 import { addRunFlags } from './run-flags.js';
@@ -97,6 +98,7 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
   registerCacheCommand(program, context, setExitCode);
   registerCalibrateCommand(program, context, setExitCode);
   registerTuiCommand(program, context, setExitCode);
+  registerSchemaCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

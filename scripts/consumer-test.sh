@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real consumer test: packs parley-eval (apps/cli) with `npm pack`, installs the tarball with a
 # plain `npm install <tarball>` into an empty project in a temporary folder outside this checkout,
-# and uses it from there as a team would: the booking
+# and uses it from there as a team would: `parley init --yes`, `parley validate .`, the booking
 # example replayed offline (network refused), `parley tui --help`, and the programmatic API from
 # TypeScript (type-checked against the shipped .d.ts) and JavaScript.
 #
@@ -38,6 +38,16 @@ for major in "${majors[@]}"; do
     npm install --no-audit --no-fund "$tarball"
     test ! -e node_modules/better-sqlite3/build   # prebuilt binary: nothing was compiled
 
+    step "npx parley init --yes && npx parley validate ."
+    npx parley init --yes
+    npx parley validate .
+    grep -q '^# yaml-language-server: \$schema=node_modules/parley-eval/schemas/suite.schema.json$' parley.yaml
+    test -f node_modules/parley-eval/schemas/suite.schema.json
+
+    step "a scaffolded module agent in a sub-folder, run live (the agent is the scaffold's own)"
+    npx parley init module-suite --agent-kind module
+    npx parley run module-suite --mode record --out reports/module-suite
+
     step "npx parley run booking (the example, replayed with the network refused)"
     cp -r "$repo/examples/booking" booking
     rm -rf booking/.parley
@@ -54,7 +64,7 @@ for major in "${majors[@]}"; do
 import { defineAgent, loadSuite, runSuite, type AgentTurn, type RunReport } from 'parley-eval';
 
 export const respond = defineAgent(async (turn: AgentTurn) => ({ reply: `You said: ${turn.message}`, state: 'echo' }));
-const suite = loadSuite('booking');
+const suite = await loadSuite('booking');
 const scenarioCount: number = suite.scenarios.length;
 const outcome = await runSuite({ suitePath: 'booking', mode: 'replay', outDir: 'reports/api' });
 const report: RunReport = outcome.report;
@@ -68,7 +78,7 @@ JSON
     node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json
     cat > api-check.mjs <<'JS'
 import { loadSuite, runSuite } from 'parley-eval';
-const suite = loadSuite('booking');
+const suite = await loadSuite('booking');
 const outcome = await runSuite({ suitePath: 'booking', mode: 'replay', outDir: 'reports/api' });
 console.log(`${suite.scenarios.length} scenarios, status ${outcome.report.status}, exit ${outcome.exit_code}`);
 if (outcome.exit_code !== 0) process.exit(1);

@@ -2,9 +2,10 @@
  * The programmatic API of the `parley-eval` package: load and run suites from code, the report
  * types, and `defineAgent` for module agents. The `parley` command is built on the same calls.
  */
+import { resolve } from 'node:path';
 import { systemClock, systemRandom, type RunListener } from '@parley/core';
-import { loadSuite as loadSuiteFiles, type LoadedSuite, type ScenarioFilter } from '@parley/config';
-import { metricParamSchemas, runSuite as runSuiteWith, type RunOptions, type RunOutcome } from '@parley/runner';
+import type { LoadedSuite } from '@parley/config';
+import type { RunOptions, RunOutcome } from '@parley/runner';
 
 export interface RunSuiteOptions extends RunOptions {
   /** Relative paths (suite, reports, store, baselines) resolve against it; default `process.cwd()`. */
@@ -20,8 +21,10 @@ export interface RunSuiteOptions extends RunOptions {
  * resolves with the report and the exit code `parley run` would give; it never exits the process.
  * A configuration error rejects with a `ConfigError` listing every problem with file:line:column.
  */
-export function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
+export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   const { cwd, env, listeners, ...runOptions } = options;
+  // The runner is loaded on first use, as the CLI loads it: importing this module stays cheap.
+  const { runSuite: runSuiteWith } = await import('@parley/runner');
   return runSuiteWith(runOptions, {
     cwd: cwd ?? process.cwd(),
     env: env ?? process.env,
@@ -32,16 +35,24 @@ export function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
 }
 
 export interface LoadSuiteOptions {
-  /** Only scenarios this filter keeps are loaded. */
-  filter?: ScenarioFilter;
+  /** Relative paths resolve against it; default `process.cwd()`. */
+  cwd?: string;
+  /** `--scenario GLOB` (repeatable): only scenarios whose id matches one are loaded. */
+  globs?: string[];
+  /** `--tag T` (repeatable): only scenarios with one of these tags are loaded. */
+  tags?: string[];
 }
 
 /**
  * Loads and checks a suite without running it, as `parley validate` does: `suitePath` is the suite
- * folder or its parley.yaml. Throws a `ConfigError` listing every problem with file:line:column.
+ * folder or its parley.yaml. Rejects with a `ConfigError` listing every problem with file:line:column.
  */
-export function loadSuite(suitePath: string, options: LoadSuiteOptions = {}): LoadedSuite {
-  return loadSuiteFiles(suitePath, { metricParams: metricParamSchemas(), ...(options.filter ? { filter: options.filter } : {}) });
+export async function loadSuite(suitePath: string, options: LoadSuiteOptions = {}): Promise<LoadedSuite> {
+  const { loadSuiteForRun } = await import('@parley/runner');
+  return loadSuiteForRun(resolve(options.cwd ?? process.cwd(), suitePath), {
+    ...(options.globs ? { globs: options.globs } : {}),
+    ...(options.tags ? { tags: options.tags } : {}),
+  });
 }
 
 export { ConfigError, isConfigError } from '@parley/core';

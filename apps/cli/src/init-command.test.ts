@@ -111,6 +111,7 @@ describe('parley init', () => {
     expect(code).toBe(0);
     expect(questions).toHaveLength(3);
     expect(questions[0]).toContain('  5. command ');
+    for (const line of questions[0]!.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(output.stderr()).toContain('"7" is not one of 1-6');
     expect(output.stderr()).toContain('"grpc" is not one of 1-6');
     expect(output.stdout()).toContain('a suite with one command agent');

@@ -10,12 +10,12 @@ export function isScaffoldAgentKind(kind: string): kind is ScaffoldAgentKind {
 
 /** One line per kind for the question `parley init` asks on a terminal. */
 export const SCAFFOLD_AGENT_KIND_HELP: Record<ScaffoldAgentKind, string> = {
-  openai: 'a system prompt and tools on an OpenAI model (OPENAI_API_KEY)',
-  anthropic: 'a system prompt and tools on a Claude model (ANTHROPIC_API_KEY)',
-  'openai-compatible': 'a model on a local or hosted OpenAI-compatible server (vLLM, Ollama, llama.cpp)',
-  http: 'your assistant behind an HTTP endpoint: one POST per user turn',
-  command: 'your assistant as a program speaking JSON lines on stdin/stdout',
-  module: 'your assistant as a JavaScript/TypeScript function Parley imports',
+  openai: 'a system prompt on an OpenAI model (OPENAI_API_KEY)',
+  anthropic: 'a system prompt on a Claude model (ANTHROPIC_API_KEY)',
+  'openai-compatible': 'a model on an OpenAI-compatible server (vLLM, Ollama)',
+  http: 'your assistant behind an HTTP endpoint',
+  command: 'your assistant as a program: JSON lines on stdin/stdout',
+  module: 'your assistant as a JavaScript/TypeScript function',
 };
 
 export interface ScaffoldOptions {

@@ -144,6 +144,20 @@ export const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [...KEYS, ['PARLEY_BUDGET_USD', 'spending limit when --budget is not given']],
   },
+  init: {
+    examples: [
+      ['parley init --yes', 'a suite in this folder with an openai agent, asking nothing'],
+      ['parley init evals --agent-kind http --github', 'an http agent in evals/, and a workflow'],
+    ],
+    environment: [],
+  },
+  schema: {
+    examples: [
+      ['parley schema scenario', 'the JSON Schema of scenario files'],
+      ['parley schema suite > parley.schema.json', 'of parley.yaml, into a file'],
+    ],
+    environment: [],
+  },
   'runs list': {
     examples: [
       ['parley runs list', 'the last 20 runs, newest first'],

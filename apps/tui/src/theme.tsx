@@ -9,6 +9,8 @@ export interface Theme {
   readonly colour: boolean;
   paint(colour: Colour): Colour | undefined;
   status(status: Status): Colour | undefined;
+  /** Colour of a run's state as `runState` names it (a status, `interrupted`, `unfinished`). */
+  runState(state: string): Colour | undefined;
 }
 
 const statusColours: Record<Status, Colour> = {
@@ -25,6 +27,7 @@ export function makeTheme(colour: boolean): Theme {
     colour,
     paint: (name) => (colour ? name : undefined),
     status: (status) => (colour ? statusColours[status] : undefined),
+    runState: (state) => (!colour ? undefined : state === 'interrupted' ? 'yellow' : state in statusColours ? statusColours[state as Status] : undefined),
   };
 }
 

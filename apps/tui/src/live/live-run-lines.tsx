@@ -75,8 +75,8 @@ function FinishedStatusLine({ outcome }: { outcome: RunOutcome }) {
   const { report } = outcome;
   return (
     <Text wrap="truncate-end">
-      <Text bold color={theme.status(report.status)}>
-        {report.status.toUpperCase()}
+      <Text bold color={outcome.interrupted ? theme.paint('yellow') : theme.status(report.status)}>
+        {outcome.interrupted ? 'INTERRUPTED' : report.status.toUpperCase()}
       </Text>
       {` · ${report.results.length} scenario${report.results.length === 1 ? '' : 's'}: ${describeCounts(report.counts)} · `}
       <Text bold>exit {outcome.exit_code}</Text>
@@ -99,7 +99,10 @@ function finishedDetailLines(outcome: RunOutcome, cwd: string, downgrades: reado
   if (outcome.interrupted) {
     lines.push(
       <Text key="interrupted" wrap="truncate-end" bold>
-        Interrupted: finished results are kept in the reports and the run history (resume with parley run --resume {report.run_id})
+        Interrupted: finished results are kept in the reports and the run history.
+      </Text>,
+      <Text key="resume" wrap="truncate-end" bold>
+        Resume with: parley run --resume {report.run_id}
       </Text>,
     );
   }

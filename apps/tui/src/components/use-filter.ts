@@ -26,13 +26,23 @@ export function useFilter(options: { isActive?: boolean } = {}): Filter {
           setText('');
           setEditing(false);
         } else if (key.backspace || key.delete) setText((current) => Array.from(current).slice(0, -1).join(''));
-        else if (!key.ctrl && !key.meta && input !== '' && input >= ' ') setText((current) => current + input);
+        else if (!key.ctrl && !key.meta) setText((current) => current + printable(input));
         return;
       }
-      if (input === '/') setEditing(true);
-      else if (key.escape && text !== '') setText('');
+      // `/` and what follows it may arrive in one read (a paste, a fast typist).
+      if (input.startsWith('/') && !key.ctrl && !key.meta) {
+        setEditing(true);
+        setText(printable(input.slice(1)));
+      } else if (key.escape && text !== '') setText('');
     },
     { isActive, exclusive: editing },
   );
   return { text, editing, holdsEscape: editing || text !== '' };
+}
+
+/** The typed characters of `input`, without control characters (a newline pasted with the text). */
+function printable(input: string): string {
+  return Array.from(input)
+    .filter((character) => character >= ' ' && character !== '\u007F')
+    .join('');
 }

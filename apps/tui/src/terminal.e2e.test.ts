@@ -57,7 +57,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     const after = await session.waitFor((screen) => screen.trimEnd().endsWith('$'));
     session.text('echo "[exit $?]"');
     session.keys('Enter');
-    const final = await session.waitFor((screen) => screen.includes('[exit '));
+    const final = await session.waitFor((screen) => /^\[exit \d+\]$/m.test(screen));
     // The shell's screen is back as it was, the command line under it, and the prompt on a line of its own.
     expect(after.trimEnd().startsWith(shellScreen)).toBe(true);
     expect(after).not.toContain('done ·');
@@ -89,7 +89,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     await session.waitFor((screen) => screen.trimEnd().endsWith('$'));
     session.text('echo "[exit $?]"');
     session.keys('Enter');
-    const final = await session.waitFor((screen) => screen.includes('[exit '));
+    const final = await session.waitFor((screen) => /^\[exit \d+\]$/m.test(screen));
     expect(final).toContain('[exit 130]');
     expect(final).not.toContain('1/4 done');
     expect(raw()).not.toContain(ERASE_SCROLLBACK);

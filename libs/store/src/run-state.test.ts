@@ -7,6 +7,7 @@ describe('runState', () => {
     expect(runState({ status: 'fail', exit_code: 143, finished: true })).toBe('interrupted');
     expect(runState({ status: 'pass', exit_code: 0, finished: true })).toBe('pass');
     expect(runState({ status: 'fail', exit_code: 1, finished: true })).toBe('fail');
+    expect(runState({ status: 'interrupted', exit_code: 130, finished: true })).toBe('interrupted');
     expect(runState({ finished: false })).toBe('unfinished');
   });
 });

@@ -9,6 +9,6 @@ const INTERRUPTED_EXIT_CODES: ReadonlySet<number> = new Set([130, 143]);
  * existed kept the status of the results they had), `unfinished` while it has no end.
  */
 export function runState(run: Pick<RunRow, 'status' | 'exit_code' | 'finished'>): string {
-  if (String(run.status) === 'interrupted' || (run.exit_code !== undefined && INTERRUPTED_EXIT_CODES.has(run.exit_code))) return 'interrupted';
+  if (run.status === 'interrupted' || (run.exit_code !== undefined && INTERRUPTED_EXIT_CODES.has(run.exit_code))) return 'interrupted';
   return run.status ?? 'unfinished';
 }

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import type { RunReport } from '@parley/reports';
-import { paint, type Paint } from './output.js';
+import { counted, paint, type Paint } from './output.js';
 
 const MIN_REASON_WIDTH = 24;
 const MIN_ID_WIDTH = 14;
@@ -66,7 +66,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     .join(', ');
   const cost = report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`;
   lines.push(
-    `${colors.status(report.status, report.status.toUpperCase())} · ${report.results.length} scenarios: ${counts} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
+    `${colors.status(report.status, report.status.toUpperCase())} · ${counted(report.results.length, 'scenario')}: ${counts} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
     colors.dim(`reports: ${outDir}/{report.json,junit.xml,summary.md}`),
     '',
   );

@@ -301,7 +301,12 @@ function serviceTransport(
       });
     }
     case 'module':
-      return moduleAgent({ file: resolveInSuite(suite, agent.module), ...(agent.export !== undefined ? { exportName: agent.export } : {}) });
+      return moduleAgent({
+        file: resolveInSuite(suite, agent.module),
+        ...(agent.export !== undefined ? { exportName: agent.export } : {}),
+        timeoutMs: agent.timeout_ms ?? defaultTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+        env,
+      });
   }
 }
 

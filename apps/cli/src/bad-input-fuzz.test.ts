@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCalibrationSet } from '@parley/calibration';
 import { loadSuite } from '@parley/config';
 import { ConfigError } from '@parley/core';
 import { readRecording } from '@parley/providers';
-import { metricParamSchemas } from '@parley/runner';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { mutate, mutationsArbitrary, type Mutation } from './test-support/file-mutations.js';
 import { parleyAsync } from './test-support/parley-process.js';
@@ -36,7 +34,9 @@ interface FileKind {
   load(dir: string): unknown;
 }
 
-const metricParams = metricParamSchemas();
+// The CLI loads these two lazily; so does this test.
+const { loadCalibrationSet } = await import('@parley/calibration');
+const metricParams = (await import('@parley/runner')).metricParamSchemas();
 const KINDS: Record<string, FileKind> = {
   scenario: { file: `scenarios/${SCENARIO}.yaml`, load: (dir) => loadSuite(dir, { metricParams }) },
   suite: { file: 'parley.yaml', load: (dir) => loadSuite(dir, { metricParams }) },

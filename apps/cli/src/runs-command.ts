@@ -15,7 +15,9 @@ export async function runsListCommand(flags: { limit?: string; suite?: string },
   const store = openStore(storePath(context));
   try {
     const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
-    context.output.out(runs.length ? `${formatRunList(runs)}\n` : 'no runs yet: start one with `parley run <suite>`\n');
+    if (runs.length > 0) context.output.out(`${formatRunList(runs)}\n`);
+    else if (flags.suite) context.output.out(`suite ${flags.suite} has no runs (parley runs list shows the runs of every suite)\n`);
+    else context.output.out('no runs yet: start one with `parley run <suite>`\n');
     return 0;
   } finally {
     store.close();

@@ -158,7 +158,7 @@ function isCount(value: unknown): boolean {
  * identical requests take the recorded answers in order. A miss throws a ProviderError naming the
  * scenario, turn and role, with a short diff against the closest recorded request.
  */
-export function createReplayProvider(entries: RecordingEntry[], recordingFile: string): Provider {
+export function createReplayProvider(entries: RecordingEntry[], recordingFile: string, recordCommand?: (scenarioId: string) => string): Provider {
   const queues = new Map<string, RecordingEntry[]>();
   for (const entry of entries) {
     const queue = queues.get(entry.key);
@@ -179,7 +179,7 @@ export function createReplayProvider(entries: RecordingEntry[], recordingFile: s
           ...(entry.response.state !== undefined ? { state: entry.response.state } : {}),
         };
       }
-      throw await replayMiss(request, context, entries, recordingFile);
+      throw await replayMiss(request, context, entries, recordingFile, recordCommand);
     },
   };
 }
@@ -189,12 +189,13 @@ async function replayMiss(
   context: CallContext,
   entries: RecordingEntry[],
   recordingFile: string,
+  recordCommand: (scenarioId: string) => string = (scenarioId) => `parley run <suite> --mode record --scenario ${scenarioId}`,
 ): Promise<ProviderError> {
   const where = `scenario ${context.scenario_id}, turn ${context.turn}, role ${context.role}`;
   if (entries.length === 0) {
     return new ProviderError('replay_miss', `recording miss in ${where}: no recording at ${recordingFile}`, {
       context,
-      details: `Record it with: parley run <suite> --mode record --scenario ${context.scenario_id}`,
+      details: `Record it with: ${recordCommand(context.scenario_id)}`,
     });
   }
   const { diffLines } = await import('diff');
@@ -212,7 +213,7 @@ async function replayMiss(
     `recording miss in ${where}: no recorded call matches this request (${recordingFile} has ${entries.length} calls)`,
     {
       context,
-      details: `Closest recorded request (- recorded, + now):\n${diffText}\nRe-record with: parley run <suite> --mode record --scenario ${context.scenario_id}`,
+      details: `Closest recorded request (- recorded, + now):\n${diffText}\nRe-record with: ${recordCommand(context.scenario_id)}`,
     },
   );
 }

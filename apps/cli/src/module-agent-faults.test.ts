@@ -59,3 +59,20 @@ describe('one module agent cannot take the run down', () => {
     expect(strict.stderr).toBe('error: parley.yaml:3:33: module agent file "agents/gone.mjs" not found (live and record runs of agent "gone" would fail)\n');
   });
 });
+
+describe('an agent printing control characters', () => {
+  it('shows them escaped in the console: they cannot recolour or garble the terminal', async () => {
+    const dir = writeSuite({
+      'parley.yaml': 'suite: control_characters\nagents:\n  noisy: { kind: command, command: ["node", "noisy.mjs"], timeout_ms: 20000 }\n',
+      'noisy.mjs': "console.error('\\u001b[2J\\u001b[31mfatal\\u0000'); console.log('\\u001b[31mnot json\\u0007');\n",
+      'scenarios/noisy.yaml': 'id: noisy\nagent: noisy\nuser: { opening: "Hi" }\n',
+    });
+    const run = await parleyAsync(['run', '--mode', 'live', '--out', 'out'], { cwd: dir });
+    expect(run.status, run.stderr).toBe(1);
+    const printed = run.stdout + run.stderr;
+    // NO_COLOR: nothing in the output may be a control character but line feeds.
+    expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).toContain('printed a line that is not JSON: \\x1b[31mnot json\\x07');
+    expect(run.stdout).toContain('\\x1b[2J\\x1b[31mfatal\\x00');
+  });
+});

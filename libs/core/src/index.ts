@@ -8,3 +8,4 @@ export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
 export * from './text-file.js';
+export * from './terminal-text.js';

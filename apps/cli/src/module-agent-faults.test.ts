@@ -74,5 +74,9 @@ describe('an agent printing control characters', () => {
     expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(run.stdout).toContain('printed a line that is not JSON: \\x1b[31mnot json\\x07');
     expect(run.stdout).toContain('\\x1b[2J\\x1b[31mfatal\\x00');
+    // The stored result, shown again later, is just as harmless.
+    const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(run.stderr)![1]!;
+    const shown = await parleyAsync(['runs', 'show', runId], { cwd: dir });
+    expect(shown.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 });

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { ConfigError, terminalSafe } from '@parley/core';
 import { withheldScenarioReason } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
 
@@ -35,7 +35,8 @@ export async function runsShowCommand(id: string, context: CommandContext): Prom
     const results = store
       .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
       .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));
-    context.output.out(`${formatRunDetail(run, results)}\n`);
+    // Reasons hold what agents printed: their control characters are shown, not obeyed.
+    context.output.out(`${terminalSafe(formatRunDetail(run, results))}\n`);
     return 0;
   } finally {
     store.close();

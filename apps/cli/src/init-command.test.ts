@@ -97,6 +97,9 @@ describe('parley init', () => {
     const step = workflow.jobs.parley.steps.find((candidate) => candidate.uses?.startsWith('parley-eval/parley@'));
     expect(step?.with).toEqual({ suite: 'evals', 'node-version': 22 });
     expect(existsSync(join(project, 'evals', 'parley.yaml'))).toBe(true);
+    // .parley/ is made where parley runs (the project root): the project's .gitignore ignores it at any depth.
+    expect(readFileSync(join(project, '.gitignore'), 'utf8').split('\n')).toContain('.parley/');
+    expect(existsSync(join(project, 'evals', '.gitignore'))).toBe(false);
   });
 
   it('asks for the agent kind when there is someone to ask, until the answer is one', async () => {

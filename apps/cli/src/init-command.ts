@@ -60,15 +60,17 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     if (writeNew(file.path, file.content)) written.push(file.path);
     else kept.push(file.path);
   }
-  const gitignore = ensureGitignoreLines(join(suiteDir, '.gitignore'));
+  // .parley/ is made where parley runs, usually the project root: the project's .gitignore covers every depth.
+  const gitignorePath = join(projectRoot, '.gitignore');
+  const gitignore = ensureGitignoreLines(gitignorePath);
 
   const shown = (path: string): string => relative(context.cwd, path) || '.';
   const lines = [`parley init: a suite with one ${agentKind} agent in ${shown(suiteDir)}`];
   for (const path of written) lines.push(`  wrote  ${shown(path)}`);
-  if (gitignore === 'written') lines.push(`  wrote  ${shown(join(suiteDir, '.gitignore'))}`);
-  if (gitignore === 'appended') lines.push(`  added  ${SCAFFOLD_GITIGNORE_LINES.join(' ')} to ${shown(join(suiteDir, '.gitignore'))}`);
+  if (gitignore === 'written') lines.push(`  wrote  ${shown(gitignorePath)}`);
+  if (gitignore === 'appended') lines.push(`  added  ${SCAFFOLD_GITIGNORE_LINES.join(' ')} to ${shown(gitignorePath)}`);
   for (const path of kept) lines.push(`  kept   ${shown(path)} (exists; not overwritten)`);
-  if (gitignore === 'kept') lines.push(`  kept   ${shown(join(suiteDir, '.gitignore'))} (already ignores ${SCAFFOLD_GITIGNORE_LINES.join(' ')})`);
+  if (gitignore === 'kept') lines.push(`  kept   ${shown(gitignorePath)} (already ignores ${SCAFFOLD_GITIGNORE_LINES.join(' ')})`);
   lines.push('', 'next:', ...nextSteps(agentKind, shown(suiteDir)));
   context.output.out(`${lines.join('\n')}\n`);
   return 0;

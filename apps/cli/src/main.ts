@@ -93,6 +93,7 @@ export function buildProgram(context: CommandContext, setExitCode: (code: number
     .description('check a suite without running it (exit 2 with file:line:column on problems)')
     .argument('[suite]', 'suite folder or parley.yaml', '.')
     .addOption(formatOption())
+    .option('--strict', 'treat warnings as errors (exit 2), as `parley run --strict` does')
     .action(async (suite: string, flags: ValidateFlags) => setExitCode(await validateCommand(suite, flags, context)));
 
   program

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
+import { terminalSafe } from '@parley/core';
 import type { RunReport } from '@parley/reports';
-import { paint, type Paint } from './output.js';
+import { counted, paint, type Paint } from './output.js';
 import { hangingWrap, wrapText } from './text-wrap.js';
 
 const MIN_REASON_WIDTH = 24;
@@ -51,7 +52,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     const cells = columnsShown.map((column) =>
       column === 'status' ? { content: cellOf(result, column, colors), wordWrap: false } : cellOf(result, column, plain),
     );
-    table.push([...cells, shorten(result.reason, (reasonWidth - 2) * 2)]);
+    table.push([...cells, shorten(terminalSafe(result.reason), (reasonWidth - 2) * 2)]);
   }
   const more = hidden > 0 ? hangingWrap(`… and ${hidden} more scenarios (${describeHidden(sorted.slice(MAX_TABLE_ROWS))}): see report.json`, columns - 1, '  ') : [];
   const lines = [table.toString(), ...more.map(colors.dim), ''];
@@ -60,9 +61,9 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   for (const result of failing) {
     const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
     lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} ${fitTo(`(${label})`, columns - 3 - result.scenario_id.length)}`);
-    if (result.error) lines.push(...wrapText(result.error.message, columns - 1, '    '), ...indent(result.error.details, columns - 1));
+    if (result.error) lines.push(...wrapText(terminalSafe(result.error.message), columns - 1, '    '), ...indent(result.error.details === undefined ? undefined : terminalSafe(result.error.details), columns - 1));
     for (const metric of result.metrics.filter((item) => !item.passed)) {
-      lines.push(...wrapText(`${metric.metric}@${metric.version}: ${metric.reason}`, columns - 1, '    '));
+      lines.push(...wrapText(`${metric.metric}@${metric.version}: ${terminalSafe(metric.reason)}`, columns - 1, '    '));
     }
   }
   if (failing.length) lines.push('');
@@ -76,7 +77,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   const scenarios =
     interruption !== undefined
       ? `${interruption.ran} of ${interruption.planned} ran${counts === '' ? '' : `: ${counts}`}`
-      : `${report.results.length} scenarios: ${counts}`;
+      : `${counted(report.results.length, 'scenario')}: ${counts}`;
   const verdict = report.status.toUpperCase();
   const [first = '', ...rest] = hangingWrap(
     `${verdict} · ${scenarios} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,

@@ -1,10 +1,12 @@
 import { isConfigError, type ConfigIssue } from '@parley/core';
 import type { CommandContext } from './command-context.js';
 import { printIssues, relativePath } from './config-error-output.js';
-import { paint } from './output.js';
+import { counted, paint } from './output.js';
 
 export interface ValidateFlags {
   format?: string;
+  /** Warnings are errors (exit 2), as they fail a `parley run --strict`. */
+  strict?: boolean;
 }
 
 /** `parley validate [suite]`: loads and checks everything a run would, without running anything. */
@@ -25,6 +27,11 @@ export async function validateCommand(suiteArgument: string | undefined, flags: 
     if (json && isConfigError(error)) context.output.out(`${JSON.stringify({ valid: false, problems: issuesOf(error.issues) }, null, 2)}\n`);
     throw error;
   }
+  if (flags.strict && suite.warnings.length > 0) {
+    if (json) context.output.out(`${JSON.stringify({ valid: false, problems: issuesOf(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const }))) }, null, 2)}\n`);
+    printIssues(context.output, suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })), context.cwd);
+    return 2;
+  }
   const agents = Object.keys(suite.config.agents).length;
   const metrics = new Set(suite.scenarios.flatMap((scenario) => scenario.expectations.map((expectation) => expectation.metric)));
   if (json) {
@@ -35,7 +42,7 @@ export async function validateCommand(suiteArgument: string | undefined, flags: 
   printIssues(context.output, suite.warnings, context.cwd);
   const colors = paint(context.output.color);
   context.output.out(
-    `${colors.status('pass', 'valid')}: suite ${suite.config.suite} · ${suite.scenarios.length} scenarios · ${agents} agents · ${metrics.size} metrics${suite.warnings.length ? ` · ${suite.warnings.length} warnings` : ''}\n`,
+    `${colors.status('pass', 'valid')}: suite ${suite.config.suite} · ${counted(suite.scenarios.length, 'scenario')} · ${counted(agents, 'agent')} · ${counted(metrics.size, 'metric')}${suite.warnings.length ? ` · ${counted(suite.warnings.length, 'warning')}` : ''}\n`,
   );
   return 0;
 }

@@ -34,7 +34,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     progress.stop();
     const notes = gateNotes(outcome.report, outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, context.cwd), entries: outcome.exported_baseline.entries });
     if (choice.reporters.includes('console')) {
-      people(renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns));
+      people(renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns, context.output.wrap));
       const fit = (text: string): string => (context.output.wrap ? wrapLines(text, context.output.columns - 1) : text);
       const judge = judgeSummary(outcome.report.judge);
       if (judge !== null) people(`${fit(judge)}\n`);

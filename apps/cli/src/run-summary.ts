@@ -18,7 +18,9 @@ const COMPACT_BORDERS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '
  * The console summary of a run: one table row per scenario (failures first), then the failing
  * expectations with their reasons, then totals and where the reports are.
  */
-export function renderRunSummary(report: RunReport, colors: Paint, outDir: string, columns = 100): string {
+export function renderRunSummary(report: RunReport, colors: Paint, outDir: string, columns = 100, wrapMessages = true): string {
+  // Off a terminal, a failing expectation stays one line (logs are read by tools and searched).
+  const messageWidth = wrapMessages ? columns - 1 : Number.MAX_SAFE_INTEGER;
   const order = { error: 0, fail: 1, flaky: 2, warn: 3, skipped: 4, pass: 5 } as const;
   const sorted = [...report.results].sort(
     (left, right) => order[left.status] - order[right.status] || (left.scenario_id < right.scenario_id ? -1 : 1),
@@ -61,9 +63,9 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   for (const result of failing) {
     const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
     lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} ${fitTo(`(${label})`, columns - 3 - result.scenario_id.length)}`);
-    if (result.error) lines.push(...wrapText(terminalSafe(result.error.message), columns - 1, '    '), ...indent(result.error.details === undefined ? undefined : terminalSafe(result.error.details), columns - 1));
+    if (result.error) lines.push(...wrapText(terminalSafe(result.error.message), messageWidth, '    '), ...indent(result.error.details === undefined ? undefined : terminalSafe(result.error.details), messageWidth));
     for (const metric of result.metrics.filter((item) => !item.passed)) {
-      lines.push(...wrapText(`${metric.metric}@${metric.version}: ${terminalSafe(metric.reason)}`, columns - 1, '    '));
+      lines.push(...wrapText(`${metric.metric}@${metric.version}: ${terminalSafe(metric.reason)}`, messageWidth, '    '));
     }
   }
   if (failing.length) lines.push('');
@@ -122,7 +124,7 @@ function shorten(text: string, length: number): string {
 
 /** Error details (diffs, output of hooks) keep their spacing: long lines are cut into pieces, not re-flowed. */
 function indent(text: string | undefined, width: number): string[] {
-  const room = Math.max(20, width - 6);
+  const room = Math.min(100_000, Math.max(20, width - 6));
   return text ? text.split('\n').flatMap((line) => (line.match(new RegExp(`.{1,${room}}`, 'gu')) ?? ['']).map((piece) => `      ${piece}`)) : [];
 }
 

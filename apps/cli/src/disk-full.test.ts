@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
-import { parseCalibrationSet } from '@parley/calibration';
 import { startFakeLlm } from '@parley/fake-llm';
 import { main } from './main.js';
 import { captureOutput } from './test-support/capture-output.js';
+import type { parseCalibrationSet as ParseCalibrationSetFunction } from '@parley/calibration';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { GATE_FAKE_SCRIPT, recordedGateSuite } from './test-support/gate-suite.js';
 import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-support/small-disk.js';
+
+type ParseCalibrationSet = typeof ParseCalibrationSetFunction;
 
 /**
  * A full disk on a real (tmpfs) file system, at several fill levels: every command either does
@@ -43,7 +45,10 @@ function firstItemOfExampleSet(): string {
 }
 
 let disk: ReturnType<typeof mountSmallDisk>;
-beforeAll(() => {
+let parseCalibrationSet: ParseCalibrationSet;
+beforeAll(async () => {
+  // The CLI loads @parley/calibration lazily; so does this test.
+  ({ parseCalibrationSet } = await import('@parley/calibration'));
   disk = mountSmallDisk(1024);
 });
 afterAll(() => {

@@ -1,4 +1,4 @@
-import { FLUENCY_METRIC_PATTERN } from './rubric-metric-schema.js';
+import { fluencyMetricFor } from './fluency-metric.js';
 import { hashCanonical } from '@parley/core';
 import type { LoadedSuite } from './load-suite.js';
 
@@ -20,13 +20,14 @@ export function configFingerprint(suite: LoadedSuite, metricVersions: Record<str
   const versions = new Map<string, string>(suite.customMetrics.map((metric) => [metric.data.name, metric.data.version]));
   for (const [name, version] of Object.entries(metricVersions)) versions.set(name, version);
 
+  const replacements = new Map(suite.customMetrics.flatMap((metric) => (metric.data.replaces ? [[metric.data.replaces, metric.data.name] as const] : [])));
   const usedMetrics = new Set<string>();
   const scenarios: Record<string, unknown> = {};
   for (const scenario of suite.scenarios) {
     scenarios[scenario.data.id] = scenario.data;
     for (const expectation of scenario.expectations) usedMetrics.add(expectation.metric);
-    const fluency = scenario.data.language === undefined ? undefined : `fluency_${scenario.data.language}`;
-    if (fluency !== undefined && FLUENCY_METRIC_PATTERN.test(fluency) && versions.has(fluency)) usedMetrics.add(fluency);
+    const fluency = fluencyMetricFor(scenario.data.language, (name) => versions.has(name), replacements);
+    if (fluency !== undefined) usedMetrics.add(fluency);
   }
   const metrics = [...usedMetrics].map((name) => `${name}@${versions.get(name) ?? UNKNOWN_VERSION}`).sort();
   return `sha256:${hashCanonical({ suite: suite.config, scenarios, metrics })}`;

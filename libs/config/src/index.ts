@@ -21,3 +21,4 @@ export * from './load-agent-files.js';
 export * from './load-scenarios.js';
 export * from './load-suite.js';
 export * from './config-fingerprint.js';
+export * from './fluency-metric.js';

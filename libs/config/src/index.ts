@@ -24,3 +24,4 @@ export * from './load-scenarios.js';
 export * from './load-suite.js';
 export * from './config-fingerprint.js';
 export * from './fluency-metric.js';
+export * from './nesting-depth.js';

@@ -7,6 +7,7 @@ import { printIssues } from './config-error-output.js';
 import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-command.js';
 import { processOutput } from './output.js';
 import { registerExportCommand } from './export-command.js';
+import { registerMonitorCommand } from './monitor-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
 import { registerCacheCommand } from './cache-command.js';
@@ -95,6 +96,7 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
 
   registerPromoteCommand(program, context, setExitCode);
   registerExportCommand(program, context, setExitCode);
+  registerMonitorCommand(program, context, setExitCode);
   registerRecordingsCommand(program, context, setExitCode);
   registerCacheCommand(program, context, setExitCode);
   registerCalibrateCommand(program, context, setExitCode);

@@ -7,4 +7,3 @@ export * from './completion.js';
 export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
-export * from './bucket-of.js';

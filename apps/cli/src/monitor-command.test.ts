@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bucketOf } from '@parley/core';
+import { hashBucket } from '@parley/canary';
 import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ afterEach(async () => {
 function writeLogs(dir: string): { file: string; sampled: string[]; restricted: string } {
   const ended = new Date(Date.now() - 3_600_000).toISOString();
   const ids = Array.from({ length: 400 }, (_, index) => `wa:2547221${String(index).padStart(5, '0')}:2026-11-27`);
-  const sampled = ids.filter((id) => bucketOf(id, 'monitor') < 500);
+  const sampled = ids.filter((id) => hashBucket('monitor', id) < 500);
   const restricted = sampled[0]!;
   const lines = ids.map((id) =>
     JSON.stringify({

@@ -48,6 +48,7 @@ export function registerMonitorCommand(program: Command, context: CommandContext
 export async function monitorCommand(flags: MonitorFlags, context: CommandContext): Promise<number> {
   if (flags.format !== 'text' && flags.format !== 'json') throw new ConfigError(`--format must be text or json, got "${flags.format}"`);
   const percent = numberFlag('--sample', flags.sample ?? '5', 0, 100);
+  if (Math.abs(Math.round(percent * 100) - percent * 100) > 1e-6) throw new ConfigError(`--sample takes at most two decimals (steps of 0.01 %), got "${flags.sample}"`);
   const windows = numberFlag('--windows', flags.windows ?? '4', 1, 1000);
   const alpha = numberFlag('--alpha', flags.alpha ?? '0.01', 0, 1);
   const { loadSuiteForRun } = await import('@parley/runner');

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ConfigError, inSlice, type ConfigIssue } from '@parley/core';
+import { isInPercentage } from '@parley/canary';
+import { ConfigError, type ConfigIssue } from '@parley/core';
 import { conversationEnd, LoggedConversationSchema, type Located, type LoggedConversation } from '@parley/production';
 
 export interface SampleOptions {
@@ -25,7 +26,7 @@ export const MONITOR_SALT = 'monitor';
 
 /**
  * Streams a JSON-lines conversation log (`parley promote`'s format) and keeps the deterministic
- * sample: a conversation is in it when `bucketOf(conversation_id, salt)` is below percent × 100,
+ * sample: a conversation is in it when `hashBucket(salt, conversation_id)` is below percent × 100,
  * so every run and every machine picks the same conversations. Lines are parsed one at a time and
  * only sampled ones are validated in full, so 100,000 conversations take seconds and little
  * memory. A line that is not JSON or has no conversation_id, and a sampled line that is not a
@@ -64,7 +65,7 @@ export async function readSampledConversations(path: string, options: SampleOpti
       issues.push({ file: path, line: lineNumber, column: 1, message: 'not a conversation log entry: conversation_id: a non-empty string is required' });
       continue;
     }
-    if (!inSlice(id, options.salt, options.percent)) continue;
+    if (!isInPercentage(options.salt, id, options.percent)) continue;
     const result = LoggedConversationSchema.safeParse(parsed);
     if (!result.success) {
       const issue = result.error.issues[0];

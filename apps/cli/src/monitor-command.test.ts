@@ -44,7 +44,7 @@ afterEach(async () => {
 function writeLogs(dir: string): { file: string; sampled: string[]; restricted: string } {
   const ended = new Date(Date.now() - 3_600_000).toISOString();
   const ids = Array.from({ length: 400 }, (_, index) => `wa:2547221${String(index).padStart(5, '0')}:2026-11-27`);
-  const sampled = ids.filter((id) => hashBucket('monitor', id) < 500);
+  const sampled = ids.filter((id) => hashBucket('parley-monitor', id) < 500);
   const restricted = sampled[0]!;
   const lines = ids.map((id) =>
     JSON.stringify({

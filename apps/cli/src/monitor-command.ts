@@ -33,7 +33,7 @@ export function registerMonitorCommand(program: Command, context: CommandContext
     .option('--agent <name>', "the suite's agent the conversations were with (default: the suite's only agent)")
     .option('--since <window>', 'the window: conversations that ended in it are sampled, and its scores compared with the windows before it', '6h')
     .option('--sample <percent>', 'percent of conversations to judge, chosen by a hash of the conversation id', '5')
-    .option('--salt <salt>', 'salt of the sampling hash (another salt draws an independent sample)', 'monitor')
+    .option('--salt <salt>', 'salt of the sampling hash (another salt draws an independent sample)', 'parley-monitor')
     .option('--metric <name>', 'also judge this judge metric (repeatable)', collect)
     .option('--budget <usd>', 'spending limit of this run (else PARLEY_BUDGET_USD, else settings.budget_usd)')
     .option('--windows <n>', 'previous windows the current one is compared with', '4')
@@ -64,7 +64,7 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
   const budgetText = flags.budget ?? context.env.PARLEY_BUDGET_USD;
   const budgetUsd = budgetText !== undefined ? numberFlag('--budget', budgetText, 0, Number.MAX_SAFE_INTEGER) : suite.config.settings?.budget_usd;
   const logsFile = resolve(context.cwd, flags.logs);
-  const sample = await monitor.readSampledConversations(logsFile, { percent, salt: flags.salt ?? 'monitor', since });
+  const sample = await monitor.readSampledConversations(logsFile, { percent, salt: flags.salt ?? 'parley-monitor', since });
   const langfuse = await langfuseIfConfigured(context.env);
   const outcome = await monitor.monitorConversations({
     suite,
@@ -84,9 +84,9 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
     comparison: { ...monitor.DEFAULT_WINDOW_COMPARISON, alpha },
   });
   if (flags.format === 'json') {
-    context.output.out(`${JSON.stringify({ ...outcome, total: sample.total, before_window: sample.beforeWindow, sample_percent: percent, salt: flags.salt ?? 'monitor', drop_test: monitor.DROP_TEST }, null, 2)}\n`);
+    context.output.out(`${JSON.stringify({ ...outcome, total: sample.total, before_window: sample.beforeWindow, sample_percent: percent, salt: flags.salt ?? 'parley-monitor', drop_test: monitor.DROP_TEST }, null, 2)}\n`);
   } else {
-    context.output.out(renderMonitor(outcome, { total: sample.total, percent, salt: flags.salt ?? 'monitor', since: flags.since ?? '6h', dryRun: flags.dryRun === true, langfuse: langfuse !== undefined, test: monitor.DROP_TEST }, paint(context.output.color)));
+    context.output.out(renderMonitor(outcome, { total: sample.total, percent, salt: flags.salt ?? 'parley-monitor', since: flags.since ?? '6h', dryRun: flags.dryRun === true, langfuse: langfuse !== undefined, test: monitor.DROP_TEST }, paint(context.output.color)));
   }
   return outcome.exit_code;
 }

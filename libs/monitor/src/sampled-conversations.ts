@@ -7,7 +7,7 @@ import { conversationEnd, LoggedConversationSchema, type Located, type LoggedCon
 export interface SampleOptions {
   /** Percent of conversations to sample (0–100). */
   percent: number;
-  /** Salt of the hash: another salt draws an independent sample (`monitor` by default, so it is not the canary's slice). */
+  /** Salt of the hash: another salt draws an independent sample (`parley-monitor` by default, so it is not the canary's slice). */
   salt: string;
   /** Only conversations that ended at or after this time (conversations without timestamps are kept). */
   since?: Date;
@@ -22,7 +22,7 @@ export interface SampledConversations {
 }
 
 /** The default salt of monitoring samples. */
-export const MONITOR_SALT = 'monitor';
+export const MONITOR_SALT = 'parley-monitor';
 
 /**
  * Streams a JSON-lines conversation log (`parley promote`'s format) and keeps the deterministic

@@ -1,6 +1,7 @@
 import { expectationLocator } from '@parley/config';
 import { judgeSummary, renderJunit, renderSummaryMarkdown, reportJsonChunks, type ReportResult } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
+import { exportDestination, sendRun } from './export-command.js';
 import { gateNotes } from './gate-notes.js';
 import { renderGithubAnnotations, type LocateExpectation } from './github-reporter.js';
 import { paint } from './output.js';
@@ -17,6 +18,8 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
   const choice = chooseReporters(flags, context.env);
   context.githubAnnotations = choice.reporters.includes('github');
   const options = runOptionsFromFlags(flags);
+  // Checked before the run: missing Langfuse keys should not cost a run first.
+  const destination = flags.export !== undefined ? await exportDestination(flags.export, context.env) : undefined;
   const { runSuite } = await import('@parley/runner');
   const progress = runProgress(context.output);
   // A document reporter owns stdout; everything meant for people goes to stderr then.
@@ -51,6 +54,13 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
       people(renderGithubAnnotations(outcome.report, expectationPlaces(outcome), { cwd: context.cwd, ...(workspace ? { workspace } : {}) }));
     }
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    if (destination !== undefined && !outcome.interrupted) {
+      const { loadRunForExport } = await import('@parley/telemetry');
+      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
+      const exported = await sendRun(run, destination, context);
+      // An unreachable backend does not change the gate's verdict; it is reported above.
+      if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
+    }
     return outcome.exit_code;
   } finally {
     progress.stop();

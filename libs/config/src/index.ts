@@ -1,6 +1,7 @@
 export * from './expectation-schema.js';
 export * from './suite-schema.js';
 export * from './redaction-schema.js';
+export * from './restricted-vertical.js';
 export * from './scenario-schema.js';
 export * from './recording-schema.js';
 export * from './rubric-metric-schema.js';
@@ -24,4 +25,5 @@ export * from './load-scenarios.js';
 export * from './load-suite.js';
 export * from './config-fingerprint.js';
 export * from './expectation-location.js';
+export * from './fluency-metric.js';
 export * from './nesting-depth.js';

@@ -2,12 +2,14 @@ import { basename, extname, relative, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
+import { fluencyMetricFor } from './fluency-metric.js';
 import { didYouMean } from './did-you-mean.js';
 import type { Expectation } from './expectation-schema.js';
 import { checkExpectations, type MetricCatalog } from './expectation-params.js';
 import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
+import { restrictedVerticalProblem } from './restricted-vertical.js';
 
 export interface LoadedScenario {
   /** Absolute path of the scenario file. */
@@ -34,6 +36,8 @@ export interface ScenarioLoadContext {
   agentTools: Record<string, ToolDefinition[]>;
   /** Files the scenarios glob may match but that are not scenarios (parley.yaml, metric files). */
   ignore: string[];
+  /** `fluency_<language>` → the suite metric that `replaces` it (metrics/*.yaml). */
+  fluencyReplacements?: ReadonlyMap<string, string>;
   filter?: ScenarioFilter;
 }
 
@@ -133,6 +137,13 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
   const warn = (path: (string | number)[], message: string, target: 'value' | 'key' = 'value'): void => {
     warnings.push(source.issueAt(path, message, { severity: 'warning', target }));
   };
+  // A language nothing judges would pass unnoticed; only meaningful when the suite has a judge.
+  if (data.language !== undefined && context.config.judge?.primary !== undefined) {
+    const fluency = fluencyMetricFor(data.language, (name) => context.catalog.has(name), context.fluencyReplacements ?? new Map());
+    if (fluency === undefined) {
+      warn(['language'], `no fluency metric judges language "${data.language}": add metrics/fluency_${data.language}.yaml (see the built-in fluency rubrics)`);
+    }
+  }
   if (data.user.opening === undefined && data.user.script.length === 0 && data.user.simulate === undefined) {
     warn(['user'], 'the scenario has no user turns: give user.opening, user.script or user.simulate');
   }
@@ -146,15 +157,8 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
   return warnings;
 }
 
-/** SPEC §7: a scenario of a restricted vertical without configured redaction extras is refused. */
+/** SPEC §7: a scenario of a restricted vertical without configured redaction extras is refused (`Medical` is `medical`). */
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
-  const vertical = data.vertical;
-  if (vertical === undefined || !(config.redaction?.restricted_verticals ?? []).includes(vertical)) return [];
-  if (Object.hasOwn(config.redaction?.extras ?? {}, vertical)) return [];
-  return [
-    source.issueAt(
-      ['vertical'],
-      `"${vertical}" is a restricted vertical without redaction extras: add redaction.extras.${vertical} to parley.yaml`,
-    ),
-  ];
+  const problem = restrictedVerticalProblem(config.redaction, data.vertical);
+  return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];
 }

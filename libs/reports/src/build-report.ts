@@ -194,6 +194,7 @@ function reportResult(result: ReportInput, copy = true, file?: string): ReportRe
     metadata_only: result.metadata_only,
     metrics: result.metrics.map((metric) => (withheld ? withholdMetricContent(metric) : copyMetric(metric))),
     cost: { ...result.cost },
+    ...(result.calls !== undefined ? { calls: result.calls.map((call) => ({ ...call })) } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(!withheld && result.transcript !== undefined ? { transcript: copy ? structuredClone(result.transcript) : result.transcript } : {}),
     ...(attempts !== undefined ? { attempts } : {}),

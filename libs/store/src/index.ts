@@ -24,3 +24,4 @@ export {
   type JudgeCacheGroup,
   type JudgeCacheFilter,
 } from './judge-cache-store.js';
+export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';

@@ -158,6 +158,20 @@ export const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [],
   },
+  export: {
+    examples: [
+      ['parley export 20261126-101500 --to langfuse', 'send a stored run to Langfuse'],
+      ['parley export out/ --to otlp=http://127.0.0.1:4318', 'a report folder to an OTLP collector'],
+    ],
+    environment: [['LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY', 'the Langfuse of --to langfuse and its keys']],
+  },
+  monitor: {
+    examples: [
+      ['parley monitor --logs conversations.jsonl', 'judge a 5% sample of the last 6 hours'],
+      ['parley monitor --logs logs.jsonl --since 24h --sample 10', 'a day, a larger sample'],
+    ],
+    environment: [...KEYS, ['PARLEY_BUDGET_USD', 'spending limit when --budget is not given']],
+  },
   'runs list': {
     examples: [
       ['parley runs list', 'the last 20 runs, newest first'],

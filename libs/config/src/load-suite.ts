@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue, type ToolDefinition } from '@parley/core';
 import type { z } from 'zod';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
+import { didYouMean } from './did-you-mean.js';
 import { checkExpectations, MetricCatalog } from './expectation-params.js';
 import { isPromptAgent, loadAgentFiles } from './load-agent-files.js';
 import { loadRubricMetrics, type LoadedRubricMetric } from './load-rubric-metrics.js';
@@ -66,6 +67,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog, inDefaults));
   }
   issues.push(...judgeModelWarnings(config, suite));
+  issues.push(...matrixAgentIssues(config, suite));
   issues.push(...suiteFileIssues(dir, config, suite));
 
   const { scenarios, issues: scenarioIssues } = loadScenarios({
@@ -148,6 +150,20 @@ function judgeModelWarnings(config: SuiteFile, suite: ParsedConfigFile<SuiteFile
     }
   }
   return warnings;
+}
+
+/** `matrix.agents` names agents of this file, each once. */
+function matrixAgentIssues(config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
+  const names = config.matrix?.agents ?? [];
+  const known = Object.keys(config.agents);
+  return names.flatMap((name, index) => {
+    if (!known.includes(name)) {
+      const hint = didYouMean(name, known) || `; the suite's agents are ${known.join(', ')}`;
+      return [suite.issueAt(['matrix', 'agents', index], `unknown agent "${name}"${hint}`)];
+    }
+    if (names.indexOf(name) !== index) return [suite.issueAt(['matrix', 'agents', index], `agent "${name}" is listed twice`)];
+    return [];
+  });
 }
 
 /** Files parley.yaml names outside the agents: they must exist now rather than fail mid-run. */

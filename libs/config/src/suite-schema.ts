@@ -72,6 +72,8 @@ export const SuiteSchema = z.strictObject({
   metrics: z.string().default('metrics'),
   agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), AgentSchema),
   defaults: z.strictObject({ expect: ExpectList.default([]) }).optional(),
+  /** A comparison run by default: every selected scenario runs against each of these agents (`--agent` replaces the list). */
+  matrix: z.strictObject({ agents: z.array(z.string().min(1)).min(1) }).optional(),
   simulator: ModelRefSchema.optional(),
   judge: z
     .strictObject({

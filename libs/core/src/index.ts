@@ -7,3 +7,4 @@ export * from './completion.js';
 export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
+export * from './comparison-case.js';

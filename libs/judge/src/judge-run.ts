@@ -1,4 +1,4 @@
-import type { Clock, MetricResult, Provider, Transcript } from '@parley/core';
+import { scenarioOfCase, type Clock, type MetricResult, type Provider, type Transcript } from '@parley/core';
 import type { Expectation, ModelRef, SuiteFile } from '@parley/config';
 import { metricParamsOf, describeIssues, unevaluableResult } from '@parley/metrics';
 import { costOfCall, type ModelPrice } from '@parley/providers';
@@ -92,9 +92,10 @@ export class JudgeRun {
 
   constructor(private readonly options: JudgeRunOptions) {
     const crossCheck = options.judge.cross_check;
-    const sample = crossCheck ? crossCheckSample(options.scenarioIds, crossCheck.sample ?? DEFAULT_CROSS_CHECK_SAMPLE, options.seed) : new Set<string>();
-    const ran = options.runScenarioIds === undefined ? undefined : new Set(options.runScenarioIds);
-    this.sampled = ran === undefined ? sample : new Set([...sample].filter((id) => ran.has(id)));
+    // Drawn over scenarios, not cases: in a comparison run every agent is cross-checked on the same scenarios.
+    const sample = crossCheck ? crossCheckSample(options.scenarioIds.map(scenarioOfCase), crossCheck.sample ?? DEFAULT_CROSS_CHECK_SAMPLE, options.seed) : new Set<string>();
+    const pool = options.runScenarioIds ?? options.scenarioIds;
+    this.sampled = new Set(pool.filter((id) => sample.has(scenarioOfCase(id))));
   }
 
   isJudgeMetric(name: string): boolean {

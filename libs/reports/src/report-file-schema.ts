@@ -137,6 +137,37 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
         .optional(),
     })
     .optional(),
+  comparison: z
+    .looseObject({
+      agents: z.array(z.string()).min(1),
+      per_agent: z.array(
+        z.looseObject({
+          agent: z.string(),
+          cases: z.number().int().min(0),
+          counts: z.record(StatusSchema, z.number().int().min(0)),
+          cost: CostSchema,
+          mean_latency_ms: z.number().nullable(),
+          p95_latency_ms: z.number().nullable(),
+        }),
+      ),
+      scores: z.array(z.looseObject({ scenario_id: z.string(), metric: z.string(), scores: z.record(z.string(), z.number().nullable()) })),
+      tests: z.array(
+        z.looseObject({
+          metric: z.string(),
+          agent: z.string(),
+          against: z.string(),
+          pairs: z.number().int().min(0),
+          agent_mean: z.number(),
+          against_mean: z.number(),
+          mean_delta: z.number(),
+          p_value: z.number(),
+          interval: z.looseObject({ low: z.number(), high: z.number() }),
+          winner: z.string().nullable(),
+        }),
+      ),
+      statistics_note: z.string(),
+    })
+    .optional(),
   counts: z.record(StatusSchema, z.number().int().min(0)),
   results: z.array(ResultSchema),
 });

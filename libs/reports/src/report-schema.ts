@@ -43,6 +43,8 @@ export interface RunReport {
   merged_from?: MergedShard[];
   /** Present when judge metrics ran: judge model, cache hits, cross-check agreement (SPEC §5). */
   judge?: JudgeReport;
+  /** Present in a comparison run (`--agent A --agent B`, `matrix:`): the agents side by side. */
+  comparison?: AgentComparisonReport;
   counts: Record<Status, number>;
   /** Sorted by scenario id. */
   results: ReportResult[];
@@ -219,4 +221,61 @@ export interface ReportFlakyMark {
   run_id: string;
   /** The person's note; left out when empty, and for metadata_only scenarios. */
   note?: string;
+}
+
+/**
+ * A comparison run's agents side by side. Each result of such a run is one (scenario, agent) case;
+ * its `scenario_id` is the scenario's id for the scenario's own agent and `<scenario>@<agent>`
+ * for another one (see `caseId` in @parley/core).
+ */
+export interface AgentComparisonReport {
+  /** The agents compared, in the order they were named; the first is the one the others are tested against. */
+  agents: string[];
+  /** Per agent, over its cases: how they went, what they cost and how fast the agent answered. */
+  per_agent: AgentTotals[];
+  /** Per scenario and scored metric key: each agent's score (the mean over attempts), null when it has none. */
+  scores: AgentScoreRow[];
+  /** Per metric and agent after the first: the paired test of the two over the scenarios both scored. */
+  tests: AgentMetricTest[];
+  /** How the tests were made (test, seed, significance level). */
+  statistics_note: string;
+}
+
+export interface AgentTotals {
+  agent: string;
+  cases: number;
+  /** Cases by status. */
+  counts: Record<Status, number>;
+  cost: CostSummary;
+  /** Over the agent's answers in the transcripts; null when none carries a latency (a metadata_only case, a replay of one without). */
+  mean_latency_ms: number | null;
+  p95_latency_ms: number | null;
+}
+
+export interface AgentScoreRow {
+  /** The scenario (without `@agent`). */
+  scenario_id: string;
+  /** Metric key (`content_signals`, `content_signals#2` for the second occurrence). */
+  metric: string;
+  /** By agent name. */
+  scores: Record<string, number | null>;
+}
+
+export interface AgentMetricTest {
+  metric: string;
+  /** The challenger and the agent it is compared with (the first one named). */
+  agent: string;
+  against: string;
+  /** Paired (scenario, metric key) units both agents scored. */
+  pairs: number;
+  /** Mean score over those pairs of each side. */
+  agent_mean: number;
+  against_mean: number;
+  /** Mean of the paired differences `agent − against`: positive means `agent` scores higher. */
+  mean_delta: number;
+  p_value: number;
+  /** 95% percentile bootstrap interval of the mean difference. */
+  interval: { low: number; high: number };
+  /** The better agent when p < alpha and the interval excludes 0; null when the difference may be noise. */
+  winner: string | null;
 }

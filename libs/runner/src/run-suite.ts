@@ -26,6 +26,8 @@ import { planGate } from './gate-plan.js';
 import { runRepeated } from './repeat-scenario.js';
 import { checkSuiteJudging, RunJudging, type JudgeRunFlags } from './run-judging.js';
 import { recordingKeeper, rerecordingsDir } from './rerecording.js';
+import { comparedAgents, withComparisonCases } from './comparison-cases.js';
+import { compareAgents } from '@parley/compare';
 
 export const PARLEY_VERSION = '0.1.0';
 export const DEFAULT_CONCURRENCY = 4;
@@ -59,6 +61,11 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   shard?: Shard;
   /** `--changed-since GITREF`: only the scenarios the changes since GITREF affect (the gate matrix). */
   changedSince?: string;
+  /**
+   * `--agent NAME` (repeatable): a comparison run, every selected scenario against each of these
+   * agents instead of its own (else `matrix.agents` of parley.yaml). See comparison-cases.ts.
+   */
+  agents?: string[];
 }
 
 export interface RunDependencies {
@@ -100,7 +107,9 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   const storePath = resolve(dependencies.cwd, givenOptions.storePath ?? join('.parley', 'parley.db'));
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
-  const suite = loadSuiteForRun(resolve(dependencies.cwd, options.suitePath), options);
+  const loaded = loadSuiteForRun(resolve(dependencies.cwd, options.suitePath), options);
+  const agents = comparedAgents(loaded, options.agents);
+  const suite = agents ? withComparisonCases(loaded, agents) : loaded;
   if (options.strict && suite.warnings.length > 0) {
     // --strict: what `parley validate` warns about (e.g. a judge judging its own model) stops the run.
     throw new ConfigError(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })));
@@ -109,7 +118,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     throw new ConfigError({ file: suite.file, message: 'no scenario matches the selection (check --scenario / --tag and the scenarios glob)' });
   }
   const mode = options.mode ?? defaultMode(suite);
-  const fingerprint = configFingerprint(suite, metricVersions());
+  // The suite's own fingerprint, the same whichever agents a run compares: shards and baselines match it.
+  const fingerprint = configFingerprint(loaded, metricVersions());
   const plan = await planGate(suite, options, { cwd: dependencies.cwd, fingerprint, parleyVersion: PARLEY_VERSION });
   const runId = resumed?.runId ?? newRunId(clock, random);
   // The run seed draws the cross-check sample; stored with the run so that --resume draws the same.
@@ -163,6 +173,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...(seed !== undefined ? { seed } : {}),
         ...(options.judgeMode !== undefined ? { judge: options.judgeMode } : {}),
         ...(options.noCache ? { no_cache: true } : {}),
+        ...(agents ? { agents } : {}),
       },
       out_dir: outDir,
     });
@@ -281,6 +292,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...(plan.baseline ? { baseline: plan.baseline.source, warnings: plan.baseline.warnings } : {}),
         // Scenarios marked flaky in triage (`parley tui`): the reports say so beside them.
         flaky_marks: store.flakyMarks(suite.config.suite),
+        ...(agents && agents.length > 1 ? { comparison: compareAgents(results, agents, seed !== undefined ? { seed } : {}) } : {}),
       },
       results,
       { redactor, alreadyRedacted: true },

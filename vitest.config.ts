@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const libs = ['core', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner', 'redaction', 'production', 'compare', 'calibration', 'judge'];
+const libs = ['core', 'canary', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner', 'redaction', 'production', 'compare', 'calibration', 'judge'];
 
 export default defineConfig({
   resolve: {
@@ -15,7 +15,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['{apps,libs,tools}/*/src/**/*.test.{ts,tsx}'],
+    include: ['{apps,libs,tools}/*/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

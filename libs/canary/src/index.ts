@@ -1,0 +1,2 @@
+export * from './hash-bucket.js';
+export * from './canary-assignment.js';

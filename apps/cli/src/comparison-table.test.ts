@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { compareAgents } from '@parley/compare';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MetricResult } from '@parley/core';
+import type { AgentComparisonReport } from '@parley/reports';
 import { paint } from './output.js';
 import { renderComparison } from './comparison-table.js';
 
@@ -8,7 +8,11 @@ function metric(name: string, score: number): MetricResult {
   return { metric: name, version: '1', score, threshold: 0.7, passed: score >= 0.7, reason: '' };
 }
 
-const comparison = compareAgents(
+let comparison: AgentComparisonReport;
+// @parley/compare is loaded lazily by the CLI (only `compare` and comparison runs need it).
+beforeAll(async () => {
+  const { compareAgents } = await import('@parley/compare');
+  comparison = compareAgents(
   ['spa_booking_swahili_happy_with_a_long_scenario_id', 'spa_reschedule_sw', 's3', 's4', 's5', 's6'].flatMap((id) => [
     {
       scenario_id: id,
@@ -28,7 +32,8 @@ const comparison = compareAgents(
     },
   ]),
   ['booking', 'booking_v2_with_a_long_name'],
-);
+  );
+});
 
 describe('renderComparison', () => {
   it('fits 80 columns and names a winner per metric', () => {

@@ -16,6 +16,19 @@ const PromptAgentSchema = z.strictObject({
   seed: z.number().int().optional(),
   /** Tool-call rounds allowed within one user turn before the turn is cut off. */
   max_tool_rounds: z.number().int().positive().optional(),
+  /**
+   * Offers the agent a tool to report its conversation state (its FSM state), so `state_path`
+   * works for prompt agents: `true`, or `{ name, states }` to rename the tool or list the states.
+   */
+  state_tool: z
+    .union([
+      z.literal(true),
+      z.strictObject({
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and - (at most 64)').optional(),
+        states: z.array(z.string().min(1)).min(1).optional(),
+      }),
+    ])
+    .optional(),
   expect: ExpectList.optional(),
 });
 

@@ -137,13 +137,18 @@ export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
 /** SPEC §5: a judge model equal to an agent's model grades its own output; warn (error under --strict). */
 function judgeModelWarnings(config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
   const warnings: ConfigIssue[] = [];
-  for (const role of ['primary', 'cross_check'] as const) {
-    const judgeModel = config.judge?.[role]?.model;
+  const votes = config.judge?.votes_on_fail;
+  const judges: Array<{ model: string | undefined; path: Array<string | number> }> = [
+    { model: config.judge?.primary?.model, path: ['judge', 'primary', 'model'] },
+    { model: config.judge?.cross_check?.model, path: ['judge', 'cross_check', 'model'] },
+    ...(Array.isArray(votes) ? votes.map((panelJudge, index) => ({ model: panelJudge.model, path: ['judge', 'votes_on_fail', index, 'model'] })) : []),
+  ];
+  for (const { model: judgeModel, path } of judges) {
     if (judgeModel === undefined) continue;
     for (const [name, agent] of Object.entries(config.agents)) {
       if (!isPromptAgent(agent) || agent.model !== judgeModel) continue;
       warnings.push(
-        suite.issueAt(['judge', role, 'model'], `the judge model "${judgeModel}" is also the model of agent "${name}": a model judging its own output is biased`, {
+        suite.issueAt(path, `the judge model "${judgeModel}" is also the model of agent "${name}": a model judging its own output is biased`, {
           severity: 'warning',
         }),
       );

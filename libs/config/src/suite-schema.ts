@@ -92,7 +92,11 @@ export const SuiteSchema = z.strictObject({
     .strictObject({
       primary: ModelRefSchema.optional(),
       cross_check: ModelRefSchema.optional(),
-      votes_on_fail: z.number().int().min(1).optional(),
+      /**
+       * A failing verdict is asked again: N re-asks of the primary until a majority of N decides,
+       * or a panel of other judge models, each asked once, the majority of primary and panel deciding.
+       */
+      votes_on_fail: z.union([z.number().int().min(1), z.array(ModelRefSchema).min(1)]).optional(),
     })
     .optional(),
   settings: z

@@ -119,6 +119,9 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       mode: z.enum(['live', 'replay']),
       verdicts: z.number().int().min(0),
       errors: z.number().int().min(0),
+      votes_on_fail: z.number().int().min(1).optional(),
+      re_asked: z.number().int().min(0).optional(),
+      panel: z.array(z.string()).optional(),
       cache: z.looseObject({ read: z.boolean(), written: z.boolean(), cleared: z.boolean(), hits: z.number(), misses: z.number(), saved_usd: z.number().nullable() }),
       cross_check: z
         .looseObject({
@@ -130,6 +133,14 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
           agreement: z.array(
             z.looseObject({ metric: z.string(), compared: z.number(), agreed: z.number(), rate: z.number().nullable(), mean_abs_score_difference: z.number().nullable() }),
           ),
+          kappa: z
+            .looseObject({
+              pairs: z.number().int().min(0),
+              pass_fail: z.number().nullable(),
+              weighted: z.number().nullable(),
+              trend: z.array(z.looseObject({ run_id: z.string(), kappa: z.number() })),
+            })
+            .optional(),
           downgrade: z
             .looseObject({ reason: z.literal('budget'), spent_usd: z.number(), limit_usd: z.number(), not_checked: z.array(z.string()), message: z.string() })
             .optional(),

@@ -69,6 +69,8 @@ export interface JudgeReport {
   errors: number;
   /** `judge.votes_on_fail` when above 1, and how many failing verdicts were re-asked. */
   votes_on_fail?: number;
+  /** `judge.votes_on_fail` as a panel: its judge models (`<provider>:<model>`), asked after the primary. */
+  panel?: string[];
   re_asked?: number;
   cache: JudgeCacheReport;
   cross_check?: CrossCheckReport;
@@ -100,6 +102,8 @@ export interface CrossCheckReport {
   checked: string[];
   /** Per metric: how often the two judges agreed on pass/fail, and how far apart their scores were. */
   agreement: MetricAgreement[];
+  /** Cohen's kappa between the primary judge and the cross-check on the sampled verdicts, with the suite's trend. */
+  kappa?: CrossCheckKappa;
   /** Present when spending reached the budget and the sample dropped to 0% for the rest of the run. */
   downgrade?: CrossCheckDowngrade;
 }
@@ -278,4 +282,16 @@ export interface AgentMetricTest {
   interval: { low: number; high: number };
   /** The better agent when p < alpha and the interval excludes 0; null when the difference may be noise. */
   winner: string | null;
+}
+
+/** How far the cross-check agreed with the primary judge in a run, beyond chance (seed 000's drift signal). */
+export interface CrossCheckKappa {
+  /** Verdicts both judges gave on the same expectation. */
+  pairs: number;
+  /** Cohen's kappa on pass/fail; null when undefined (every verdict of both judges the same). */
+  pass_fail: number | null;
+  /** Quadratic-weighted kappa on the scores in five bands of 0.2; null when undefined. */
+  weighted: number | null;
+  /** The pass/fail kappa of the suite's earlier runs that measured one, oldest first (at most 5). */
+  trend: Array<{ run_id: string; kappa: number }>;
 }

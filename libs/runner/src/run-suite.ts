@@ -27,6 +27,8 @@ import { runRepeated } from './repeat-scenario.js';
 import { checkSuiteJudging, RunJudging, type JudgeRunFlags } from './run-judging.js';
 import { recordingKeeper, rerecordingsDir } from './rerecording.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
+import { calibrationWarnings } from './calibration-warnings.js';
+import { recordJudgeAgreement } from './judge-agreement.js';
 import { compareAgents } from '@parley/compare';
 
 export const PARLEY_VERSION = '0.1.0';
@@ -269,6 +271,15 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
 
     saves.close();
     const interrupted = options.signal?.aborted ?? false;
+    const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath, now: clock.now() }) : [];
+    const judgeReport = judging.judgeRun?.report();
+    const pairs = judging.judgeRun?.crossCheckPairs() ?? [];
+    // The run's kappa between the two judges, kept per run for the trend (not for an interrupted run's partial sample).
+    const agreement =
+      judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted
+        ? await recordJudgeAgreement({ storePath, run: { id: runId, suite: suite.config.suite, started_at: startedAt.toISOString() }, pairs })
+        : undefined;
+    const runWarnings = [...(plan.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
     const sha = await pendingSha;
     const finishedAt = clock.now();
     const durationMs = Math.round(clock.monotonicMs() - startedMs);
@@ -286,10 +297,11 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         config_fingerprint: fingerprint,
         interrupted,
         ...(live.budget ? { budget: withJudgeDowngrades(live.budget.report(), judging.budgetDowngrades()) } : {}),
-        ...(judging.judgeRun ? { judge: judging.judgeRun.report() } : {}),
+        ...(judgeReport ? { judge: agreement && judgeReport.cross_check ? { ...judgeReport, cross_check: { ...judgeReport.cross_check, kappa: agreement.kappa } } : judgeReport } : {}),
         ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
         ...(plan.selection ? { selection: plan.selection } : {}),
-        ...(plan.baseline ? { baseline: plan.baseline.source, warnings: plan.baseline.warnings } : {}),
+        ...(plan.baseline ? { baseline: plan.baseline.source } : {}),
+        ...(plan.baseline || runWarnings.length > 0 ? { warnings: runWarnings } : {}),
         // Scenarios marked flaky in triage (`parley tui`): the reports say so beside them.
         flaky_marks: store.flakyMarks(suite.config.suite),
         ...(agents && agents.length > 1 ? { comparison: compareAgents(results, agents, seed !== undefined ? { seed } : {}) } : {}),

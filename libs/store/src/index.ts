@@ -23,3 +23,4 @@ export {
   type JudgeCacheGroup,
   type JudgeCacheFilter,
 } from './judge-cache-store.js';
+export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';

@@ -31,7 +31,7 @@ export interface CalibrationDue {
  * calibrationDue(set, store.sessions('calibration'), clock.now()).warnings
  * // ['the monthly judge calibration is overdue: the last `parley calibrate judge` session was 41 days ago (2026-10-16)']
  */
-export function calibrationDue(set: Pick<CalibrationSet, 'items'>, sessions: readonly CalibrationSession[], now: Date): CalibrationDue {
+export function calibrationDue(set: { items: ReadonlyArray<Pick<CalibrationSet['items'][number], 'added'>> }, sessions: readonly CalibrationSession[], now: Date): CalibrationDue {
   const finished = sessions
     .filter((session) => session.finished_at !== null)
     .sort((left, right) => (left.started_at < right.started_at ? 1 : left.started_at > right.started_at ? -1 : 0));

@@ -8,6 +8,9 @@ import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-com
 import { processOutput } from './output.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
+import { registerSchemaCommand } from './schema-command.js';
+import { registerInitCommand } from './init-command.js';
+import { PARLEY_PACKAGE_VERSION } from './package-info.js';
 import { registerCacheCommand } from './cache-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
 import { addRunFlags } from './run-flags.js';
@@ -53,7 +56,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
 function buildProgram(context: CommandContext, setExitCode: (code: number) => void): Command {
   const program = new Command('parley')
     .description('Test conversational AI agents with multi-turn golden conversations.')
-    .version('0.1.0')
+    .version(PARLEY_PACKAGE_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => context.output.out(text), writeErr: (text) => context.output.err(text) });
@@ -97,6 +100,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
   registerCacheCommand(program, context, setExitCode);
   registerCalibrateCommand(program, context, setExitCode);
   registerTuiCommand(program, context, setExitCode);
+  registerSchemaCommand(program, context, setExitCode);
+  registerInitCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

@@ -11,6 +11,8 @@ export * from './yaml-source.js';
 export * from './yaml-writer.js';
 export * from './yaml-subset-parser.js';
 export * from './zod-issues.js';
+export * from './json-schemas.js';
+export * from './suite-scaffold.js';
 export * from './did-you-mean.js';
 export * from './schema-keys.js';
 export * from './config-file.js';

@@ -12,3 +12,4 @@ export * from './module-agent.js';
 export * from './service-provider.js';
 export * from './service-agent-responder.js';
 export * from './state-tool.js';
+export * from './define-agent.js';

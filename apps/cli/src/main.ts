@@ -16,7 +16,7 @@ import { runCommand, type RunFlags } from './run-command.js';
 import { addRunFlags } from './run-flags.js';
 import { registerTuiCommand } from './tui-command.js';
 import { runsListCommand, runsShowCommand } from './runs-command.js';
-import { validateCommand } from './validate-command.js';
+import { validateCommand, type ValidateFlags } from './validate-command.js';
 
 export const EXIT_USAGE = 2;
 
@@ -72,7 +72,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .command('validate')
     .description('check a suite without running it (exit 2 with file:line:column on problems)')
     .argument('[suite]', 'suite folder or parley.yaml', '.')
-    .action(async (suite: string) => setExitCode(await validateCommand(suite, context)));
+    .option('--strict', 'treat warnings as errors (exit 2), as `parley run --strict` does')
+    .action(async (suite: string, flags: ValidateFlags) => setExitCode(await validateCommand(suite, flags, context)));
 
   program
     .command('compare')

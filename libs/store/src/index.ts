@@ -15,6 +15,7 @@ export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migratio
 export { openDatabase, busyTimeoutMs } from './open-database.js';
 export { formatRunList, formatRunDetail, formatMetricScore, type RunDetailOptions } from './format-runs.js';
 export { formatUsd, formatDuration, formatStartTime, oneLine } from './format-values.js';
+export { runState } from './run-state.js';
 export {
   openJudgeCache,
   type JudgeCacheStore,
@@ -24,3 +25,4 @@ export {
   type JudgeCacheFilter,
 } from './judge-cache-store.js';
 export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
+export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';

@@ -8,5 +8,6 @@ export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
 export * from './comparison-case.js';
+export * from './atomic-file.js';
 export * from './text-file.js';
 export * from './terminal-text.js';

@@ -168,9 +168,11 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     }
   };
 
+  // Credentials are masked in everything the run keeps for itself: the history and the recordings.
+  const secrets = suiteSecretsRedactor(suite, { env });
   let store: Store;
   try {
-    store = secretSafeStore(openRunStore(storePath), suiteSecretsRedactor(suite, { env }));
+    store = secretSafeStore(openRunStore(storePath), secrets);
   } catch (error) {
     eventLog.close();
     releaseOutDir();
@@ -258,12 +260,31 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       ...(plan.baseline ? { gateMetrics: plan.baseline.gateMetrics } : {}),
       // Live and record runs keep each scenario's recording beside the history for triage (rerecording.ts).
       ...(mode !== 'replay'
-        ? { recordingKeeper: recordingKeeper({ mode, recordingsDir: recordingsDir(suite), keepDir: rerecordingsDir(storePath, runId), resumed: resumed !== undefined }) }
+        ? {
+            recordingKeeper: recordingKeeper({
+              mode,
+              recordingsDir: recordingsDir(suite),
+              keepDir: rerecordingsDir(storePath, runId),
+              resumed: resumed !== undefined,
+              secrets: (text) => secrets.text(text),
+            }),
+          }
         : {}),
+    };
+    // A bad file or a full disk in one scenario (a ConfigError) stops the run from starting more;
+    // the scenarios in flight finish (and tear down) before the run ends with it (exit 2).
+    let fatal: { error: unknown } | undefined;
+    const settle = (task: () => Promise<void>) => async (): Promise<void> => {
+      if (fatal !== undefined) return;
+      try {
+        await task();
+      } catch (error) {
+        fatal ??= { error };
+      }
     };
     await Promise.all(
       pending.map((scenario) =>
-        limit(async () => {
+        limit(settle(async () => {
           if (options.signal?.aborted) return;
           const id = scenario.data.id;
           const notStarted = sweepFailure ? erroredBySweep(scenario, sweepFailure) : live.budget?.exhausted ? skippedForBudget(scenario, live.budget) : undefined;
@@ -293,11 +314,14 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
           const redacted = finish(repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
           saves.save(result);
           emitFinished(result, redacted);
-        }),
+        })),
       ),
     );
 
     saves.close();
+    if (fatal !== undefined) throw fatal.error;
+    // The event log stopped at its last whole line (a full disk): the run cannot vouch for its outputs.
+    if (eventLog.failure !== undefined) throw eventLog.failure;
     const interruptedBy = options.signal?.aborted ? interruptSignalOf(options.signal) : undefined;
     const interrupted = interruptedBy !== undefined;
     const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath, now: clock.now() }) : [];

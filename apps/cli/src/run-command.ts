@@ -8,6 +8,7 @@ import { paint } from './output.js';
 import { chooseReporters } from './reporter-choice.js';
 import { runProgress } from './run-progress.js';
 import { renderRunSummary } from './run-summary.js';
+import { renderComparison } from './comparison-table.js';
 import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
 import { wrapLines } from './text-wrap.js';
 import type { RunOutcome } from '@parley/runner';
@@ -40,6 +41,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
       people(renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns, context.output.wrap));
       const fit = (text: string): string => (context.output.wrap ? wrapLines(text, context.output.columns - 1) : text);
       const judge = judgeSummary(outcome.report.judge);
+      if (outcome.report.comparison) people(renderComparison(outcome.report.comparison, paint(context.output.color), context.output.columns));
       if (judge !== null) people(`${fit(judge)}\n`);
       if (notes.err) context.output.err(fit(notes.err));
       if (notes.out) people(fit(notes.out));

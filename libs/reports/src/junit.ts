@@ -1,3 +1,4 @@
+import { scenarioOfCase } from '@parley/core';
 import { failsGate } from '@parley/gate';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
@@ -5,7 +6,8 @@ import { openTag, textElement } from './xml-text.js';
 
 /**
  * `junit.xml` for CI systems (GitHub, GitLab, Jenkins): one `<testsuite>` named after the suite,
- * one `<testcase>` per scenario, classname `parley.<suite>.<agent>`, `file` the scenario file
+ * one `<testcase>` per scenario, classname `parley.<suite>.<agent>` (in a comparison run, one per
+ * scenario and agent, named `<scenario> [<agent>]`), `file` the scenario file
  * (relative to where the run ran), `time` in seconds with three decimals; the suite's `time` is
  * the sum of its testcases'.
  *
@@ -75,7 +77,8 @@ export function renderJunit(report: RunReport): string {
 function renderTestCase(report: RunReport, result: ReportResult): string {
   const attributes = {
     classname: `parley.${report.suite}.${result.agent}`,
-    name: result.scenario_id,
+    // A comparison run has one case per scenario and agent: `spa_booking [booking_v2]`.
+    name: report.comparison === undefined ? result.scenario_id : `${scenarioOfCase(result.scenario_id)} [${result.agent}]`,
     ...(result.file !== undefined ? { file: result.file } : {}),
     time: seconds(Math.round(assistantLatencyMs(result))),
   };

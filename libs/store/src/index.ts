@@ -24,4 +24,5 @@ export {
   type JudgeCacheGroup,
   type JudgeCacheFilter,
 } from './judge-cache-store.js';
+export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
 export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';

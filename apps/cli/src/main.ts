@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
 import { registerCalibrateCommand } from './calibrate-command.js';
 import { registerCanaryCommand } from './canary-command.js';
+import { registerCostCommand } from './cost-command.js';
 import type { CommandContext } from './command-context.js';
 import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
@@ -99,6 +100,7 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
   registerCalibrateCommand(program, context, setExitCode);
   registerTuiCommand(program, context, setExitCode);
   registerCanaryCommand(program, context, setExitCode);
+  registerCostCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

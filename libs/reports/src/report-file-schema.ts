@@ -107,7 +107,9 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
   config_fingerprint: z.string().nullable(),
   cost_usd: z.number().nullable(),
   cost: CostSchema,
-  budget: z.looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()) }).optional(),
+  budget: z
+    .looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()), split: z.object({ total_usd: z.number(), shards: z.number().int() }).optional() })
+    .optional(),
   repeat: z.number().int().min(2).optional(),
   selection: SelectionSchema.optional(),
   baseline: BaselineSchema.optional(),

@@ -54,6 +54,8 @@ export interface BudgetReport {
   exhausted: boolean;
   /** What was given up, in order, e.g. `cross-check sample 10% → 0%`, `12 scenarios skipped`. */
   downgrades: string[];
+  /** Under `--shard I/N`: `limit_usd` is this shard's share of the PR's budget `total_usd` (÷ `shards`). */
+  split?: { total_usd: number; shards: number };
 }
 
 /** What the LLM judges did in a run (SPEC §5): written by @parley/judge, read by people and dashboards. */

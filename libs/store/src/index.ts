@@ -23,3 +23,5 @@ export {
   type JudgeCacheGroup,
   type JudgeCacheFilter,
 } from './judge-cache-store.js';
+export { openModelSpend, type ModelSpend, type ModelSpendStore, type RunSpend } from './model-spend-store.js';
+export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary.js';

@@ -35,6 +35,7 @@ describe('migrate', () => {
         'judge_cache_by_metric',
         'metric_scores',
         'metric_scores_by_scenario',
+      'model_spend',
         'runs',
         'runs_by_start',
         'runs_by_suite_and_start',

@@ -38,9 +38,30 @@ export async function runTui(options: TuiOptions): Promise<number> {
         </KeyboardProvider>
       </TuiServicesProvider>
     </ThemeProvider>,
-    { exitOnCtrlC: options.start !== 'live', patchConsole: false },
+    {
+      exitOnCtrlC: options.start !== 'live',
+      patchConsole: false,
+      // The screens draw on the terminal's alternate screen, as less and vim do: the shell's own
+      // screen and its scrollback are left alone and come back exactly as they were on leaving
+      // (quit, Ctrl-C, a crash: Ink leaves the alternate screen whenever it unmounts).
+      alternateScreen: true,
+      // Ink stops drawing frames when it believes it runs in CI (`CI=true`); the CLI opens the TUI
+      // only on an interactive terminal, so a person is there whatever `CI` says.
+      interactive: true,
+    },
   );
-  await instance.waitUntilExit();
+  // An error nothing caught (a failed promise in a key handler, say) first gives the terminal back,
+  // then surfaces from here, so its message is printed on the shell's screen and not lost with the
+  // alternate one.
+  const crash = (error: unknown) => instance.unmount(error instanceof Error ? error : new Error(String(error)));
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    process.off('uncaughtException', crash);
+    process.off('unhandledRejection', crash);
+  }
   return exitCode;
 }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ConfigIssue, ToolDefinition } from '@parley/core';
+import { PROVIDER_KINDS, type ConfigIssue, type ToolDefinition } from '@parley/core';
 import { parseConfigText, readTextFile, withoutByteOrderMark, type ParsedConfigFile } from './config-file.js';
 import type { PromptAgentConfig, SuiteFile } from './suite-schema.js';
 import { ToolsFileSchema } from './tools-file-schema.js';
@@ -12,7 +12,7 @@ export interface AgentFiles {
   issues: ConfigIssue[];
 }
 
-const PROMPT_AGENT_KINDS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'openai-compatible']);
+const PROMPT_AGENT_KINDS: ReadonlySet<string> = new Set(PROVIDER_KINDS);
 
 export function isPromptAgent(agent: SuiteFile['agents'][string]): agent is PromptAgentConfig {
   return PROMPT_AGENT_KINDS.has(agent.kind);

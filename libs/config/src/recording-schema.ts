@@ -1,3 +1,4 @@
+import { PROVIDER_KINDS } from '@parley/core';
 import { z } from 'zod';
 
 const ToolCallSchema = z.object({
@@ -15,7 +16,7 @@ export const RecordingEntrySchema = z.object({
   key: z.string().regex(/^[0-9a-f]{64}$/),
   turn: z.number().int().min(0).optional(),
   /** `service`: the reply of an http/command/module agent, replayed instead of calling the agent. */
-  provider: z.enum(['openai', 'anthropic', 'openai-compatible', 'service']),
+  provider: z.enum([...PROVIDER_KINDS, 'service']),
   model: z.string(),
   request: z.record(z.string(), z.unknown()),
   response: z.object({

@@ -1,3 +1,4 @@
+import { PROVIDER_KINDS } from '@parley/core';
 import { z } from 'zod';
 import { ExpectationSchema, GateSchema, ThresholdingSchema } from './expectation-schema.js';
 import { RedactionSchema } from './redaction-schema.js';
@@ -5,7 +6,7 @@ import { RedactionSchema } from './redaction-schema.js';
 const ExpectList = z.array(ExpectationSchema);
 
 const PromptAgentSchema = z.strictObject({
-  kind: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  kind: z.enum(PROVIDER_KINDS),
   model: z.string().min(1),
   system_prompt: z.string().optional(),
   tools: z.string().optional(),
@@ -55,7 +56,7 @@ export type AgentConfig = z.infer<typeof AgentSchema>;
 export type PromptAgentConfig = z.infer<typeof PromptAgentSchema>;
 
 const ModelRefSchema = z.strictObject({
-  provider: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  provider: z.enum(PROVIDER_KINDS),
   model: z.string().min(1),
   temperature: z.number().min(0).max(2).optional(),
   seed: z.number().int().optional(),
@@ -97,10 +98,10 @@ export const SuiteSchema = z.strictObject({
           max_delay_ms: z.number().int().min(0).optional(),
         })
         .optional(),
-      /** Per provider kind (openai, anthropic, openai-compatible): calls in flight, requests and tokens per minute. */
+      /** Per provider kind (openai, openai-responses, anthropic, openai-compatible): calls in flight, requests and tokens per minute. */
       rate_limits: z
         .partialRecord(
-          z.enum(['openai', 'anthropic', 'openai-compatible']),
+          z.enum(PROVIDER_KINDS),
           z.strictObject({
             concurrency: z.number().int().min(1).optional(),
             requests_per_minute: z.number().int().min(1).optional(),

@@ -49,7 +49,7 @@ describe('describeZodIssues', () => {
       '5:5 unknown key "urll" (did you mean "url"?)',
     ]);
     expect(suite('    kind: grpc\n')).toEqual([
-      '4:11 "kind" must be one of openai, anthropic, openai-compatible, http, command, module, got string "grpc"',
+      '4:11 "kind" must be one of openai, openai-responses, anthropic, openai-compatible, http, command, module, got string "grpc"',
     ]);
     expect(suite('    url: http://x\n')).toEqual(['4:5 missing required key "kind"']);
   });

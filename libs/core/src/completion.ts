@@ -3,7 +3,10 @@
  * translates from and to these types, so recording, replay, cost and retries see one shape.
  */
 
-export type ProviderKind = 'openai' | 'anthropic' | 'openai-compatible';
+export type ProviderKind = 'openai' | 'openai-responses' | 'anthropic' | 'openai-compatible';
+
+/** Every provider kind, for schemas and checks (the order is the documentation's). */
+export const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'openai-responses', 'anthropic', 'openai-compatible'];
 
 /**
  * `service`: an agent Parley does not prompt itself (`http`, `command`, `module`). Its replies go

@@ -16,7 +16,7 @@ export interface PromptResponderInput {
 }
 
 /**
- * A prompt-based agent (openai, anthropic, openai-compatible): each user turn is sent with the
+ * A prompt-based agent (openai, openai-responses, anthropic, openai-compatible): each user turn is sent with the
  * history; tool calls are answered from the scenario's mocks until the agent answers in text (or
  * the tool rounds run out).
  */

@@ -1,6 +1,7 @@
 export * from './provider-error.js';
 export * from './request-key.js';
 export * from './openai-provider.js';
+export * from './openai-responses-provider.js';
 export * from './anthropic-provider.js';
 export * from './live-provider.js';
 export * from './recording.js';

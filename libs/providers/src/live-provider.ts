@@ -1,6 +1,7 @@
 import type { CompletionRequest, Provider, ProviderKind } from '@parley/core';
 import { createAnthropicProvider } from './anthropic-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
+import { createOpenAiResponsesProvider } from './openai-responses-provider.js';
 import { ProviderError } from './provider-error.js';
 
 export interface LiveProviderSettings {
@@ -14,6 +15,7 @@ export interface LiveProviderSettings {
 
 const DEFAULT_KEY_ENV: Record<ProviderKind, string> = {
   openai: 'OPENAI_API_KEY',
+  'openai-responses': 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
   'openai-compatible': 'OPENAI_API_KEY',
 };
@@ -37,9 +39,9 @@ export function createLiveProvider(settings: LiveProviderSettings, env: NodeJS.P
     // Local servers (vLLM, Ollama, llama.cpp) usually take any key; the SDK insists on one.
     return createOpenAiProvider({ apiKey: apiKey ?? 'not-needed', ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   }
-  return apiKey
-    ? createOpenAiProvider({ apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) })
-    : missingKey(keyVariable);
+  if (!apiKey) return missingKey(keyVariable);
+  const options = { apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+  return settings.kind === 'openai-responses' ? createOpenAiResponsesProvider(options) : createOpenAiProvider(options);
 }
 
 function missingKey(variable: string): Provider {

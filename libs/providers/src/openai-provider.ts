@@ -103,7 +103,7 @@ export function fromOpenAiCompletion(
   const toolCalls: ToolCall[] = [];
   for (const call of choice.message.tool_calls ?? []) {
     if (call.type !== 'function') continue;
-    toolCalls.push({ id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) });
+    toolCalls.push({ id: call.id, name: call.function.name, args: parseToolArguments(call.function.arguments) });
   }
   return {
     content: choice.message.content ?? '',
@@ -119,7 +119,7 @@ export function fromOpenAiCompletion(
 }
 
 /** Tool arguments arrive as a JSON string; a model that writes broken JSON keeps its raw text. */
-function parseArguments(text: string): Record<string, unknown> {
+export function parseToolArguments(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text || '{}');
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
@@ -130,7 +130,7 @@ function parseArguments(text: string): Record<string, unknown> {
   }
 }
 
-function safeStringify(value: unknown): string {
+export function safeStringify(value: unknown): string {
   try {
     return JSON.stringify(value).slice(0, 2000);
   } catch {

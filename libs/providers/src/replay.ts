@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { CallContext, CompletionRequest, CompletionResponse, Provider } from '@parley/core';
-import { ConfigError } from '@parley/core';
+import { ConfigError, PROVIDER_KINDS } from '@parley/core';
 import { RecordingEntrySchema, type RecordingEntry } from '@parley/config';
 import { ProviderError } from './provider-error.js';
 import { keyMaterial, requestKey } from './request-key.js';
@@ -74,7 +74,7 @@ function parseRecording(text: string, path: string): RecordingEntry[] {
 }
 
 const ROLES = new Set(['agent', 'simulator', 'judge']);
-const PROVIDERS = new Set(['openai', 'anthropic', 'openai-compatible', 'service']);
+const PROVIDERS = new Set<string>([...PROVIDER_KINDS, 'service']);
 const ENTRY_KEYS = new Set(['v', 'role', 'key', 'turn', 'provider', 'model', 'request', 'response', 'usage', 'latency_ms', 'recorded_at']);
 const RESPONSE_KEYS = new Set(['content', 'tool_calls', 'finish_reason', 'model', 'state']);
 const USAGE_KEYS = new Set(['input_tokens', 'output_tokens']);

@@ -15,7 +15,7 @@ import {
 } from '@parley/providers';
 import type { Clock, Provider, ProviderKind, RunMode, Transcript, TranscriptTurn } from '@parley/core';
 import { isConfigError } from '@parley/core';
-import { isPromptAgent, type AgentConfig, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { isPromptAgent, type AgentConfig, type LoadedScenario, type LoadedSuite, type PromptAgentConfig } from '@parley/config';
 import {
   commandAgent,
   httpAgent,
@@ -275,7 +275,7 @@ function conversationFailure(error: unknown, transcript?: Transcript): ScenarioC
 }
 
 function serviceTransport(
-  agent: Exclude<AgentConfig, { kind: 'openai' | 'anthropic' | 'openai-compatible' }>,
+  agent: Exclude<AgentConfig, PromptAgentConfig>,
   suite: LoadedSuite,
   env: NodeJS.ProcessEnv,
   session: ScenarioSession,

@@ -42,7 +42,9 @@ export function applyFault(fault: Fault, context: FaultContext): number | null {
       const truncated =
         context.api === 'openai'
           ? `{"id":"chatcmpl-fake-${sequence}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`
-          : `{"id":"msg_fake_${sequence}","type":"message","role":"assistant","content":[{"type":"text","text":"`;
+          : context.api === 'openai-responses'
+            ? `{"id":"resp_fake_${sequence}","object":"response","status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"`
+            : `{"id":"msg_fake_${sequence}","type":"message","role":"assistant","content":[{"type":"text","text":"`;
       context.response.writeHead(200, { 'content-type': 'application/json' });
       context.response.end(truncated);
       return 200;

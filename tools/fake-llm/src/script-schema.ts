@@ -13,7 +13,7 @@ const PatternSchema = z.string().superRefine((pattern, context) => {
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
 
-export const ApiKindSchema = z.enum(['openai', 'anthropic']);
+export const ApiKindSchema = z.enum(['openai', 'openai-responses', 'anthropic']);
 export type ApiKind = z.infer<typeof ApiKindSchema>;
 
 export const MessageRoleSchema = z.enum(['user', 'assistant', 'tool']);

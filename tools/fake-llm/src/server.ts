@@ -1,6 +1,6 @@
 /**
- * The fake LLM server: node:http on 127.0.0.1 speaking OpenAI Chat Completions and Anthropic
- * Messages (non-streaming), answering from a script, plus a few `/_fake/*` control endpoints.
+ * The fake LLM server: node:http on 127.0.0.1 speaking OpenAI Chat Completions, the OpenAI Responses
+ * API and Anthropic Messages (non-streaming), answering from a script, plus a few `/_fake/*` control endpoints.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,8 @@ import { asString, isRecord } from './json-value.js';
 import { loadFakeScript, parseFakeScript } from './load-fake-script.js';
 import { normaliseAnthropicRequest, normaliseOpenAiRequest, type NormaliseResult, type NormalisedRequest } from './normalise-request.js';
 import { buildOpenAiCompletion, buildOpenAiError } from './openai-response.js';
+import { normaliseResponsesRequest } from './normalise-responses-request.js';
+import { buildResponsesResponse } from './responses-response.js';
 import { flattenHeaders, redactHeaders } from './redact-headers.js';
 import { RequestLog, type LoggedRequest } from './request-log.js';
 import { padSequence } from './response-ids.js';
@@ -149,6 +151,7 @@ async function handleRequest(state: ServerState, request: IncomingMessage, respo
 function routeOf(method: string, path: string): Route {
   const route = `${method} ${path.replace(/\/+$/, '')}`;
   if (route === 'POST /v1/chat/completions' || route === 'POST /chat/completions') return { kind: 'provider', api: 'openai' };
+  if (route === 'POST /v1/responses' || route === 'POST /responses') return { kind: 'provider', api: 'openai-responses' };
   if (route === 'POST /v1/messages' || route === 'POST /messages') return { kind: 'provider', api: 'anthropic' };
   if (route === 'GET /v1/models' || route === 'GET /models') return { kind: 'control', control: 'models' };
   if (route === 'GET /_fake/requests') return { kind: 'control', control: 'requests' };
@@ -180,9 +183,9 @@ async function answerProviderCall(
   });
   state.onRequest(entry);
   const requestId = `req_fake_${padSequence(entry.seq)}`;
-  const idHeader: Record<string, string> = api === 'openai' ? { 'x-request-id': requestId } : { 'request-id': requestId };
+  const idHeader: Record<string, string> = api === 'anthropic' ? { 'request-id': requestId } : { 'x-request-id': requestId };
   const sendError = (status: number, message: string, extraHeaders: Record<string, string> = {}) => {
-    const payload = api === 'openai' ? buildOpenAiError(status, message) : buildAnthropicError(status, requestId, message);
+    const payload = api === 'anthropic' ? buildAnthropicError(status, requestId, message) : buildOpenAiError(status, message);
     sendJson(response, status, payload, { ...idHeader, ...extraHeaders });
   };
 
@@ -217,7 +220,9 @@ async function answerProviderCall(
       const answer =
         api === 'openai'
           ? buildOpenAiCompletion(outcome.reply, normalised.request, entry.seq)
-          : buildAnthropicMessage(outcome.reply, normalised.request, entry.seq);
+          : api === 'openai-responses'
+            ? buildResponsesResponse(outcome.reply, normalised.request, entry.seq)
+            : buildAnthropicMessage(outcome.reply, normalised.request, entry.seq);
       sendJson(response, 200, answer, idHeader);
       state.log.settle(entry, { status: 200, rule: outcome.rule, fault: null });
       return;
@@ -232,6 +237,7 @@ function normaliseBody(api: ApiKind, body: ParsedBody, headers: Record<string, s
   if (isRecord(body.value) && body.value['stream'] === true) {
     return { ok: false, message: 'streaming is not supported; send stream: false' };
   }
+  if (api === 'openai-responses') return normaliseResponsesRequest(body.value, headers);
   return api === 'openai' ? normaliseOpenAiRequest(body.value, headers) : normaliseAnthropicRequest(body.value, headers);
 }
 

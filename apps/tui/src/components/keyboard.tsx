@@ -3,7 +3,20 @@ import { useInput, useStdin, type Key } from 'ink';
 
 export type KeyHandler = (input: string, key: Key) => void;
 
-type Registry = Set<{ current: KeyHandler }>;
+interface Registration {
+  current: KeyHandler;
+  /** While an exclusive handler is registered, the others get no keys (but Ctrl-C). */
+  exclusive: boolean;
+}
+
+type Registry = Set<Registration>;
+
+/** The handlers a key goes to: the newest exclusive one if any, else all of them. */
+function receivers(registry: Registry): Registration[] {
+  const all = [...registry];
+  const exclusive = all.filter((registration) => registration.exclusive);
+  return exclusive.length > 0 ? exclusive.slice(-1) : all;
+}
 
 const KeyboardContext = createContext<Registry | undefined>(undefined);
 
@@ -40,7 +53,7 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
     void (async () => {
       try {
         for (let next = pending.current.shift(); next !== undefined; next = pending.current.shift()) {
-          for (const handler of [...registry]) handler.current(next[0], next[1]);
+          for (const handler of receivers(registry)) handler.current(next[0], next[1]);
           // React renders what this key changed in a microtask: the next key waits for that render,
           // so it meets the screen (and the state) the previous key led to.
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -53,18 +66,25 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
   return <KeyboardContext.Provider value={registry}>{children}</KeyboardContext.Provider>;
 }
 
-/** Like Ink's `useInput` (same arguments), delivered through the app's KeyboardProvider. */
-export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {}): void {
+/**
+ * Like Ink's `useInput` (same arguments), delivered through the app's KeyboardProvider. An
+ * `exclusive` handler (an overlay, a question) takes every key from the others while it is active;
+ * Ctrl-C still reaches all of them.
+ */
+export function useKeys(handler: KeyHandler, options: { isActive?: boolean; exclusive?: boolean } = {}): void {
   const registry = useContext(KeyboardContext);
   if (!registry) throw new Error('useKeys outside KeyboardProvider');
-  const latest = useRef(handler);
-  latest.current = handler;
+  const exclusive = options.exclusive ?? false;
+  const latest = useRef<Registration>({ current: handler, exclusive });
+  latest.current.current = handler;
   const isActive = options.isActive ?? true;
   useLayoutEffect(() => {
     if (!isActive) return;
-    registry.add(latest);
+    const registration = latest.current;
+    registration.exclusive = exclusive;
+    registry.add(registration);
     return () => {
-      registry.delete(latest);
+      registry.delete(registration);
     };
-  }, [registry, isActive]);
+  }, [registry, isActive, exclusive]);
 }

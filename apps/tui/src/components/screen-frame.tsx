@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { useNavigation } from '../navigation.js';
-import { useTerminalSize } from '../terminal-size.js';
+import { MIN_SIZE, useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { Footer, type KeyHint } from './footer.js';
 import { useKeys } from './keyboard.js';
@@ -13,40 +13,109 @@ export interface ScreenFrameProps {
   title: string;
   /** Right side of the title line (a count, a run id). */
   status?: string;
+  /** The screen's own keys: in the footer, and first in the keys overlay (`?`). */
   keys: readonly KeyHint[];
-  /** False while the screen reads text (a note, a filter): q and Esc then belong to the input. */
+  /** Keys listed only in the overlay (the footer has no room for them). */
+  moreKeys?: readonly KeyHint[];
+  /**
+   * False while the screen reads text (a note, a filter) or asks a question: q and Esc then belong
+   * to the screen. The screen handles them itself then (the rating screen always does).
+   */
   backKeys?: boolean;
+  /** Whether `?` opens the keys overlay (default: when `backKeys`); false while text is typed. */
+  helpKey?: boolean;
   children: ReactNode;
 }
 
 /**
- * Every screen's outline: title, body, key footer; `q` and Esc go back (quit from the first
- * screen). The body gets the terminal height minus the frame, see `useBodyRows`.
+ * Every screen's outline: title, body, key footer. Esc goes back (quits from the first screen),
+ * `q` quits, `?` lists the keys of the screen over its body. The body gets the terminal height
+ * minus the frame, see `useBodyRows`. Below 80×24 the screen says so instead of drawing a body
+ * that does not fit (keys then do nothing but Esc, q and Ctrl-C).
  */
-export function ScreenFrame({ title, status, keys, backKeys = true, children }: ScreenFrameProps) {
+export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = true, helpKey = backKeys, children }: ScreenFrameProps) {
   const navigation = useNavigation();
   const theme = useTheme();
   const { columns, rows } = useTerminalSize();
+  const [showKeys, setShowKeys] = useState(false);
+  const tooSmall = columns < MIN_SIZE.columns || rows < MIN_SIZE.rows;
   useKeys(
     (input, key) => {
-      if (input === 'q' || key.escape) navigation.back();
+      if (input === 'q') navigation.quit();
+      else if (key.escape) navigation.back();
     },
-    { isActive: backKeys },
+    { isActive: backKeys && !showKeys },
   );
-  const backHint: KeyHint = ['q', navigation.depth === 0 ? 'quit' : 'back'];
+  useKeys(
+    (input) => {
+      if (input === '?') setShowKeys(true);
+    },
+    { isActive: helpKey && !showKeys && !tooSmall },
+  );
+  // The overlay and the size notice take every key from the screen underneath.
+  useKeys(
+    (input, key) => {
+      if (tooSmall) {
+        if (input === 'q') navigation.quit();
+        else if (key.escape) navigation.back();
+        return;
+      }
+      if (input === '?' || key.escape || key.return) setShowKeys(false);
+      else if (input === 'q') navigation.quit();
+    },
+    { isActive: showKeys || tooSmall, exclusive: true },
+  );
+  if (tooSmall) {
+    return (
+      <Box flexDirection="column" width={columns} height={rows}>
+        <Text wrap="wrap">{`terminal too small (needs ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this one is ${columns}×${rows})`}</Text>
+        <Text wrap="wrap" dimColor>
+          Make the window larger; Esc goes back, q quits.
+        </Text>
+      </Box>
+    );
+  }
+  const backHint: KeyHint = navigation.depth === 0 ? ['q', 'quit'] : ['Esc', 'back'];
+  const footer: KeyHint[] = [...keys, ...(helpKey ? [['?', 'keys'] as KeyHint] : []), ...(backKeys ? [backHint] : [])];
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Box justifyContent="space-between">
-        <Text bold color={theme.paint('cyan')}>
-          {title}
+        <Text bold color={theme.paint('cyan')} wrap="truncate-end">
+          {showKeys ? `Keys · ${title}` : title}
         </Text>
-        {status ? <Text dimColor>{status}</Text> : null}
+        {status ? (
+          <Text dimColor wrap="truncate-start">
+            {status}
+          </Text>
+        ) : null}
       </Box>
       <Text dimColor>{'─'.repeat(Math.max(0, columns))}</Text>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
-        {children}
+        {showKeys ? <KeysOverlay keys={[...keys, ...moreKeys]} depth={navigation.depth} backKeys={backKeys} /> : children}
       </Box>
-      <Footer keys={backKeys ? [...keys, backHint] : keys} />
+      <Footer keys={showKeys ? [['? Esc', 'close']] : footer} />
+    </Box>
+  );
+}
+
+/** Every key of the screen, one per line, then the keys every screen shares. */
+function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; depth: number; backKeys: boolean }) {
+  const shared: KeyHint[] = [
+    ['?', 'this list of keys (? or Esc closes it)'],
+    ...(backKeys || depth > 0 ? [['Esc', depth === 0 ? 'quit (nothing to go back to)' : 'back to the previous screen'] as KeyHint] : []),
+    ['q', 'quit parley tui (asks first when something is unsaved)'],
+    ['Ctrl-C', 'quit at once'],
+  ];
+  const all = [...keys, ...shared];
+  const width = Math.min(16, Math.max(...all.map(([key]) => Array.from(key).length)));
+  return (
+    <Box flexDirection="column">
+      {all.map(([key, action]) => (
+        <Text key={`${key}-${action}`} wrap="truncate-end">
+          <Text bold>{`  ${key.padEnd(width)}`}</Text>
+          {`  ${action}`}
+        </Text>
+      ))}
     </Box>
   );
 }

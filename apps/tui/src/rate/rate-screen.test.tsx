@@ -267,12 +267,12 @@ describe('parley tui rate', () => {
     expect(ratingOf(dir, first!)).toMatchObject({ intent_comprehension: 4, note: 'quite terse' });
   });
 
-  it('? shows the rubric at the focused axis with its anchors, scrolls, and Esc goes back with the scores kept', async () => {
+  it('r shows the rubric at the focused axis with its anchors, scrolls, and Esc goes back with the scores kept', async () => {
     const dir = exampleCalibrationCopy();
     const [first] = orderIn(dir);
     const rendered = open(dir);
     await until(rendered, (text) => text.includes(first!));
-    await press(rendered, '4', '?');
+    await press(rendered, '4', 'r');
     let frame = rendered.lastFrame() ?? '';
     expect(frame).toContain('Rubric 1.0.0');
     expect(frame.split('\n')[2]).toContain('response_naturalness: does it read like a good human receptionist');
@@ -286,8 +286,22 @@ describe('parley tui rate', () => {
     frame = await until(rendered, (text) => text.includes(first!));
     expect(axisLine(frame, 'intent_comprehension')).toMatch(/\[4\]/);
     expect(axisLine(frame, 'response_naturalness')).toContain('▸');
-    await press(rendered, '?', '?');
+    await press(rendered, 'r', 'r');
     expect(rendered.lastFrame()).toContain(first!);
+  });
+
+  it('? lists every key of the rating screen over it; ? closes the list and no key meanwhile rates', async () => {
+    const dir = exampleCalibrationCopy();
+    const [first] = orderIn(dir);
+    const rendered = open(dir);
+    await until(rendered, (text) => text.includes(first!));
+    await press(rendered, '?');
+    const frame = await until(rendered, (text) => text.startsWith('Keys · Rate'));
+    for (const line of ['1-5', 'Enter', 'r ', 'Shift-Tab', 'Esc', 'q ', 'Ctrl-C']) expect(frame).toMatch(new RegExp(`^  ${line.trim()}\\s`, 'm'));
+    expectFits(frame);
+    await press(rendered, '3', '?');
+    const back = await until(rendered, (text) => text.includes(first!));
+    expect(axisLine(back, 'intent_comprehension')).toMatch(/\[ \]/);
   });
 
   it('↑/↓ and PgUp/PgDn scroll a long transcript', async () => {
@@ -392,8 +406,8 @@ describe('parley tui rate', () => {
     expect(frame).toContain('1 done · 0 to do');
   });
 
-  it('q and Esc leave the session (when no input is open)', async () => {
-    for (const key of ['q', KEYS.escape]) {
+  it('Esc and q are text in an open input; Esc then leaves the session at once when nothing is unsaved', async () => {
+    for (const key of [KEYS.escape]) {
       const dir = exampleCalibrationCopy();
       const rendered = renderWithProviders(
         <NavigationProvider start={{ screen: 'index' }}>
@@ -409,6 +423,36 @@ describe('parley tui rate', () => {
       await press(rendered, key);
       await until(rendered, (text) => text.includes('left the session'));
     }
+  });
+
+  it('Esc with scores not saved asks first: n keeps the scores, y leaves and nothing is written', async () => {
+    const dir = exampleCalibrationCopy();
+    const before = readFileSync(join(dir, 'human_labelled.yaml'), 'utf8');
+    const [first] = orderIn(dir);
+    const rendered = renderWithProviders(
+      <NavigationProvider start={{ screen: 'index' }}>
+        <OpensRate />
+      </NavigationProvider>,
+      { services: { calibrationDir: dir, reviewer: REVIEWER, clock: manualClock(NOW) } },
+    );
+    await until(rendered, (text) => text.includes(first!));
+    await press(rendered, '4', '5', KEYS.escape);
+    let frame = await until(rendered, (text) => text.includes('not saved: leave anyway'));
+    expect(frame).toMatch(/y\s+leave without saving/);
+    await press(rendered, 'n');
+    frame = await until(rendered, (text) => text.includes('kept rating'));
+    expect(axisLine(frame, 'intent_comprehension')).toMatch(/\[4\]/);
+    expect(axisLine(frame, 'response_naturalness')).toMatch(/\[5\]/);
+    // A second Esc asks again (it never drops the scores silently); q asks the same way.
+    await press(rendered, KEYS.escape);
+    await until(rendered, (text) => text.includes('not saved: leave anyway'));
+    await press(rendered, KEYS.escape, 'q');
+    await until(rendered, (text) => text.includes('not saved: leave anyway'));
+    await press(rendered, 'n', KEYS.escape);
+    await until(rendered, (text) => text.includes('not saved: leave anyway'));
+    await press(rendered, 'y');
+    await until(rendered, (text) => text.includes('left the session'));
+    expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
   });
 
   it('a save that fails says why and keeps the item and its scores (nothing is lost)', async () => {

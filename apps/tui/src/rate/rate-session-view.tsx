@@ -29,8 +29,15 @@ const RATE_KEYS: readonly KeyHint[] = [
   ['s', 'skip'],
   ['u', 'undo'],
   ['n', 'note'],
-  ['?', 'rubric'],
+  ['r', 'rubric'],
   ['q', 'quit'],
+];
+
+/** Keys of the rating screen only the overlay (`?`) lists. */
+const MORE_RATE_KEYS: readonly KeyHint[] = [
+  ['Shift-Tab', 'previous axis'],
+  ['Home End', 'top or end of the transcript'],
+  ['Esc', 'leave the session (asks first if the item has unsaved scores)'],
 ];
 
 /** Rows of the rating body besides the transcript and the axes: item line, rule, note, message. */
@@ -63,7 +70,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
     rubricRows: bodyRows,
     rubricLineOf: rubric.startOf,
   };
-  const state = useRateSession(source.session, layout, { setFile: source.setFile, rubricText: source.rubric.text, clock, leave: navigation.back });
+  const state = useRateSession(source.session, layout, { setFile: source.setFile, rubricText: source.rubric.text, clock, leave: navigation.back, quit: navigation.quit });
 
   const { session } = state;
   const progress = ratingProgress(session);
@@ -78,9 +85,10 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
         status={status}
         keys={[
           ['↑↓ PgUp/Dn', 'scroll'],
-          ['? Esc', 'back to rating'],
+          ['r Esc', 'back to rating'],
         ]}
         backKeys={false}
+        helpKey
       >
         <RubricView lines={rubric.lines} offset={state.rubricScroll} rows={bodyRows} />
       </ScreenFrame>
@@ -97,6 +105,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
           ['q', 'quit'],
         ]}
         backKeys={false}
+        helpKey
       >
         <DoneView reviewer={session.reviewer} progress={progress} skipped={session.skipped} savedNow={session.saved.length} rows={bodyRows} />
         {state.message ? <Message message={state.message} /> : null}
@@ -106,14 +115,20 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
 
   const lines = measure(state);
   const typing = state.mode === 'note' || state.mode === 'skip';
-  const keys: readonly KeyHint[] = typing
-    ? [
-        ['Enter', state.mode === 'note' ? 'keep note' : 'skip item'],
-        ['Esc', 'cancel'],
-      ]
-    : RATE_KEYS;
+  const keys: readonly KeyHint[] =
+    state.mode === 'leave'
+      ? [
+          ['y', 'leave without saving'],
+          ['n Esc', 'keep rating'],
+        ]
+      : typing
+        ? [
+            ['Enter', state.mode === 'note' ? 'keep note' : 'skip item'],
+            ['Esc', 'cancel'],
+          ]
+        : RATE_KEYS;
   return (
-    <ScreenFrame title={title} status={status} keys={keys} backKeys={false}>
+    <ScreenFrame title={title} status={status} keys={keys} moreKeys={MORE_RATE_KEYS} backKeys={false} helpKey={state.mode === 'rate'}>
       <ItemLine id={item.id} details={[item.language, item.vertical, item.source]} lines={lines.length} offset={state.scroll} rows={transcriptRows} />
       <TranscriptView lines={lines} offset={state.scroll} rows={transcriptRows} />
       <Text dimColor>{'─'.repeat(columns)}</Text>
@@ -127,10 +142,12 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
       )}
       {state.mode === 'skip' ? (
         <Input label="skip reason (optional)" text={state.draft} />
+      ) : state.mode === 'leave' ? (
+        <Message message={{ text: `${item.id} has scores that are not saved: leave anyway and drop them? y/n`, error: true }} />
       ) : state.message ? (
         <Message message={state.message} />
       ) : (
-        <Text dimColor>4 5 3 Enter rates the three axes and saves; ? shows the rubric</Text>
+        <Text dimColor>4 5 3 Enter rates the three axes and saves; r shows the rubric</Text>
       )}
     </ScreenFrame>
   );

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCalibrationSet, ratingOrder } from '@parley/calibration';
@@ -78,7 +79,10 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     screen = await session.waitFor((text) => text.includes(`took back the rating of ${third}`));
     expect(screen).toContain('2 done · 23 to do');
     expect(screen).toMatch(/cultural_appropriateness\s+\[1\]/);
+    // The scores taken back are not saved now: q asks before dropping them.
     session.keys('q');
+    await session.waitFor((text) => text.includes(`${third} has scores that are not saved`));
+    session.keys('y');
     await session.waitFor((text) => text.includes('[exit 0]'));
 
     let saved = ownRatings(dir);
@@ -112,4 +116,29 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     expect(saved.has(fourth)).toBe(false);
     expect(saved.has(fifth)).toBe(false);
   }, 90_000);
+
+  it('Esc with half an item rated asks before leaving: n keeps the scores, a second Esc asks again, y leaves and nothing is written', async () => {
+    const dir = exampleCalibrationCopy();
+    const before = readFileSync(join(dir, 'human_labelled.yaml'), 'utf8');
+    const session = start(dir, 'esc');
+    await session.waitFor((text) => text.includes('0 done · 25 to do'), 30_000);
+    session.keys('4', '5');
+    await session.waitFor((text) => /response_naturalness\s+\[5\]/.test(text));
+    session.keys('Escape');
+    await session.waitFor((text) => text.includes('has scores that are not saved: leave anyway'));
+    session.keys('n');
+    const screen = await session.waitFor((text) => text.includes('kept rating'));
+    expect(screen).toMatch(/intent_comprehension\s+\[4\]/);
+    expect(screen).toMatch(/response_naturalness\s+\[5\]/);
+    // The rubric opens on r and Esc closes it; the next Esc still asks.
+    session.keys('r');
+    await session.waitFor((text) => text.includes('Rubric 1.0.0'));
+    session.keys('Escape');
+    await session.waitFor((text) => text.includes('0 done · 25 to do') && !text.includes('Rubric 1.0.0'));
+    session.keys('Escape');
+    await session.waitFor((text) => text.includes('has scores that are not saved: leave anyway'));
+    session.keys('y');
+    await session.waitFor((text) => text.includes('[exit 0]'));
+    expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
+  }, 60_000);
 });

@@ -17,8 +17,11 @@ import type { Clock } from '@parley/core';
 import { keystrokes, type Keystroke } from './rate-keys.js';
 import { useKeys } from '../components/keyboard.js';
 
-/** What the screen shows besides the item: rating, typing a note or a skip reason, reading the rubric. */
-export type RateMode = 'rate' | 'note' | 'skip' | 'rubric';
+/**
+ * What the screen shows besides the item: rating, typing a note or a skip reason, reading the
+ * rubric, or asking whether to leave scores that are not saved yet.
+ */
+export type RateMode = 'rate' | 'note' | 'skip' | 'rubric' | 'leave';
 
 export interface RateState {
   session: RatingSession;
@@ -35,6 +38,8 @@ export interface RateState {
   /** First rubric line shown. */
   rubricScroll: number;
   message?: { text: string; error: boolean };
+  /** In `leave` mode: what the reviewer asked for, done on `y`: back (Esc) or quit (q). */
+  leaving?: 'back' | 'quit';
 }
 
 /** Line counts of what scrolls, from the current layout. */
@@ -52,8 +57,10 @@ export interface RateSessionOptions {
   setFile: string;
   rubricText: string;
   clock: Clock;
-  /** Called by q/Esc (when no input is open): quits the session. */
+  /** Esc (when nothing unsaved is in the way): back to the previous screen, or out of the TUI. */
   leave(): void;
+  /** q (when nothing unsaved is in the way): out of the TUI. */
+  quit(): void;
 }
 
 /**
@@ -97,7 +104,9 @@ async function step(state: RateState, stroke: Keystroke, layout: RateLayout, opt
     case 'skip':
       return typing(state, stroke);
     case 'rubric':
-      return reading(state, stroke, layout);
+      return reading(state, stroke, layout, options);
+    case 'leave':
+      return confirmingLeave(state, stroke, options);
     case 'rate':
       return rating(state, stroke, layout, options);
   }
@@ -109,7 +118,7 @@ async function rating(state: RateState, stroke: Keystroke, layout: RateLayout, o
   const axes = session.axes;
   if ('text' in stroke) {
     const { text } = stroke;
-    if (text === 'q') return leave(state, options);
+    if (text === 'q') return leave(state, 'quit', options);
     if (text === 'u') return undo(state, options);
     if (!item) return state;
     const axis = axes[state.focus];
@@ -118,13 +127,13 @@ async function rating(state: RateState, stroke: Keystroke, layout: RateLayout, o
     }
     if (text === 's') return { ...state, mode: 'skip', draft: '', message: undefined };
     if (text === 'n') return { ...state, mode: 'note', draft: state.note, message: undefined };
-    if (text === '?') {
+    if (text === 'r') {
       const axisLine = layout.rubricLineOf(rubricAxisLine(options.rubricText, axes[state.focus] ?? ''));
       return { ...state, mode: 'rubric', rubricScroll: clamp(axisLine, 0, layout.rubricLines - layout.rubricRows) };
     }
     return state;
   }
-  if (stroke.name === 'escape') return leave(state, options);
+  if (stroke.name === 'escape') return leave(state, 'back', options);
   if (!item) return state;
   const maxScroll = layout.transcriptLines(state) - layout.transcriptRows;
   switch (stroke.name) {
@@ -212,9 +221,12 @@ function typing(state: RateState, stroke: Keystroke): RateState {
   }
 }
 
-function reading(state: RateState, stroke: Keystroke, layout: RateLayout): RateState {
+function reading(state: RateState, stroke: Keystroke, layout: RateLayout, options: RateSessionOptions): RateState {
   const max = layout.rubricLines - layout.rubricRows;
-  if ('text' in stroke) return stroke.text === '?' || stroke.text === 'q' ? { ...state, mode: 'rate' } : state;
+  if ('text' in stroke) {
+    if (stroke.text === 'r') return { ...state, mode: 'rate' };
+    return stroke.text === 'q' ? leave({ ...state, mode: 'rate' }, 'quit', options) : state;
+  }
   switch (stroke.name) {
     case 'escape':
       return { ...state, mode: 'rate' };
@@ -235,9 +247,37 @@ function reading(state: RateState, stroke: Keystroke, layout: RateLayout): RateS
   }
 }
 
-function leave(state: RateState, options: RateSessionOptions): RateState {
-  options.leave();
+/**
+ * Esc or q: leaves at once when nothing would be lost, else asks first (scores or a note given to
+ * the item shown and not saved are dropped by leaving).
+ */
+function leave(state: RateState, how: 'back' | 'quit', options: RateSessionOptions): RateState {
+  if (hasUnsavedWork(state)) return { ...state, mode: 'leave', leaving: how, message: undefined };
+  if (how === 'quit') options.quit();
+  else options.leave();
   return state;
+}
+
+function confirmingLeave(state: RateState, stroke: Keystroke, options: RateSessionOptions): RateState {
+  if ('text' in stroke && stroke.text.toLowerCase() === 'y') {
+    if (state.leaving === 'quit') options.quit();
+    else options.leave();
+    return { ...state, mode: 'rate' };
+  }
+  if (('text' in stroke && stroke.text.toLowerCase() === 'n') || ('name' in stroke && stroke.name === 'escape')) {
+    return { ...state, mode: 'rate', message: { text: 'kept rating: Enter saves the scores', error: false } };
+  }
+  return state;
+}
+
+/** Scores or a note on the item shown that differ from what is saved for it (by this reviewer). */
+export function hasUnsavedWork(state: RateState): boolean {
+  const item = currentItem(state.session);
+  if (!item) return false;
+  const saved = item.own?.scores ?? {};
+  const keys = new Set([...Object.keys(saved), ...Object.keys(state.scores)]);
+  for (const key of keys) if (saved[key] !== state.scores[key]) return true;
+  return state.note.trim() !== (item.own?.note ?? '').trim();
 }
 
 /** The draft of a newly shown item: its own earlier scores if any (never another reviewer's). */

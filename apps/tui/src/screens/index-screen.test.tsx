@@ -159,12 +159,12 @@ describe('index screen', () => {
     expect(frame).toContain('opened {"screen":"kappa"}');
   });
 
-  it('in the whole app, Enter goes to the Runs screen and q comes back to the index', async () => {
+  it('in the whole app, Enter goes to the Runs screen and Esc comes back to the index', async () => {
     const rendered = renderApp({ screen: 'index' }, { services: { suitePath: suite.path, storePath, cwd: suite.path } });
     await waitForFrame(rendered, (text) => text.includes('booking'));
     await press(rendered, KEYS.enter);
     await waitForFrame(rendered, (text) => /^Runs/.test(text));
-    await press(rendered, 'q');
+    await press(rendered, KEYS.escape);
     const frame = await waitForFrame(rendered, (text) => text.startsWith('Agents'));
     expect(lineOf(frame, 'booking')).toContain('50%');
   });

@@ -149,7 +149,7 @@ describe('kappa screen', () => {
     expectFits(frame);
   });
 
-  it('K on the index opens it and q goes back to the index', async () => {
+  it('K on the index opens it and Esc goes back to the index', async () => {
     writeReport('2026-11-26.json', REAL_REPORT);
     const rendered = renderApp(
       { screen: 'index' },
@@ -158,8 +158,8 @@ describe('kappa screen', () => {
     await waitForFrame(rendered, (text) => text.startsWith('Agents'));
     await press(rendered, 'K');
     let frame = await waitForFrame(rendered, (text) => text.startsWith('Kappa'));
-    expect(frame).toMatch(/q\s+back/);
-    await press(rendered, 'q');
+    expect(frame).toMatch(/Esc\s+back/);
+    await press(rendered, KEYS.escape);
     frame = await waitForFrame(rendered, (text) => text.startsWith('Agents'));
     expect(frame).toContain('booking');
   });

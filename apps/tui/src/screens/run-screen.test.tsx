@@ -39,7 +39,7 @@ describe('RunScreen', () => {
     expect(frame).not.toContain(SECRET);
   });
 
-  it('opens the selected scenario with Enter and comes back with q', async () => {
+  it('opens the selected scenario with Enter and comes back with Esc', async () => {
     const rendered = open();
     await waitForFrame(rendered, (text) => text.includes('g_skipped'));
     await press(rendered, KEYS.down);
@@ -47,7 +47,7 @@ describe('RunScreen', () => {
     await press(rendered, KEYS.enter);
     const scenario = await waitForFrame(rendered, (text) => text.includes('Scenario b_missing_booking_number'));
     expect(scenario).toMatch(/^content_signals\s+-\s+-\s+-\s+-\s+-\s+FAIL$/m);
-    await press(rendered, 'q');
+    await press(rendered, KEYS.escape);
     expect(await waitForFrame(rendered, (text) => text.includes('g_skipped'))).toMatch(/^> fail\s+b_missing_booking_number/m);
   });
 
@@ -57,7 +57,7 @@ describe('RunScreen', () => {
     rendered.stdin.write(KEYS.enter);
     rendered.stdin.write(KEYS.enter);
     await waitForFrame(rendered, (text) => text.includes('Scenario c_recording_miss'));
-    await press(rendered, 'q');
+    await press(rendered, KEYS.escape);
     expect(await waitForFrame(rendered, (text) => text.includes('g_skipped'))).toMatch(/^Run\s/);
   });
 

@@ -49,9 +49,9 @@ describe('RunsScreen', () => {
     rendered.stdin.write(KEYS.enter);
     rendered.stdin.write(KEYS.enter);
     expect(await waitForFrame(rendered, (text) => /^Scenario /.test(text))).toContain('run run-b');
-    await press(rendered, 'q');
+    await press(rendered, KEYS.escape);
     expect(await waitForFrame(rendered, (text) => /^Run\s/.test(text))).toContain('b_missing_booking_number');
-    await press(rendered, 'q');
+    await press(rendered, KEYS.escape);
     expect(await waitForFrame(rendered, (text) => text.includes('run run-b'))).toMatch(/^Runs\s/);
   });
 

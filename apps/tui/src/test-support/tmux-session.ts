@@ -44,6 +44,27 @@ export class TmuxSession {
     return new TmuxSession(name);
   }
 
+  /**
+   * A shell (`sh`, prompt `$ `) in `cwd` with exactly `env` (plus TERM), for tests of what the TUI
+   * leaves behind on the shell's screen. Everything written to the pane is also appended to
+   * `rawFile` when given, escape sequences included.
+   */
+  static shell(name: string, options: { cwd: string; env: NodeJS.ProcessEnv; rawFile?: string; columns?: number; rows?: number }): TmuxSession {
+    const env: NodeJS.ProcessEnv = { ...options.env, TERM: 'xterm-256color', PS1: '$ ' };
+    const exports = Object.entries(env)
+      .filter(([key, value]) => value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      .map(([key, value]) => `${key}=${shellQuote(value as string)}`);
+    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, `env -i ${exports.join(' ')} sh`]);
+    if (options.rawFile) execFileSync('tmux', ['pipe-pane', '-o', '-t', name, `cat >> ${shellQuote(options.rawFile)}`]);
+    return new TmuxSession(name);
+  }
+
+  /** Types a command line and Enter. */
+  run(command: string[]): void {
+    this.text(command.map(shellQuote).join(' '));
+    this.keys('Enter');
+  }
+
   screen(): string {
     return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
   }

@@ -52,11 +52,11 @@ describe.skipIf(!TmuxSession.available())('failure triage in a real terminal (tm
     const session = TmuxSession.start(`parley-triage-${process.pid}`, [process.execPath, PARLEY, 'tui'], { cwd: dir });
     cleanups.push(() => session.kill());
 
-    // The index lists the agent; `r` opens every run, q comes back.
+    // The index lists the agent; `r` opens every run, Esc comes back.
     let screen = await session.waitFor((text) => text.includes('Agents') && /booking\s+prompt/.test(text));
     screen = await press(session, 'r', (text) => /^Runs\s+1\/1 runs/m.test(text));
     expect(screen).toMatch(/^> \d\d-\d\d \d\d:\d\d fail\s+6\s+2\s+·\s+·\s+·\s+·\s+\$0\.36\s+.+ replay$/m);
-    await press(session, 'q', (text) => text.includes('Agents'));
+    await press(session, 'Escape', (text) => text.includes('Agents'));
 
     // Enter on the agent: its runs; Enter on the run: failing scenarios first, blocking before advisory.
     screen = await press(session, 'Enter', (text) => text.includes('Runs of booking') && text.includes('8 of the run'));
@@ -88,10 +88,10 @@ describe.skipIf(!TmuxSession.available())('failure triage in a real terminal (tm
     expect(screen).toContain('▸ 5/5 fluency_sw: Warm, natural receptionist Swahili');
     expectFits(screen);
 
-    // q goes back screen by screen and quits from the index.
-    await press(session, 'q', (text) => text.includes('Enter  open scenario'));
-    await press(session, 'q', (text) => text.includes('Runs of booking'));
-    await press(session, 'q', (text) => text.includes('Agents'));
+    // Esc goes back screen by screen; q quits from anywhere.
+    await press(session, 'Escape', (text) => text.includes('Enter  open scenario'));
+    await press(session, 'Escape', (text) => text.includes('Runs of booking'));
+    await press(session, 'Enter', (text) => text.includes(`${FAILING} · blocking`));
     await press(session, 'q', (text) => text.includes('[exit 0]'));
   });
 });

@@ -16,7 +16,7 @@ describe('resolveRaters', () => {
   });
 
   it('explains a flag that is not PROVIDER:MODEL', () => {
-    expect(() => parseRaterFlag('gpt-4.1', '--cross-check')).toThrow('--cross-check gpt-4.1: write PROVIDER:MODEL with PROVIDER one of openai, anthropic, openai-compatible');
+    expect(() => parseRaterFlag('gpt-4.1', '--cross-check')).toThrow('--cross-check gpt-4.1: write PROVIDER:MODEL with PROVIDER one of openai, openai-responses, anthropic, openai-compatible');
     expect(() => parseRaterFlag('mistral:large', '--judge')).toThrow(/--judge mistral:large/);
   });
 });

@@ -1,4 +1,4 @@
-import { ConfigError, type ProviderKind } from '@parley/core';
+import { ConfigError, PROVIDER_KINDS, type ProviderKind } from '@parley/core';
 import type { ModelRef } from '@parley/config';
 import type { CalibrationRater } from '../store/calibration-store.js';
 
@@ -22,7 +22,7 @@ export const DEFAULT_RATERS: CalibrationRaters = {
   cross_check: { provider: 'openai', model: 'gpt-4.1', temperature: 0 },
 };
 
-const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'openai-compatible'];
+const PROVIDERS: readonly ProviderKind[] = PROVIDER_KINDS;
 
 /** `--judge anthropic:claude-opus-4-7` → a rater model (temperature 0: ratings should not wander). */
 export function parseRaterFlag(flag: string, option: string): RaterModel {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readReportFile } from '@parley/reports';
 import type { RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
@@ -30,7 +31,6 @@ export function registerCostCommand(program: Command, context: CommandContext, s
  */
 export async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
   const { openModelSpend, summarizeSpend } = await import('@parley/store');
-  const { readReportFile } = await import('@parley/reports');
   const { sinceCutoff } = await import('@parley/production');
   const since = sinceCutoff(flags.since, context.clock.now());
   const storePath = resolve(context.cwd, join('.parley', 'parley.db'));

@@ -216,6 +216,16 @@ describe('--baseline: compatibility', () => {
     expect(report(suite, 'strict').status).toBe('warn');
   });
 
+  it('--scenario and --tag do not change the fingerprint: a baseline of the whole suite gates part of it, also under --strict', async () => {
+    const suite = await suiteWithBaseline();
+    for (const selection of [['--scenario', 'q_1'], ['--scenario', 'q_*']]) {
+      const run = await parleyIn(suite, ['run', '.', '--baseline', 'baseline.json', '--strict', ...selection, '--out', 'selected']);
+      expect(run.stderr).not.toContain('another configuration');
+      expect(report(suite, 'selected').baseline).toMatchObject({ fingerprint_matches: true });
+      expect(run.code, run.stderr).toBe(0);
+    }
+  });
+
   it('a parley_version mismatch warns and never fails, not even under --strict', async () => {
     const suite = await suiteWithBaseline((baseline) => {
       baseline.parley_version = '0.0.9';

@@ -101,6 +101,35 @@ describe('parley calibrate judge, status and import', () => {
     expect((await parley(['calibrate', 'report', '--session', 'nope'], cwd)).stderr).toContain('no calibration session "nope"');
   });
 
+  it('reports the latest FINISHED session by default, says so, and leaves an unfinished one (a killed calibrate judge) out of the gate and the trend', async () => {
+    const cwd = exampleCalibration();
+    expect((await parley(['calibrate', 'judge'], cwd)).code).toBe(0);
+    const { openCalibrationStore } = await import('@parley/calibration');
+    const store = openCalibrationStore(join(cwd, '.parley/parley.db'));
+    const killedId = '20261207-100000-dead00';
+    try {
+      const [finished] = store.sessions('calibration');
+      // A later live session killed after 18 of 25 items: no finished_at, part of the ratings.
+      store.createSession({ ...finished!, id: killedId, started_at: '2026-12-07T10:00:00.000Z', finished_at: null, mode: 'live' });
+      const rated = [...new Set(store.ratings(finished!.id).map((rating) => rating.item_id))].slice(0, 18);
+      for (const rating of store.ratings(finished!.id)) if (rated.includes(rating.item_id)) store.saveRating({ ...rating, session_id: killedId });
+    } finally {
+      store.close();
+    }
+    type Json = { session: { id: string; finished_at: string | null; selected_by: string; unfinished_left_out: string[]; rated: { judge: number } }; trend: Array<{ session_id: string }> };
+    const byDefault = await parley(['calibrate', 'report', '--format', 'json'], cwd);
+    const report = JSON.parse(byDefault.stdout) as Json;
+    expect(report.session.id).not.toBe(killedId);
+    expect(report.session).toMatchObject({ selected_by: 'latest_finished', unfinished_left_out: [killedId], rated: { judge: 25 } });
+    expect(report.trend.map((entry) => entry.session_id)).not.toContain(killedId);
+    const text = await parley(['calibrate', 'report'], cwd);
+    expect(text.stdout).toContain(`session: the latest finished session (left out 1 newer unfinished session: ${killedId}; report one with --session ID)`);
+    expect(readFileSync(join(cwd, 'calibration/reports/2026-12-07.md'), 'utf8')).toContain('the latest finished session (left out 1 newer unfinished session');
+    // Asked for by id, the unfinished session is reported, and the header says what it is.
+    const asked = await parley(['calibrate', 'report', '--session', killedId], cwd);
+    expect(asked.stdout).toContain('session: chosen with --session, UNFINISHED: it rated only part of the set');
+  });
+
   it('imports the example inbox into a new folder: 25 added, the re-sent duplicate skipped, all masked', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-import-'));
     const result = await parley(['calibrate', 'import', join(REPO_ROOT, 'calibration/inbox/2026-11-production.jsonl'), '--dir', 'fresh'], cwd);

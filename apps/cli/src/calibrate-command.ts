@@ -1,6 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import type {
+  describeSessionChoice,
   formatBias,
   formatInterval,
   formatMeasure,
@@ -339,6 +340,7 @@ function statusText(status: CalibrationStatus, colors: Paint): string {
 }
 
 interface ReportFormatters {
+  describeSessionChoice: typeof describeSessionChoice;
   formatBias: typeof formatBias;
   formatInterval: typeof formatInterval;
   formatMeasure: typeof formatMeasure;
@@ -346,11 +348,12 @@ interface ReportFormatters {
 
 /** The console form of the report: the gate, one table per comparison (axes as columns), alpha, trend. */
 function reportText(report: CalibrationReport, colors: Paint, format: ReportFormatters, columns: number): string {
-  const { formatBias, formatInterval, formatMeasure } = format;
+  const { describeSessionChoice, formatBias, formatInterval, formatMeasure } = format;
   const lines: string[] = [];
   const { session, set } = report;
   lines.push(
     colors.bold(`calibration ${set.path}: ${set.items} items, ${set.rated_items} rated by people · session ${session.id} (${session.mode})`),
+    `session: ${describeSessionChoice(session)}`,
     colors.dim(
       `judge ${session.judge ? `${session.judge.provider}:${session.judge.model}` : 'none'} · cross-check ${session.cross_check ? `${session.cross_check.provider}:${session.cross_check.model}` : 'none'} · rubric ${session.rubric_version}`,
     ),

@@ -16,6 +16,11 @@ export function gateNotes(report: RunReport, exported?: { file: string; entries:
       `baseline ${baseline.file} (${baseline.created_at}): ${baseline.compared} compared, ${baseline.regressions} regressed, ${baseline.below_floor} below the floor, ${baseline.missing} missing, ${baseline.improvements} improved`,
     );
   }
+  const unchecked = report.budget?.unchecked_blocking ?? 0;
+  if (unchecked > 0) {
+    const strictly = report.strict ? 'so --strict fails the run' : 'under --strict that fails the run';
+    out.push(`budget reached: ${unchecked} blocking ${unchecked === 1 ? 'scenario' : 'scenarios'} went unchecked (warn; ${strictly})`);
+  }
   if (report.repeat !== undefined) {
     const flaky = report.results.filter((result) => result.status === 'flaky').length;
     out.push(`each scenario ran ${report.repeat} times: ${flaky} flaky`);

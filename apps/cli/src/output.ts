@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import type { Status } from '@parley/core';
+import type { RunStatus } from '@parley/core';
 
 /** Where the CLI writes: injected so tests capture output without touching process streams. */
 export interface Output {
@@ -28,7 +28,7 @@ export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
 }
 
 export interface Paint {
-  status(status: Status, text?: string): string;
+  status(status: RunStatus, text?: string): string;
   dim(text: string): string;
   bold(text: string): string;
   red(text: string): string;
@@ -37,13 +37,14 @@ export interface Paint {
 
 export function paint(enabled: boolean): Paint {
   const colors = pc.createColors(enabled);
-  const byStatus: Record<Status, (text: string) => string> = {
+  const byStatus: Record<RunStatus, (text: string) => string> = {
     pass: colors.green,
     fail: colors.red,
     error: colors.magenta,
     warn: colors.yellow,
     flaky: colors.yellow,
     skipped: colors.gray,
+    interrupted: colors.yellow,
   };
   return {
     status: (status, text = status) => byStatus[status](text),

@@ -74,8 +74,23 @@ describe('Ctrl-C during a live run, then --resume', () => {
     expect(first.stderr).toContain('interrupted: finished results are kept');
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(first.stderr)![1]!;
 
-    const report = JSON.parse(readFileSync(join(cwd, 'out/report.json'), 'utf8')) as { exit_code: number; results: Array<{ scenario_id: string; status: string }> };
+    const report = JSON.parse(readFileSync(join(cwd, 'out/report.json'), 'utf8')) as {
+      status: string;
+      exit_code: number;
+      interruption?: { signal: string; ran: number; planned: number; resume: string };
+      results: Array<{ scenario_id: string; status: string }>;
+    };
     expect(report.exit_code).toBe(130);
+    // Interrupted, never pass: what did not run was not checked.
+    expect(report.status).toBe('interrupted');
+    expect(report.interruption).toEqual({ signal: 'SIGINT', ran: report.results.length, planned: IDS.length, resume: `parley run --resume ${runId}` });
+    expect(first.stdout).toContain(`INTERRUPTED · ${report.results.length} of ${IDS.length} ran: ${report.results.length} pass · live`);
+    expect(first.stdout).toContain(`finish it with: parley run --resume ${runId}`);
+    expect(readFileSync(join(cwd, 'out/summary.md'), 'utf8')).toContain(`## Parley: INTERRUPTED — ${report.results.length} of ${IDS.length} scenarios ran (stopped by Ctrl-C)`);
+    const listed = await parley(['runs', 'list']);
+    expect(listed.stdout).toMatch(new RegExp(`${runId} +interrupt +live +interrupted `));
+    const shown = await parley(['runs', 'show', runId]);
+    expect(shown.stdout).toContain(`interrupted (exit 130) · ${report.results.length} of ${IDS.length} ran`);
     const finished = report.results.map((result) => result.scenario_id);
     expect(finished.length).toBeGreaterThanOrEqual(2);
     expect(finished.length).toBeLessThan(IDS.length);
@@ -100,6 +115,52 @@ describe('Ctrl-C during a live run, then --resume', () => {
     expect(completed.results.map((result) => [result.scenario_id, result.status])).toEqual(IDS.map((id) => [id, 'pass']));
     const afterResume = hookPairs();
     expect(afterResume.teardowns).toEqual(afterResume.setups);
+  });
+
+  it('SIGTERM (CI runners, timeout) is handled like Ctrl-C: reports written, every setup torn down, status interrupted, exit 143', async () => {
+    let terminated = false;
+    const run = await parley(['run', 'suite', '--mode', 'live', '--out', 'out-term'], (line, child) => {
+      if (!terminated && /^\[2\/6\]/.test(line)) {
+        terminated = true;
+        child.kill('SIGTERM');
+      }
+    });
+    expect(run.status, run.stderr).toBe(143);
+    const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(run.stderr)![1]!;
+    const report = JSON.parse(readFileSync(join(cwd, 'out-term/report.json'), 'utf8')) as { status: string; exit_code: number; interruption?: { signal: string }; results: unknown[] };
+    expect(report).toMatchObject({ status: 'interrupted', exit_code: 143, interruption: { signal: 'SIGTERM' } });
+    expect(report.results.length).toBeGreaterThanOrEqual(2);
+    expect(run.stdout).toMatch(/INTERRUPTED · \d of 6 ran: .* exit 143/);
+    const hooks = hookPairs();
+    expect(hooks.teardowns).toEqual(hooks.setups);
+    const { openStore } = await import('@parley/store');
+    const store = openStore(join(cwd, '.parley/parley.db'));
+    try {
+      expect(store.getRun(runId)).toMatchObject({ status: 'interrupted', exit_code: 143 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('SIGKILL loses no finished result of a live run: each is in the store before its progress line is printed', async () => {
+    let killed = false;
+    const run = await parley(['run', 'suite', '--mode', 'live', '--out', 'out-kill'], (line, child) => {
+      if (!killed && /^\[1\/6\]/.test(line)) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    expect(run.status).toBeNull(); // killed, no exit code
+    const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(run.stderr)![1]!;
+    const { openStore } = await import('@parley/store');
+    const store = openStore(join(cwd, '.parley/parley.db'));
+    try {
+      // Saved in batches (up to 200 ms later), the first result would be lost to the kill.
+      expect(store.finishedScenarioIds(runId).length).toBeGreaterThanOrEqual(1);
+      expect(store.getRun(runId)).toMatchObject({ finished: false });
+    } finally {
+      store.close();
+    }
   });
 
   it('refuses bad --budget and unknown --resume ids with exit 2', async () => {

@@ -65,8 +65,14 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
   const cost = report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`;
+  const interruption = report.interruption;
+  const scenarios =
+    interruption !== undefined
+      ? `${interruption.ran} of ${interruption.planned} ran${counts === '' ? '' : `: ${counts}`}`
+      : `${report.results.length} scenarios: ${counts}`;
   lines.push(
-    `${colors.status(report.status, report.status.toUpperCase())} · ${report.results.length} scenarios: ${counts} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
+    `${colors.status(report.status, report.status.toUpperCase())} · ${scenarios} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
+    ...(interruption !== undefined ? [`finish it with: ${interruption.resume}`] : []),
     colors.dim(`reports: ${outDir}/{report.json,junit.xml,summary.md}`),
     '',
   );

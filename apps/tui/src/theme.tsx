@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { Status } from '@parley/core';
+import type { RunStatus } from '@parley/core';
 
 /** Ink colour names the screens use; `undefined` means the terminal's default colour. */
 export type Colour = 'green' | 'red' | 'magenta' | 'yellow' | 'gray' | 'cyan' | 'blue';
@@ -8,16 +8,17 @@ export interface Theme {
   /** False under NO_COLOR: every colour below is then undefined and emphasis stays (bold, inverse). */
   readonly colour: boolean;
   paint(colour: Colour): Colour | undefined;
-  status(status: Status): Colour | undefined;
+  status(status: RunStatus): Colour | undefined;
 }
 
-const statusColours: Record<Status, Colour> = {
+const statusColours: Record<RunStatus, Colour> = {
   pass: 'green',
   fail: 'red',
   error: 'magenta',
   warn: 'yellow',
   flaky: 'yellow',
   skipped: 'gray',
+  interrupted: 'yellow',
 };
 
 export function makeTheme(colour: boolean): Theme {

@@ -50,6 +50,22 @@ describe('configFingerprint', () => {
     expect(fingerprintOf(bumped)).not.toBe(reference);
   });
 
+  it('does not depend on --scenario / --tag: a selection has the fingerprint of the whole suite', () => {
+    const two = {
+      ...files,
+      'scenarios/spa_cancel.yaml': scenarioYaml('spa_cancel', 'tags: [cancel]\nlanguage: en\nexpect:\n  - { metric: content_signals, required: ["cancelled"] }\n'),
+    };
+    const whole = fingerprintOf(two);
+    const dir = writeFiles(two);
+    const selected = (filter: (scenario: { id: string; tags: string[] }) => boolean) =>
+      configFingerprint(loadSuite(dir, { metricParams: METRIC_PARAMS, filter }), METRIC_VERSIONS);
+    expect(selected((scenario) => scenario.id === 'spa_happy')).toBe(whole);
+    expect(selected((scenario) => scenario.tags.includes('cancel'))).toBe(whole);
+    // …and a change to a scenario outside the selection still changes it.
+    const changed = writeFiles({ ...two, 'scenarios/spa_cancel.yaml': two['scenarios/spa_cancel.yaml']!.replace('cancelled', 'canceled') });
+    expect(configFingerprint(loadSuite(changed, { metricParams: METRIC_PARAMS, filter: (scenario) => scenario.id === 'spa_happy' }), METRIC_VERSIONS)).not.toBe(whole);
+  });
+
   it('ignores versions of metrics no scenario uses', () => {
     expect(fingerprintOf(files, { ...METRIC_VERSIONS, conversation_judge: '9.9.9', fluency_en: '9.9.9' })).toBe(reference);
   });

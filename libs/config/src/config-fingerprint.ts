@@ -1,6 +1,7 @@
 import { FLUENCY_METRIC_PATTERN } from './rubric-metric-schema.js';
 import { hashCanonical } from '@parley/core';
 import type { LoadedSuite } from './load-suite.js';
+import type { ScenarioFile } from './scenario-schema.js';
 
 /** Written for a metric whose version the caller did not supply; it still changes the fingerprint when supplied later. */
 const UNKNOWN_VERSION = 'unknown';
@@ -13,8 +14,9 @@ const UNKNOWN_VERSION = 'unknown';
  * absolute paths, so it is the same on every platform and checkout, CRLF or LF.
  *
  * `metricVersions` gives built-in metric versions by name; custom rubric metrics' versions come
- * from their files unless given there too. Only the loaded scenarios count: a suite loaded with
- * a filter has another fingerprint than the whole suite.
+ * from their files unless given there too. Every scenario counts, also those a `--scenario` /
+ * `--tag` filter left out (`unselected`): the fingerprint names the configuration, not the
+ * selection, so a baseline of the whole suite gates a run of part of it.
  */
 export function configFingerprint(suite: LoadedSuite, metricVersions: Record<string, string>): string {
   const versions = new Map<string, string>(suite.customMetrics.map((metric) => [metric.data.name, metric.data.version]));
@@ -22,11 +24,19 @@ export function configFingerprint(suite: LoadedSuite, metricVersions: Record<str
 
   const usedMetrics = new Set<string>();
   const scenarios: Record<string, unknown> = {};
-  for (const scenario of suite.scenarios) {
-    scenarios[scenario.data.id] = scenario.data;
-    for (const expectation of scenario.expectations) usedMetrics.add(expectation.metric);
-    const fluency = scenario.data.language === undefined ? undefined : `fluency_${scenario.data.language}`;
+  const add = (data: ScenarioFile, metrics: Iterable<string>): void => {
+    scenarios[data.id] = data;
+    for (const metric of metrics) usedMetrics.add(metric);
+    const fluency = data.language === undefined ? undefined : `fluency_${data.language}`;
     if (fluency !== undefined && FLUENCY_METRIC_PATTERN.test(fluency) && versions.has(fluency)) usedMetrics.add(fluency);
+  };
+  for (const scenario of suite.scenarios) add(scenario.data, scenario.expectations.map((expectation) => expectation.metric));
+  // Scenarios left out by --scenario / --tag: their expectations merge the suite's defaults, the
+  // agent's and their own, so their metrics are the union of those three lists' metric names.
+  const defaults = suite.config.defaults?.expect ?? [];
+  for (const data of suite.unselected ?? []) {
+    const agent = Object.hasOwn(suite.config.agents, data.agent) ? suite.config.agents[data.agent] : undefined;
+    add(data, [...defaults, ...(agent?.expect ?? []), ...data.expect].map((expectation) => expectation.metric));
   }
   const metrics = [...usedMetrics].map((name) => `${name}@${versions.get(name) ?? UNKNOWN_VERSION}`).sort();
   return `sha256:${hashCanonical({ suite: suite.config, scenarios, metrics })}`;

@@ -40,6 +40,8 @@ export interface ScenarioLoadContext {
 export interface ScenariosResult {
   /** Sorted by id. */
   scenarios: LoadedScenario[];
+  /** The valid scenarios the filter left out (unchecked against the suite): they still count in the config fingerprint. */
+  unselected: ScenarioFile[];
   /** Errors and warnings. */
   issues: ConfigIssue[];
 }
@@ -66,11 +68,15 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const defaults = config.defaults?.expect ?? [];
   const filesById = new Map<string, { file: string; issueAt: ParsedConfigFile<ScenarioFile>['issueAt'] }[]>();
   const scenarios: LoadedScenario[] = [];
+  const unselected: ScenarioFile[] = [];
 
   for (const file of files) {
     const stem = basename(file, extname(file));
     const source = readConfigFile(file, ScenarioSchema, { format: 'yaml' });
-    if (context.filter && !context.filter(filterFacts(source, stem))) continue;
+    if (context.filter && !context.filter(filterFacts(source, stem))) {
+      if (source.data !== undefined) unselected.push(source.data);
+      continue;
+    }
     issues.push(...source.issues);
     const data = source.data;
     if (data === undefined) continue;
@@ -107,7 +113,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   }
 
   scenarios.sort((left, right) => (left.data.id < right.data.id ? -1 : left.data.id > right.data.id ? 1 : 0));
-  return { scenarios, issues };
+  return { scenarios, unselected, issues };
 }
 
 /** Id and tags for the filter, from the validated data or, for a broken file, whatever can be read. */

@@ -7,6 +7,7 @@ import { checkExpectations, MetricCatalog } from './expectation-params.js';
 import { isPromptAgent, loadAgentFiles } from './load-agent-files.js';
 import { loadRubricMetrics, type LoadedRubricMetric } from './load-rubric-metrics.js';
 import { displayPath, loadScenarios, type LoadedScenario, type ScenarioFilter } from './load-scenarios.js';
+import type { ScenarioFile } from './scenario-schema.js';
 import { SuiteSchema, type SuiteFile } from './suite-schema.js';
 
 export const SUITE_FILE_NAME = 'parley.yaml';
@@ -26,6 +27,11 @@ export interface LoadedSuite {
   config: SuiteFile;
   /** Sorted by id. */
   scenarios: LoadedScenario[];
+  /**
+   * The valid scenarios `--scenario` / `--tag` left out: not run, not checked against the suite,
+   * but part of the configuration, so the config fingerprint does not depend on the selection.
+   */
+  unselected?: ScenarioFile[];
   /** From the metrics folder, each with its file and rubric hash. */
   customMetrics: LoadedRubricMetric[];
   /** Tool definitions per prompt agent (empty list when the agent has no tools file). */
@@ -68,7 +74,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
   issues.push(...judgeModelWarnings(config, suite));
   issues.push(...suiteFileIssues(dir, config, suite));
 
-  const { scenarios, issues: scenarioIssues } = loadScenarios({
+  const { scenarios, unselected, issues: scenarioIssues } = loadScenarios({
     dir,
     config,
     suite,
@@ -86,6 +92,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     file,
     config,
     scenarios,
+    ...(unselected.length > 0 ? { unselected } : {}),
     customMetrics: rubricMetrics.metrics,
     agentTools: agentFiles.agentTools,
     agentPrompts: agentFiles.agentPrompts,

@@ -1,4 +1,4 @@
-import type { RunMode, ScenarioResult, Status } from './results.js';
+import type { RunMode, RunStatus, ScenarioResult, Status } from './results.js';
 import type { TranscriptTurn } from './transcript.js';
 
 /**
@@ -20,7 +20,7 @@ export type RunEvent =
   | {
       type: 'run_finished';
       run_id: string;
-      status: Status;
+      status: RunStatus;
       exit_code: number;
       counts: Record<Status, number>;
       finished_at: string;

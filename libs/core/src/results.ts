@@ -1,6 +1,14 @@
 import type { Transcript } from './transcript.js';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'flaky' | 'error' | 'skipped';
+/**
+ * A run's overall status: a scenario status, or `interrupted` when Ctrl-C or SIGTERM stopped it
+ * before every scenario ran (exit 130 / 143). Only a run can be interrupted, never one scenario.
+ */
+export type RunStatus = Status | 'interrupted';
+export const RUN_STATUSES: readonly RunStatus[] = ['pass', 'fail', 'warn', 'flaky', 'error', 'skipped', 'interrupted'];
+/** The signal that stopped a run: Ctrl-C (SIGINT) or a CI runner's / `timeout`'s SIGTERM. */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 export type Gate = 'blocking' | 'advisory';
 export type RunMode = 'replay' | 'live' | 'record';
 

@@ -33,6 +33,38 @@ function gate(metrics: MetricResult[], entries: Array<{ metric?: string; score: 
 }
 
 describe('gateAgainstBaseline', () => {
+  describe('a required rubric criterion that is not met is a hard floor', () => {
+    // A judge scored the conversation 5 of 5, but a required criterion is unmet: the metric failed.
+    const unmet = (): MetricResult => ({
+      ...scored(1, { metric: 'slot_consistency', passed: false, reason: 'required criterion "offered_slot" not met; slot_consistency 1.00 ≥ 0.70' }),
+      details: { unmet_required: ['offered_slot'] },
+    });
+    const cases: Array<[string, Array<{ metric?: string; score: number }>, Partial<BaselineGateInput>]> = [
+      ['within the baseline (relative mode)', [{ metric: 'slot_consistency', score: 1 }], {}],
+      ['an improvement on the baseline', [{ metric: 'slot_consistency', score: 0.4 }], {}],
+      ['above min_floor', [{ metric: 'slot_consistency', score: 1 }], { suiteDefault: { max_drop: 0.05, min_floor: 0.5 } }],
+      ['a generous per-expectation max_drop', [{ metric: 'slot_consistency', score: 1 }], { overrides: [{ max_drop: 1 }] }],
+      ['absolute mode', [{ metric: 'slot_consistency', score: 1 }], { suiteDefault: { mode: 'absolute' } }],
+      ['no baseline entry', [], {}],
+    ];
+    it.each(cases)('stays failed: %s', (_name, entries, extra) => {
+      const [result] = gate([unmet()], entries, extra);
+      expect(result!.passed).toBe(false);
+      expect(result!.reason).toContain('"offered_slot" not met');
+      expect(result!.details?.['warn']).toBeUndefined();
+    });
+
+    it('never passes over any baseline score, max_drop or floor (property)', () => {
+      fc.assert(
+        fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.option(fc.double({ min: 0, max: 1, noNaN: true })), (baseline, maxDrop, floor) => {
+          const [result] = gate([unmet()], [{ metric: 'slot_consistency', score: baseline }], { suiteDefault: { max_drop: maxDrop, ...(floor !== null ? { min_floor: floor } : {}) } });
+          return result!.passed === false;
+        }),
+        { seed: 13 },
+      );
+    });
+  });
+
   it('seed 002, scenario 1: baseline 0.92, current 0.85, max_drop 0.05 fails with the numbers in the reason', () => {
     const [result] = gate([scored(0.85)], [{ score: 0.92 }], { suiteDefault: { max_drop: 0.05 } });
     expect(result!.passed).toBe(false);

@@ -46,10 +46,35 @@ export function gateAgainstBaseline(input: BaselineGateInput): MetricResult[] {
     if (metric.score === null || metric.error === true) return metric;
     const thresholding = resolveThresholding(input.suiteDefault, input.overrides[index]);
     const entry = input.baseline.entry(input.scenarioId, keys[index]!);
-    return entry === undefined
-      ? missingEntry(metric, metric.score, thresholding, input, keys[index]!)
-      : againstEntry(metric, metric.score, entry.score, thresholding);
+    const gated =
+      entry === undefined
+        ? missingEntry(metric, metric.score, thresholding, input, keys[index]!)
+        : againstEntry(metric, metric.score, entry.score, thresholding);
+    return keepHardFloor(metric, gated);
   });
+}
+
+/**
+ * The ids of the required rubric criteria a metric found unmet (`details.unmet_required`, written
+ * by the judge): a hard floor that no score, baseline, threshold mode or tuning can lift.
+ */
+export function unmetRequiredCriteria(metric: MetricResult): string[] {
+  const unmet = metric.details?.['unmet_required'];
+  return Array.isArray(unmet) ? unmet.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** A metric that failed a required criterion stays failed, whatever the baseline comparison says. */
+function keepHardFloor(metric: MetricResult, gated: MetricResult): MetricResult {
+  const unmet = unmetRequiredCriteria(metric);
+  if (unmet.length === 0 || !gated.passed) return gated;
+  const named = unmet.map((id) => `"${id}"`).join(', ');
+  const { warn: _warn, ...details } = gated.details ?? {};
+  return {
+    ...gated,
+    passed: false,
+    reason: `required ${unmet.length === 1 ? 'criterion' : 'criteria'} ${named} not met: fails whatever the baseline says — ${gated.reason}`,
+    details: { ...details, required_unmet: true },
+  };
 }
 
 function againstEntry(metric: MetricResult, score: number, baselineScore: number, thresholding: ResolvedThresholding): MetricResult {

@@ -1,4 +1,4 @@
-import type { Gate, Status } from '@parley/core';
+import type { Gate, InterruptSignal, RunStatus, Status } from '@parley/core';
 import { warningsFailGate, type RunWarning } from './run-warnings.js';
 import { statusSeverity } from './status-severity.js';
 
@@ -10,6 +10,27 @@ export const EXIT_GATE_FAILED = 1;
 export const EXIT_CONFIG_ERROR = 2;
 /** Stopped by Ctrl-C (128 + SIGINT), the shell convention; finished results are kept. */
 export const EXIT_INTERRUPTED = 130;
+/** Stopped by SIGTERM (128 + 15: what CI runners and `timeout` send); handled like Ctrl-C. */
+export const EXIT_TERMINATED = 143;
+
+/** The exit code of a run the given signal stopped: 130 for Ctrl-C, 143 for SIGTERM. */
+export function interruptedExitCode(signal: InterruptSignal): typeof EXIT_INTERRUPTED | typeof EXIT_TERMINATED {
+  return signal === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+}
+
+/** Whether an exit code says the run was stopped by Ctrl-C or SIGTERM (its unfinished scenarios never ran). */
+export function isInterruptedExit(exitCode: number | undefined): boolean {
+  return exitCode === EXIT_INTERRUPTED || exitCode === EXIT_TERMINATED;
+}
+
+/** The status of a run: `interrupted` when a signal stopped it, else {@link runStatus} of its results. */
+export function finishedRunStatus(
+  results: readonly GatedResult[],
+  warnings: readonly RunWarning[] = [],
+  interrupted: InterruptSignal | undefined = undefined,
+): RunStatus {
+  return interrupted !== undefined ? 'interrupted' : runStatus(results, warnings);
+}
 
 /** What the gate needs to know about one scenario. */
 export interface GatedResult {

@@ -28,6 +28,16 @@ describe('buildReport', () => {
     expect(buildReport({ ...runInfo, interrupted: true }, results).exit_code).toBe(130);
   });
 
+  it('is interrupted, never pass, when Ctrl-C (130) or SIGTERM (143) stopped the run, and says how far it got', () => {
+    const results = sampleResults().filter((result) => result.status === 'pass');
+    const byCtrlC = buildReport({ ...runInfo, interrupted: true, planned: 9 }, results);
+    expect(byCtrlC).toMatchObject({ status: 'interrupted', exit_code: 130 });
+    expect(byCtrlC.interruption).toEqual({ signal: 'SIGINT', ran: results.length, planned: 9, resume: `parley run --resume ${runInfo.run_id}` });
+    const bySigterm = buildReport({ ...runInfo, interrupted: 'SIGTERM', planned: 9 }, results);
+    expect(bySigterm).toMatchObject({ status: 'interrupted', exit_code: 143, interruption: { signal: 'SIGTERM' } });
+    expect(buildReport(runInfo, results).interruption).toBeUndefined();
+  });
+
   it('turns warn and flaky into exit 1 under strict', () => {
     const results = sampleResults().filter((result) => ['warn', 'flaky', 'pass'].includes(result.status));
     expect(buildReport(runInfo, results).exit_code).toBe(0);

@@ -1,5 +1,5 @@
-import { addCost, emptyCost, type MetricResult, type RunMode, type ScenarioResult } from '@parley/core';
-import { countStatuses, EXIT_INTERRUPTED, exitCodeFor, runStatus, type RunWarning } from '@parley/gate';
+import { addCost, emptyCost, type InterruptSignal, type MetricResult, type RunMode, type ScenarioResult } from '@parley/core';
+import { countStatuses, exitCodeFor, finishedRunStatus, interruptedExitCode, type RunWarning } from '@parley/gate';
 import { baselineReport, type BaselineSource } from './baseline-report.js';
 import {
   REPORT_SCHEMA_VERSION,
@@ -30,8 +30,13 @@ export interface RunInfo {
   git_sha?: string | null;
   config_fingerprint?: string | null;
   budget?: BudgetReport;
-  /** Ctrl-C stopped the run: the report keeps every finished result and says exit 130. */
-  interrupted?: boolean;
+  /**
+   * Ctrl-C (`true` or `'SIGINT'`) or SIGTERM stopped the run: the report keeps every finished
+   * result, its status is `interrupted` and its exit code 130 (143 for SIGTERM).
+   */
+  interrupted?: boolean | InterruptSignal;
+  /** Scenarios the run was to run; an interrupted run's report says how many of them ran. Default: the results given. */
+  planned?: number;
   /** `--repeat N`; recorded in the report when N > 1. */
   repeat?: number;
   selection?: RunSelection;
@@ -87,6 +92,7 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
   const cost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
   const warnings = [...(run.warnings ?? [])];
   const marks = new Map((run.flaky_marks ?? []).map((mark) => [mark.scenario_id, mark]));
+  const interrupted: InterruptSignal | undefined = run.interrupted === true ? 'SIGINT' : run.interrupted === false ? undefined : run.interrupted;
   const reported = sorted.map((result) => withFlakyMark(reportResult(result, options.alreadyRedacted !== true), marks.get(result.scenario_id), redactor));
   return {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -94,9 +100,12 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
     suite: run.suite,
     parley_version: run.parley_version,
     mode: run.mode,
-    status: runStatus(sorted, warnings),
-    exit_code: run.interrupted === true ? EXIT_INTERRUPTED : exitCodeFor(sorted, { strict: run.strict, warnings }),
+    status: finishedRunStatus(sorted, warnings, interrupted),
+    exit_code: interrupted !== undefined ? interruptedExitCode(interrupted) : exitCodeFor(sorted, { strict: run.strict, warnings }),
     strict: run.strict,
+    ...(interrupted !== undefined
+      ? { interruption: { signal: interrupted, ran: sorted.length, planned: Math.max(run.planned ?? sorted.length, sorted.length), resume: resumeCommand(run.run_id) } }
+      : {}),
     started_at: run.started_at,
     finished_at: run.finished_at,
     duration_ms: run.duration_ms,
@@ -114,6 +123,11 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
     counts: countStatuses(sorted),
     results: reported,
   };
+}
+
+/** The command that finishes an interrupted run under its own id, with its own flags. */
+export function resumeCommand(runId: string): string {
+  return `parley run --resume ${runId}`;
 }
 
 /** report.json's text: 2-space indent, trailing newline, keys in the order the report was built. */

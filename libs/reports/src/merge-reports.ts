@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigIssue, type ScenarioResult } from '@parley/core';
-import { EXIT_INTERRUPTED, type RunWarning } from '@parley/gate';
+import { isInterruptedExit, type RunWarning } from '@parley/gate';
 import { buildReport, type ReportInput, type RunInfo } from './build-report.js';
 import type { ReportResult, RunReport, RunSelection } from './report-schema.js';
 import { mergeJudgeReports } from './judge-section.js';
@@ -96,7 +96,7 @@ function checkCompatible(shards: readonly ShardReport[]): void {
       refuse(shard, `ran at commit ${report.git_sha.slice(0, 12)}, ${first.source} at ${first.report.git_sha.slice(0, 12)}: shards must run the same commit`);
     }
     if (report.mode !== first.report.mode) refuse(shard, `ran in ${report.mode} mode, ${first.source} in ${first.report.mode} mode`);
-    if (report.exit_code === EXIT_INTERRUPTED) refuse(shard, 'this shard was interrupted: its unfinished scenarios would be missing from the gate; run it again');
+    if (report.status === 'interrupted' || isInterruptedExit(report.exit_code)) refuse(shard, 'this shard was interrupted: its unfinished scenarios would be missing from the gate; run it again');
     if ((report.repeat ?? 1) !== (first.report.repeat ?? 1)) refuse(shard, `ran each scenario ${report.repeat ?? 1} times, ${first.source} ${first.report.repeat ?? 1} times`);
     if (baselineIdentity(report) !== baselineIdentity(first.report)) {
       refuse(shard, `was gated against ${describeBaseline(report)}, ${first.source} against ${describeBaseline(first.report)}: every shard must use the same --baseline`);
@@ -187,6 +187,7 @@ function budgetOf(reports: readonly RunReport[]): Pick<RunInfo, 'budget'> {
       limit_usd: budgeted.reduce((sum, report) => sum + report.budget!.limit_usd, 0),
       exhausted: budgeted.some((report) => report.budget!.exhausted),
       downgrades: budgeted.flatMap((report) => report.budget!.downgrades.map((downgrade) => `${report.run_id}: ${downgrade}`)),
+      unchecked_blocking: budgeted.reduce((sum, report) => sum + (report.budget!.unchecked_blocking ?? 0), 0),
     },
   };
 }

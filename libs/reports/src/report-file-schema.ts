@@ -9,6 +9,7 @@ import { REPORT_SCHEMA_VERSION, type RunReport } from './report-schema.js';
  * only; nothing here reads its messages.
  */
 const StatusSchema = z.enum(['pass', 'fail', 'warn', 'flaky', 'error', 'skipped']);
+const RunStatusSchema = z.enum(['pass', 'fail', 'warn', 'flaky', 'error', 'skipped', 'interrupted']);
 const GateSchema = z.enum(['blocking', 'advisory']);
 
 const CostSchema = z.looseObject({
@@ -97,9 +98,12 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
   suite: z.string().min(1),
   parley_version: z.string(),
   mode: z.enum(['replay', 'live', 'record']),
-  status: StatusSchema,
+  status: RunStatusSchema,
   exit_code: z.number().int(),
   strict: z.boolean(),
+  interruption: z
+    .looseObject({ signal: z.enum(['SIGINT', 'SIGTERM']), ran: z.number().int().min(0), planned: z.number().int().min(0), resume: z.string() })
+    .optional(),
   started_at: z.string(),
   finished_at: z.string(),
   duration_ms: z.number().min(0),
@@ -108,7 +112,13 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
   cost_usd: z.number().nullable(),
   cost: CostSchema,
   budget: z
-    .looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()), split: z.object({ total_usd: z.number(), shards: z.number().int() }).optional() })
+    .looseObject({
+      limit_usd: z.number(),
+      exhausted: z.boolean(),
+      downgrades: z.array(z.string()),
+      unchecked_blocking: z.number().int().min(0).optional(),
+      split: z.object({ total_usd: z.number(), shards: z.number().int() }).optional(),
+    })
     .optional(),
   repeat: z.number().int().min(2).optional(),
   selection: SelectionSchema.optional(),

@@ -1,4 +1,4 @@
-import type { CostSummary, Gate, MetricResult, RunMode, Status, Transcript } from '@parley/core';
+import type { CostSummary, Gate, InterruptSignal, MetricResult, RunMode, RunStatus, Status, Transcript } from '@parley/core';
 import type { RunWarning } from '@parley/gate';
 
 /** The version of the report.json format written by this Parley. */
@@ -15,11 +15,16 @@ export interface RunReport {
   suite: string;
   parley_version: string;
   mode: RunMode;
-  /** The run's overall status over blocking scenarios (see `runStatus` in @parley/gate). */
-  status: Status;
-  /** The exit code of `parley run` for this report: 0, 1, or 130 when interrupted. */
+  /**
+   * The run's overall status over blocking scenarios (see `runStatus` in @parley/gate), or
+   * `interrupted` when Ctrl-C or SIGTERM stopped it before every scenario ran.
+   */
+  status: RunStatus;
+  /** The exit code of `parley run` for this report: 0, 1, or 130 (Ctrl-C) / 143 (SIGTERM) when interrupted. */
   exit_code: number;
   strict: boolean;
+  /** Present when Ctrl-C or SIGTERM stopped the run (status `interrupted`): how far it got and how to finish it. */
+  interruption?: RunInterruption;
   /** ISO 8601, UTC. */
   started_at: string;
   finished_at: string;
@@ -48,12 +53,28 @@ export interface RunReport {
   results: ReportResult[];
 }
 
+/** How far an interrupted run got: `ran` of `planned` scenarios have a result; `resume` finishes the rest. */
+export interface RunInterruption {
+  signal: InterruptSignal;
+  /** Scenarios with a result (those finished before the signal, and those of earlier `--resume`s). */
+  ran: number;
+  /** Scenarios the run was to run (its selection). */
+  planned: number;
+  /** The command that finishes the run under the same id: `parley run --resume <run_id>`. */
+  resume: string;
+}
+
 export interface BudgetReport {
   limit_usd: number;
   /** True when spending reached the limit during the run. */
   exhausted: boolean;
   /** What was given up, in order, e.g. `cross-check sample 10% → 0%`, `12 scenarios skipped`. */
   downgrades: string[];
+  /**
+   * Blocking scenarios the budget stopped before they started: each is `warn` (a blocking scenario
+   * that did not run did not pass), so `--strict` fails the run. Written by every run with a budget.
+   */
+  unchecked_blocking?: number;
   /** Under `--shard I/N`: `limit_usd` is this shard's share of the PR's budget `total_usd` (÷ `shards`). */
   split?: { total_usd: number; shards: number };
 }

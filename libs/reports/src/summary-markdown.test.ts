@@ -106,9 +106,10 @@ describe('summaryTitle', () => {
     expect(summaryTitle(buildReport(runInfo, only(ids)))).toBe(title);
   });
 
-  it('says when the run was interrupted', () => {
-    expect(summaryTitle(buildReport({ ...runInfo, interrupted: true }, only(['spa_happy'])))).toBe(
-      'Parley: PASS — all 1 blocking scenario passed (interrupted)',
+  it('says when the run was interrupted: how many of the planned scenarios ran, by what, and the command that finishes it', () => {
+    expect(summaryTitle(buildReport({ ...runInfo, interrupted: true, planned: 4 }, only(['spa_happy'])))).toBe(
+      `Parley: INTERRUPTED — 1 of 4 scenarios ran (stopped by Ctrl-C); finish with \`parley run --resume ${runInfo.run_id}\``,
     );
+    expect(summaryTitle(buildReport({ ...runInfo, interrupted: 'SIGTERM', planned: 4 }, only(['spa_happy'])))).toContain('1 of 4 scenarios ran (stopped by SIGTERM)');
   });
 });

@@ -1,5 +1,5 @@
 import type { Status } from '@parley/core';
-import { EXIT_GATE_FAILED, EXIT_INTERRUPTED, failsGate, STATUSES_BY_SEVERITY, statusSeverity } from '@parley/gate';
+import { EXIT_GATE_FAILED, failsGate, isInterruptedExit, STATUSES_BY_SEVERITY, statusSeverity } from '@parley/gate';
 import { baselineSection, selectionSentence, warningLines } from './gate-sections.js';
 import { escapeInlineText, escapeTableCell } from './markdown-text.js';
 import { judgeSummary } from './judge-section.js';
@@ -43,6 +43,7 @@ const VERBS: Partial<Record<Status, string>> = { error: 'errored', fail: 'failed
  * scenarios are behind it, worst kind first.
  */
 export function summaryTitle(report: RunReport): string {
+  if (report.interruption !== undefined) return interruptedTitle(report, report.interruption);
   const blocking = report.results.filter((result) => result.gate === 'blocking' && result.status !== 'skipped');
   const skipped = report.results.filter((result) => result.status === 'skipped').length;
   const advisoryRan = report.results.filter((result) => result.gate === 'advisory' && result.status !== 'skipped').length;
@@ -63,11 +64,19 @@ export function summaryTitle(report: RunReport): string {
   }
   const anyRan = blocking.length > 0 || advisoryRan > 0;
   if (skipped > 0 && anyRan) phrases.push(`${skipped} skipped`);
+  const unchecked = report.budget?.unchecked_blocking ?? 0;
+  if (unchecked > 0) phrases.push(`${unchecked} blocking ${plural(unchecked, 'scenario')} unchecked (budget reached)`);
 
   const failedOnlyUnderStrict = report.exit_code === EXIT_GATE_FAILED && (report.status === 'warn' || report.status === 'flaky');
   const gateNote =
-    report.exit_code === EXIT_INTERRUPTED ? ' (interrupted)' : failedOnlyUnderStrict ? ' (exit 1 under --strict)' : '';
+    isInterruptedExit(report.exit_code) ? ' (interrupted)' : failedOnlyUnderStrict ? ' (exit 1 under --strict)' : '';
   return `Parley: ${report.status.toUpperCase()} — ${phrases.join(', ')}${gateNote}`;
+}
+
+/** `Parley: INTERRUPTED — 2 of 6 scenarios ran (stopped by SIGTERM); finish with `parley run --resume ID``. */
+function interruptedTitle(report: RunReport, interruption: NonNullable<RunReport['interruption']>): string {
+  const by = interruption.signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C';
+  return `Parley: ${report.status.toUpperCase()} — ${interruption.ran} of ${interruption.planned} ${plural(interruption.planned, 'scenario')} ran (stopped by ${by}); finish with \`${interruption.resume}\``;
 }
 
 function totalsSection(report: RunReport): string {

@@ -11,6 +11,7 @@ import type { BudgetReport } from '@parley/reports';
 export class BudgetTracker {
   private spent: number;
   private readonly skippedIds: string[] = [];
+  private uncheckedBlocking = 0;
   private unpricedCalls = 0;
 
   constructor(
@@ -35,10 +36,15 @@ export class BudgetTracker {
     return this.spent >= this.limitUsd;
   }
 
-  /** Records a scenario given up for the budget; returns the reason its result carries. */
-  skip(scenarioId: string): string {
+  /**
+   * Records a scenario given up for the budget; returns the reason its result carries. A blocking
+   * one went unchecked: its result is `warn`, and the report counts it.
+   */
+  skip(scenarioId: string, blocking = false): string {
     this.skippedIds.push(scenarioId);
-    return `skipped: budget reached ($${this.spent.toFixed(4)} spent of $${this.limitUsd.toFixed(4)}) before this scenario started`;
+    if (blocking) this.uncheckedBlocking += 1;
+    const reached = `budget reached ($${this.spent.toFixed(4)} spent of $${this.limitUsd.toFixed(4)}) before this scenario started`;
+    return blocking ? `not checked: ${reached}; a blocking scenario that did not run did not pass` : `skipped: ${reached}`;
   }
 
   /** The report's `budget` section: the limit, whether it was reached, and what it made Parley give up. */
@@ -49,10 +55,14 @@ export class BudgetTracker {
       const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … ${ids.length - 20} more` : '');
       downgrades.push(`${ids.length} scenario${ids.length === 1 ? '' : 's'} skipped (not started once the budget was reached): ${shown}`);
     }
+    if (this.uncheckedBlocking > 0) {
+      const count = this.uncheckedBlocking;
+      downgrades.push(`${count} blocking scenario${count === 1 ? '' : 's'} unchecked: ${count === 1 ? 'it is' : 'each is'} warn, which fails the run under --strict`);
+    }
     if (this.unpricedCalls > 0) {
       downgrades.push(`${this.unpricedCalls} call${this.unpricedCalls === 1 ? '' : 's'} to models without a known price not counted against the budget (add them under pricing:)`);
     }
-    return { limit_usd: this.limitUsd, exhausted: this.exhausted, downgrades, ...(this.split ? { split: { ...this.split } } : {}) };
+    return { limit_usd: this.limitUsd, exhausted: this.exhausted, downgrades, unchecked_blocking: this.uncheckedBlocking, ...(this.split ? { split: { ...this.split } } : {}) };
   }
 }
 

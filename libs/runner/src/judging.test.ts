@@ -58,7 +58,12 @@ const RULES = [
   { when: { model: 'gpt-4.1-mini', last_user: '/Nataka massage/' }, reply: { content: 'Karibu! Tuna nafasi saa 10:00 Jumamosi. Ungependa?', usage: { input_tokens: 300, output_tokens: 20 } } },
   { when: { model: 'gpt-4.1-mini', last_user: '/Ndiyo, saa 10:00/' }, reply: { content: 'Nimekuwekea saa 10:00 Jumamosi. Namba ya booking: BK-1042.', usage: { input_tokens: 340, output_tokens: 22 } } },
   { when: { model: 'gpt-4.1-mini', last_user: '/nails/' }, reply: { content: 'Yes, we do manicures and pedicures.', usage: { input_tokens: 200, output_tokens: 10 } } },
-  // The judge.
+  // The judge. slot_unmet: a top score, but a required criterion not met.
+  {
+    name: 'judge-slot-unmet',
+    when: { model: 'claude-opus-4-7', system: '/"slot_unmet"/' },
+    reply: judgeReply({ score: 5, reason: 'Warm and quick.', criteria: [{ id: 'offered_slot', status: 'not_met', reason: '10:00 was booked without being offered.' }] }),
+  },
   {
     name: 'judge-conversation-happy',
     when: { model: 'claude-opus-4-7', system: '/"conversation_judge"/', any_message: '/BK-1042/' },
@@ -407,5 +412,40 @@ describe('a judge metric added to a recorded suite', () => {
     expect(judged.error).toBe(true);
     expect(judged.reason).toMatch(/recording miss in scenario happy, turn 0, role judge.*\(re-record the scenario, or judge the replay live with --judge live\)$/);
     expect(judged.details?.['error_details']).toContain('Closest recorded request');
+  });
+});
+
+describe('a required rubric criterion that is not met', () => {
+  const files = (thresholding: string): Record<string, string> => ({
+    'parley.yaml': JUDGED['parley.yaml']!.replace('settings: { concurrency: 2, retries: { max: 0 } }', `settings: { concurrency: 2, retries: { max: 0 }${thresholding} }`),
+    'prompts/booking.md': JUDGED['prompts/booking.md']!,
+    'metrics/slot_unmet.yaml': JUDGED['metrics/slot_consistency.yaml']!.replace('name: slot_consistency', 'name: slot_unmet'),
+    'scenarios/unmet.yaml': `id: unmet
+agent: booking
+user:
+  opening: "Habari! Nataka massage Jumamosi."
+  script: ["Ndiyo, saa 10:00."]
+expect:
+  - { metric: slot_unmet }
+`,
+  });
+
+  it.each([
+    ['relative thresholding', ''],
+    ['a min_floor the score clears', ', thresholding: { mode: relative, max_drop: 0.05, min_floor: 0.5 }'],
+    ['absolute thresholding', ', thresholding: { mode: absolute }'],
+  ])('fails the run whatever a baseline says (%s): record, export a baseline, gate against it', async (_name, thresholding) => {
+    const dir = writeTempSuite(files(thresholding));
+    const recorded = await run(dir, { mode: 'record' });
+    expect(recorded.exit_code).toBe(1);
+    expect(metric(recorded, 'unmet', 'slot_unmet')).toMatchObject({ score: 1, passed: false });
+    const exported = await run(dir, { exportBaseline: 'baseline.json' }, {});
+    expect(exported.exported_baseline?.entries).toBe(1);
+    const gated = await run(dir, { baseline: 'baseline.json' }, {});
+    const gatedMetric = metric(gated, 'unmet', 'slot_unmet');
+    expect(gatedMetric.passed).toBe(false);
+    expect(gatedMetric.reason).toContain('"offered_slot" not met');
+    expect(gated.report.results[0]!.status).toBe('fail');
+    expect(gated.exit_code).toBe(1);
   });
 });

@@ -167,24 +167,43 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     expect(outcome.exit_code).toBe(1);
   });
 
-  it('skips the scenarios not yet started once the budget is spent, and the report says which and why', async () => {
+  it('does not start scenarios once the budget is spent: blocking ones are warn (unchecked), and the report says which and why', async () => {
     const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
     const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.5 }, deps(dir));
     expect(run.report.results.map((result) => [result.scenario_id, result.status])).toEqual([
       ['a', 'pass'],
       ['b', 'pass'],
-      ['c', 'skipped'],
-      ['d', 'skipped'],
+      ['c', 'warn'],
+      ['d', 'warn'],
     ]);
-    expect(run.report.results[2]!.reason).toBe('skipped: budget reached ($0.8000 spent of $0.5000) before this scenario started');
+    expect(run.report.results[2]!.reason).toBe(
+      'not checked: budget reached ($0.8000 spent of $0.5000) before this scenario started; a blocking scenario that did not run did not pass',
+    );
     expect(run.report.budget).toEqual({
       limit_usd: 0.5,
       exhausted: true,
-      downgrades: ['2 scenarios skipped (not started once the budget was reached): c, d'],
+      downgrades: [
+        '2 scenarios skipped (not started once the budget was reached): c, d',
+        '2 blocking scenarios unchecked: each is warn, which fails the run under --strict',
+      ],
+      unchecked_blocking: 2,
     });
     expect(run.report.cost_usd).toBeCloseTo(0.8, 10);
+    expect(run.report.status).toBe('warn');
     expect(run.exit_code).toBe(0);
-    expect(readFileSync(join(dir, 'out/summary.md'), 'utf8')).toContain('Budget $0.5000, exhausted: 2 scenarios skipped');
+    const summary = readFileSync(join(dir, 'out/summary.md'), 'utf8');
+    expect(summary).toContain('Budget $0.5000, exhausted: 2 scenarios skipped');
+    expect(summary).toContain('## Parley: WARN — 2 of 4 blocking scenarios with warnings, 2 blocking scenarios unchecked (budget reached)');
+  });
+
+  it('a blocking scenario the budget stopped did not pass: --strict fails the run, even when nothing ran (--budget 0)', async () => {
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }'));
+    const callsBefore = server.requests.length;
+    const strict = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out-strict', budgetUsd: 0, strict: true }, deps(dir));
+    expect(strict.report.results.map((result) => result.status)).toEqual(['warn', 'warn', 'warn', 'warn']);
+    expect(strict.report.budget?.unchecked_blocking).toBe(4);
+    expect(strict.exit_code).toBe(1);
+    expect(server.requests.length).toBe(callsBefore); // nothing was run
   });
 
   it('says so when calls to an unpriced model cannot be counted against the budget (never silently 0)', async () => {
@@ -205,11 +224,13 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     const split = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out-split', budgetUsd: 0.8, shard }, deps(dir));
     expect(split.report.budget).toMatchObject({ limit_usd: 0.4, exhausted: true, split: { total_usd: 0.8, shards: 2 } });
     expect(split.report.results.filter((result) => result.status === 'pass')).toHaveLength(1);
-    expect(split.report.results.filter((result) => result.status === 'skipped')).toHaveLength(selected.length - 1);
+    // The rest of the shard never started (blocking scenarios that did not run are warn).
+    expect(split.report.results.filter((result) => result.status === 'warn')).toHaveLength(selected.length - 1);
     expect(readFileSync(join(dir, 'out-split/summary.md'), 'utf8')).toContain("Budget $0.4000 (this shard's share of $0.8000 for 2 shards), exhausted");
 
     const whole = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out-whole', budgetUsd: 0.8, shard, budgetPerShard: true }, deps(dir));
-    expect(whole.report.budget).toEqual({ limit_usd: 0.8, exhausted: selected.length >= 2, downgrades: selected.length > 2 ? [expect.stringMatching(/skipped/)] : [] });
+    expect(whole.report.budget).toMatchObject({ limit_usd: 0.8, exhausted: selected.length >= 2 });
+    expect(whole.report.budget!.split).toBeUndefined();
     expect(whole.report.results.filter((result) => result.status === 'pass')).toHaveLength(2);
   });
 

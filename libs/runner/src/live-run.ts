@@ -83,9 +83,14 @@ function notStartedResult(scenario: LoadedScenario): Omit<ScenarioResult, 'statu
   };
 }
 
-/** A scenario the budget stopped before it started: `skipped`, with the reason in the report. */
+/**
+ * A scenario the budget stopped before it started (SPEC §4.1), with the reason in the report: a
+ * blocking one is `warn` — it did not pass, so `--strict` fails the run — and an advisory one
+ * `skipped`.
+ */
 export function skippedForBudget(scenario: LoadedScenario, budget: BudgetTracker): ScenarioResult {
-  return { ...notStartedResult(scenario), status: 'skipped', reason: budget.skip(scenario.data.id) };
+  const blocking = scenario.gate === 'blocking';
+  return { ...notStartedResult(scenario), status: blocking ? 'warn' : 'skipped', reason: budget.skip(scenario.data.id, blocking) };
 }
 
 /** A scenario that could not start because the run's isolation sweep failed: `error` with the sweep's output. */

@@ -1,5 +1,5 @@
 import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
-import { EXIT_INTERRUPTED } from '@parley/gate';
+import { isInterruptedExit } from '@parley/gate';
 import { openStore } from '@parley/store';
 
 /** What `--resume RUN_ID` carries over from the interrupted run. */
@@ -36,7 +36,7 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
   try {
     const run = store.getRun(idOrPrefix);
     if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storePath} (see parley runs list)`);
-    if (run.finished && run.exit_code !== EXIT_INTERRUPTED) {
+    if (run.finished && run.status !== 'interrupted' && !isInterruptedExit(run.exit_code)) {
       throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
     }
     const stored = run.options;

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
-import type { Clock, Random, RunEvent, RunListener, RunMode, ScenarioResult } from '@parley/core';
+import type { Clock, InterruptSignal, Random, RunEvent, RunListener, RunMode, ScenarioResult } from '@parley/core';
 import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedSuite } from '@parley/config';
 import { buildBaseline, type Shard } from '@parley/gate';
@@ -43,7 +43,10 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   storePath?: string;
   /** Appends summary.md here when set ($GITHUB_STEP_SUMMARY). */
   githubStepSummary?: string;
-  /** Stops starting scenarios when aborted (Ctrl-C); finished results are kept. */
+  /**
+   * Stops starting scenarios when aborted (Ctrl-C, SIGTERM); finished results are kept and the run
+   * is `interrupted`. Aborted with the reason `'SIGTERM'` it exits 143, otherwise 130.
+   */
   signal?: AbortSignal;
   /** `--budget`: USD limit (else PARLEY_BUDGET_USD, else settings.budget_usd); scenarios not started once it is reached are skipped. */
   budgetUsd?: number;
@@ -80,6 +83,8 @@ export interface RunOutcome {
   exit_code: number;
   out_dir: string;
   interrupted: boolean;
+  /** The signal that stopped the run, when one did. */
+  interrupted_by?: InterruptSignal;
   suite: LoadedSuite;
   /** The baseline `--export-baseline` wrote, with its number of entries. */
   exported_baseline?: { file: string; entries: number };
@@ -145,8 +150,13 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   };
 
   const store: Store = secretSafeStore(openStore(storePath), suiteSecretsRedactor(suite, { env }));
-  // Finished results are saved a few at a time (one transaction per batch), and all of them on Ctrl-C and at the end.
-  const saves = batchedResultSaves((finished) => store.saveScenarioResults(runId, finished), options.signal ? { signal: options.signal } : {});
+  // A replay saves finished results a few at a time (one transaction per batch), and all of them on
+  // Ctrl-C and at the end. Live and record runs (and replays judged live) save each result as it
+  // finishes: a result paid for must survive even SIGKILL, so that --resume never pays for it again.
+  const saves = batchedResultSaves((finished) => store.saveScenarioResults(runId, finished), {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(mode !== 'replay' || options.judgeMode === 'live' ? { maxBatch: 1 } : {}),
+  });
   const pendingSha = gitSha(suite.dir);
   let judging: RunJudging | undefined;
   try {
@@ -166,6 +176,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...(seed !== undefined ? { seed } : {}),
         ...(options.judgeMode !== undefined ? { judge: options.judgeMode } : {}),
         ...(options.noCache ? { no_cache: true } : {}),
+        // Not a flag: how many scenarios the run is to run, so an interrupted run says "n of N ran".
+        planned: plan.scenarios.length,
       },
       out_dir: outDir,
     });
@@ -260,7 +272,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     );
 
     saves.close();
-    const interrupted = options.signal?.aborted ?? false;
+    const interruptedBy = options.signal?.aborted ? interruptSignalOf(options.signal) : undefined;
+    const interrupted = interruptedBy !== undefined;
     const sha = await pendingSha;
     const finishedAt = clock.now();
     const durationMs = Math.round(clock.monotonicMs() - startedMs);
@@ -276,7 +289,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         duration_ms: durationMs,
         git_sha: sha,
         config_fingerprint: fingerprint,
-        interrupted,
+        ...(interruptedBy !== undefined ? { interrupted: interruptedBy } : {}),
+        planned: plan.scenarios.length,
         ...(live.budget ? { budget: withJudgeDowngrades(live.budget.report(), judging.budgetDowngrades()) } : {}),
         ...(judging.judgeRun ? { judge: judging.judgeRun.report() } : {}),
         ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
@@ -318,7 +332,16 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       writeBaselineFile(file, baseline);
       exported = { file, entries: baseline.entries.length };
     }
-    return { run_id: runId, report, exit_code: exitCode, out_dir: outDir, interrupted, suite, ...(exported ? { exported_baseline: exported } : {}) };
+    return {
+      run_id: runId,
+      report,
+      exit_code: exitCode,
+      out_dir: outDir,
+      interrupted,
+      ...(interruptedBy !== undefined ? { interrupted_by: interruptedBy } : {}),
+      suite,
+      ...(exported ? { exported_baseline: exported } : {}),
+    };
   } finally {
     try {
       saves.close(); // a run that failed still keeps the results that finished
@@ -329,6 +352,11 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     eventLog.close();
     store.close();
   }
+}
+
+/** SIGTERM when the signal was aborted with that reason (the CLI does so on SIGTERM), else Ctrl-C. */
+function interruptSignalOf(signal: AbortSignal): InterruptSignal {
+  return signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
 }
 
 /** The budget section with what the judging gave up first (the cross-check), then what the run gave up. */

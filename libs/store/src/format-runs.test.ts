@@ -65,6 +65,20 @@ describe('formatRunDetail', () => {
     expect(text.endsWith('\n\nNo scenario results stored.')).toBe(true);
   });
 
+  it('shows an interrupted run as interrupted, with how many of its scenarios ran and the command that finishes it', () => {
+    const interrupted: RunRow = {
+      ...newRun({ options: { suite: '.', planned: 6 } }),
+      ...runFinish({ status: 'interrupted', exit_code: 143 }),
+      scenario_count: 2,
+      finished: true,
+    };
+    const text = formatRunDetail(interrupted, []);
+    expect(text).toContain('Status     interrupted (exit 143) · 2 of 6 ran\n');
+    expect(text).toContain(`Resume     parley run --resume ${interrupted.id}\n`);
+    expect(formatRunList([interrupted]).split('\n')[1]).toMatch(/ replay +interrupted +2 /);
+    expect(formatRunDetail(finishedRun, [])).not.toContain('Resume');
+  });
+
   it('keeps each scenario on one line, cutting long and multi-line reasons', () => {
     const long = { ...errorResult(), reason: `recording miss: ${'x'.repeat(100)}\n- "temperature": 0.7` };
     const lines = formatRunDetail(finishedRun, [long], { reasonLength: 30 }).split('\n');

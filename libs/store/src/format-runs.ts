@@ -86,7 +86,8 @@ function runHeader(run: RunRow): Table.Table {
     ['Run', run.id],
     ['Suite', run.suite],
     ['Mode', run.mode],
-    ['Status', run.exit_code === undefined ? runStatus(run) : `${runStatus(run)} (exit ${run.exit_code})`],
+    ['Status', run.exit_code === undefined ? runStatus(run) : `${runStatus(run)} (exit ${run.exit_code})${ranOfPlanned(run)}`],
+    ...(run.status === 'interrupted' || !run.finished ? ([['Resume', `parley run --resume ${run.id}`]] as Array<[string, string]>) : []),
     ['Started', run.started_at],
     ['Finished', run.finished_at ?? missingValue],
     ['Duration', formatDuration(run.duration_ms)],
@@ -101,9 +102,18 @@ function runHeader(run: RunRow): Table.Table {
   return table;
 }
 
-/** An interrupted run and one still going look the same from the store: both are unfinished. */
+/**
+ * `interrupted` for a run Ctrl-C or SIGTERM stopped (it wrote its reports); `unfinished` for one
+ * still going or killed outright (SIGKILL, a crash): the store cannot tell those two apart.
+ */
 function runStatus(run: RunRow): string {
   return run.status ?? 'unfinished';
+}
+
+/** ` · 2 of 6 ran` for an interrupted run that knows how many scenarios it was to run. */
+function ranOfPlanned(run: RunRow): string {
+  const planned = run.options.planned;
+  return run.status === 'interrupted' && typeof planned === 'number' ? ` · ${run.scenario_count} of ${planned} ran` : '';
 }
 
 const statusOrder: readonly Status[] = ['pass', 'fail', 'error', 'warn', 'flaky', 'skipped'];

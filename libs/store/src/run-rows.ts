@@ -1,4 +1,4 @@
-import type { CostSummary, RunMode, Status } from '@parley/core';
+import { RUN_STATUSES, type CostSummary, type RunMode, type RunStatus, type Status } from '@parley/core';
 
 /** What is known about a run when it starts. */
 export interface NewRun {
@@ -17,7 +17,8 @@ export interface NewRun {
 
 /** What is known about a run when it ends. */
 export interface RunFinish {
-  status: Status;
+  /** `interrupted` when Ctrl-C or SIGTERM stopped the run (exit 130 / 143); its finished results are kept. */
+  status: RunStatus;
   exit_code: number;
   finished_at: string;
   duration_ms: number;
@@ -116,7 +117,7 @@ export function runRowFromRecord(record: RunRecord): RunRow {
   const counts: Record<Status, number> = JSON.parse(record.counts_json ?? '{}');
   return {
     ...row,
-    status: toStatus(record.status),
+    status: toRunStatus(record.status),
     exit_code: record.exit_code ?? 0,
     finished_at: record.finished_at ?? '',
     duration_ms: record.duration_ms ?? 0,
@@ -137,6 +138,13 @@ const runModes: readonly RunMode[] = ['replay', 'live', 'record'];
 export function toStatus(value: string): Status {
   const status = statuses.find((known) => known === value);
   if (status === undefined) throw new Error(`stored status "${value}" is not one of ${statuses.join(', ')}`);
+  return status;
+}
+
+/** Narrows a stored run status: a scenario status, or `interrupted`. */
+export function toRunStatus(value: string): RunStatus {
+  const status = RUN_STATUSES.find((known) => known === value);
+  if (status === undefined) throw new Error(`stored run status "${value}" is not one of ${RUN_STATUSES.join(', ')}`);
   return status;
 }
 

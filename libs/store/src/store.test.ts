@@ -183,6 +183,12 @@ describe('Store', () => {
       });
     });
 
+    it('keeps an interrupted run as interrupted (not as the status of what finished before the signal)', () => {
+      store.saveScenarioResult(runId, passingResult());
+      store.finishRun(runId, runFinish({ status: 'interrupted', exit_code: 143 }));
+      expect(store.getRun(runId)).toMatchObject({ status: 'interrupted', exit_code: 143, finished: true, scenario_count: 1 });
+    });
+
     it('refuses to finish or create a run twice over', () => {
       expect(() => store.finishRun('no-such-run', runFinish())).toThrow(/no run "no-such-run"/);
       expect(() => store.createRun(newRun())).toThrow(/UNIQUE/);

@@ -30,9 +30,43 @@ export interface CalibrationReportInput {
   ratings: readonly StoredJudgeRating[];
   /** Earlier sessions of the same set with their ratings, for the trend (newest first). */
   history: ReadonlyArray<{ session: CalibrationSession; ratings: readonly StoredJudgeRating[] }>;
+  /** How the session was chosen, and the newer unfinished sessions left out; said in the report's header. */
+  selection?: SessionSelection;
   gate: CalibrationGateSettings;
   bootstrap: { seed: number; resamples: number };
   now: Date;
+}
+
+/**
+ * Which judge session a report is of: the latest finished one by default, the one `--session`
+ * named, or one just replayed from the committed recording. Sessions a killed `calibrate judge`
+ * left unfinished are never chosen by default (they gate on part of the set) and never in the trend.
+ */
+export interface SessionSelection {
+  by: 'latest_finished' | 'session_flag' | 'replayed_recording';
+  /** Ids of unfinished sessions newer than the one reported, left out. */
+  unfinished_left_out: string[];
+}
+
+/**
+ * Why the report is of this session, for its header: `the latest finished session (left out 1
+ * unfinished session: 20261126-…; report it with --session ID)`.
+ */
+export function describeSessionChoice(session: Pick<CalibrationReport['session'], 'finished_at' | 'selected_by' | 'unfinished_left_out'>): string {
+  const leftOut = session.unfinished_left_out;
+  const skipped =
+    leftOut.length === 0
+      ? ''
+      : ` (left out ${leftOut.length} newer unfinished ${leftOut.length === 1 ? 'session' : 'sessions'}: ${leftOut.join(', ')}; report one with --session ID)`;
+  const unfinished = session.finished_at === null ? ', UNFINISHED: it rated only part of the set' : '';
+  switch (session.selected_by) {
+    case 'latest_finished':
+      return `the latest finished session${skipped}`;
+    case 'session_flag':
+      return `chosen with --session${unfinished}`;
+    case 'replayed_recording':
+      return `replayed from the committed recording${skipped}`;
+  }
 }
 
 export interface AxisAgreement extends AgreementSummary {
@@ -91,6 +125,9 @@ export interface CalibrationReport {
     /** Items each model gave usable ratings for. */
     rated: Record<CalibrationRater, number>;
     errors: Array<{ item_id: string; rater: CalibrationRater; error: string }>;
+    /** How this session was chosen (see {@link SessionSelection}). */
+    selected_by: SessionSelection['by'];
+    unfinished_left_out: string[];
   };
   method: {
     labels: number[];
@@ -195,6 +232,8 @@ export function buildCalibrationReport(input: CalibrationReportInput): Calibrati
       cross_check: session.raters.cross_check ?? null,
       rated: { judge: usable.byRater.judge.size, cross_check: usable.byRater.cross_check.size },
       errors: input.ratings.filter((rating) => rating.error !== null).map((rating) => ({ item_id: rating.item_id, rater: rating.rater, error: rating.error! })),
+      selected_by: input.selection?.by ?? 'session_flag',
+      unfinished_left_out: [...(input.selection?.unfinished_left_out ?? [])],
     },
     method: {
       labels: [...RATING_LABELS],
@@ -260,7 +299,8 @@ function alphaOfAllRaters(ratings: RatingsByRater, axes: readonly string[]): Cal
 function trend(input: CalibrationReportInput, humanItems: readonly CalibrationItem[], digests: ReadonlyMap<string, string>): TrendEntry[] {
   const sessions = [
     { session: input.session, ratings: input.ratings },
-    ...input.history.filter((entry) => entry.session.id !== input.session.id && entry.session.mode !== 'replay'),
+    // Unfinished sessions (a killed `calibrate judge`) rated part of the set: no trend point.
+    ...input.history.filter((entry) => entry.session.id !== input.session.id && entry.session.mode !== 'replay' && entry.session.finished_at !== null),
   ].slice(0, 13);
   return sessions.map(({ session, ratings }) => {
     const items = session.rubric_version === input.session.rubric_version ? humanItems : withHumanRatingsOf(input.set.items, session.rubric_version);

@@ -3,14 +3,14 @@ import { hasRecording, loadCalibrationFolder, type CalibrationFolder } from '../
 import { runJudgeSession, type JudgeSessionDependencies, type JudgeSessionResult } from '../judge/run-judge-session.js';
 import type { CalibrationRaters } from '../judge/rater-models.js';
 import type { CalibrationStore } from '../store/calibration-store.js';
-import { buildCalibrationReport, type CalibrationGateSettings, type CalibrationReport } from './calibration-report.js';
+import { buildCalibrationReport, type CalibrationGateSettings, type CalibrationReport, type SessionSelection } from './calibration-report.js';
 import { calibrationReportMarkdown } from './report-markdown.js';
 import { writeReportFiles } from './write-report-files.js';
 
 export interface MakeReportOptions {
   gate: CalibrationGateSettings;
   bootstrap: { seed: number; resamples: number };
-  /** A session id or prefix; default the folder's latest session. */
+  /** A session id or prefix; default the folder's latest finished session. */
   sessionId?: string;
   /** The raters to replay with when no session exists yet. */
   raters: CalibrationRaters;
@@ -37,22 +37,36 @@ export async function makeCalibrationReport(
   dependencies: JudgeSessionDependencies,
 ): Promise<MadeReport> {
   const { set, rubric } = loadCalibrationFolder(folder);
-  let session = options.sessionId !== undefined ? store.session(options.sessionId) : store.sessions(folder.shown, 1)[0];
+  // A killed `calibrate judge` leaves an unfinished session: it rated part of the set, so it is
+  // reported only when asked for by id, and never gates by default.
+  const sessions = options.sessionId === undefined ? store.sessions(folder.shown, 100) : [];
+  const latestFinished = sessions.find((candidate) => candidate.finished_at !== null);
+  const newerUnfinished = sessions
+    .filter((candidate) => candidate.finished_at === null && (latestFinished === undefined || candidate.started_at >= latestFinished.started_at))
+    .map((candidate) => candidate.id);
+  let session = options.sessionId !== undefined ? store.session(options.sessionId) : latestFinished;
   if (options.sessionId !== undefined && session === undefined) throw new ConfigError(`no calibration session "${options.sessionId}" in ${store.path}`);
+  let selection: SessionSelection = { by: options.sessionId !== undefined ? 'session_flag' : 'latest_finished', unfinished_left_out: newerUnfinished };
   let replayed: JudgeSessionResult | undefined;
   if (session === undefined) {
     if (!hasRecording(folder)) {
-      throw new ConfigError(`no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`);
+      const unfinished =
+        newerUnfinished.length > 0
+          ? `no finished judge session for ${folder.shown}: ${newerUnfinished.join(', ')} ${newerUnfinished.length === 1 ? 'was' : 'were'} stopped before the end; run \`parley calibrate judge --dir ${folder.shown}\` again, or report one with --session ID`
+          : undefined;
+      throw new ConfigError(unfinished ?? `no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`);
     }
     replayed = await runJudgeSession(
       { set, setPath: folder.shown, rubric, raters: options.raters, mode: 'replay', recordingFile: folder.recordingFile, store },
       dependencies,
     );
     session = replayed.session;
+    selection = { ...selection, by: 'replayed_recording' };
   }
   const history = store
-    .sessions(session.set_path, 14)
-    .filter((earlier) => earlier.started_at <= session!.started_at)
+    .sessions(session.set_path, 100)
+    .filter((earlier) => earlier.started_at <= session!.started_at && (earlier.finished_at !== null || earlier.id === session!.id))
+    .slice(0, 14)
     .map((earlier) => ({ session: earlier, ratings: store.ratings(earlier.id) }));
   const report = buildCalibrationReport({
     set,
@@ -61,6 +75,7 @@ export async function makeCalibrationReport(
     session,
     ratings: replayed?.ratings ?? store.ratings(session.id),
     history,
+    selection,
     gate: options.gate,
     bootstrap: options.bootstrap,
     now: dependencies.clock.now(),

@@ -1,4 +1,4 @@
-import type { AxisAgreement, CalibrationReport, ComparisonReport } from './calibration-report.js';
+import { describeSessionChoice, type AxisAgreement, type CalibrationReport, type ComparisonReport } from './calibration-report.js';
 import { OVERALL } from './comparison-pairs.js';
 import { formatBias, formatInterval, formatMeasure } from './format-measure.js';
 
@@ -18,7 +18,7 @@ export function calibrationReportMarkdown(report: CalibrationReport): string {
   const reviewers = Object.entries(set.reviewers).map(([name, count]) => `${name} ${count}`).join(', ') || 'nobody yet';
   lines.push(
     `Set \`${set.path}\` (owner ${set.owner}): ${set.items} items, ${set.rated_items} rated by people under rubric ${session.rubric_version} (${reviewers}).`,
-    `Session \`${session.id}\` (${session.mode}, ${session.started_at}): judge ${model(session.judge)}, cross-check ${model(session.cross_check)}; ` +
+    `Session \`${session.id}\` (${session.mode}, ${session.started_at}), ${describeSessionChoice(session)}: judge ${model(session.judge)}, cross-check ${model(session.cross_check)}; ` +
       `usable ratings: judge ${session.rated.judge}, cross-check ${session.rated.cross_check}` +
       `${session.errors.length > 0 ? `, ${session.errors.length} errors` : ''}.`,
     '',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (apps/cli/dist/main.js, from `tsc -b`) and every library it uses into
-// minified files under apps/cli/dist/bundle/: the entry `parley.js`, and one chunk per dynamically
-// imported part, so a command loads only what it uses. Loading a few files instead of ~300 modules
+// minified files under apps/cli/dist/bundle/: the entry `parley.js`, the package's programmatic API
+// `index.js` (apps/cli/dist/index.js), and one chunk per shared or dynamically imported part, so a command loads only what it uses. Loading a few files instead of ~300 modules
 // halves start-up time, which dominates short runs. Native and lazily loaded packages stay external:
 // better-sqlite3 (native addon), the provider SDKs (imported on the first live call) and ajv
 // (required on the first json_schema check).
@@ -16,9 +16,9 @@ rmSync(new URL('../apps/cli/dist/bundle', import.meta.url), { recursive: true, f
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['apps/cli/dist/main.js'],
+  entryPoints: { parley: 'apps/cli/dist/main.js', index: 'apps/cli/dist/index.js' },
   outdir: 'apps/cli/dist/bundle',
-  entryNames: 'parley',
+  entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   bundle: true,

@@ -1,7 +1,7 @@
 // Nx plugin: infers build, typecheck, test and lint targets for every workspace package
 // (apps/*, libs/*, tools/* with a package.json), so `nx run-many`, `nx affected` and the task
 // cache work without a project.json per package. Targets are plain commands run from the root:
-//   build      tsc -b of the package (the CLI also bundles itself), outputs its dist/
+//   build      tsc -b of the package (the CLI also bundles itself and writes the JSON Schemas), outputs its dist/
 //   typecheck  the package's sources and tests against the whole workspace (typecheck-project.mjs)
 //   test       vitest on the package's src/ (tests run against sibling sources, see vitest.config.ts)
 //   lint       eslint on the package, with the workspace's module boundaries
@@ -9,10 +9,10 @@
 import { dirname } from 'node:path';
 
 const build = (root) => ({
-  command: root === 'apps/cli' ? 'tsc -b apps/cli/tsconfig.json && node scripts/bundle-cli.mjs' : `tsc -b ${root}/tsconfig.json`,
+  command: root === 'apps/cli' ? 'tsc -b apps/cli/tsconfig.json && node scripts/bundle-cli.mjs && node scripts/write-schemas.mjs' : `tsc -b ${root}/tsconfig.json`,
   dependsOn: ['^build'],
-  inputs: ['production', '^production', ...(root === 'apps/cli' ? ['{workspaceRoot}/scripts/bundle-cli.mjs'] : [])],
-  outputs: ['{projectRoot}/dist'],
+  inputs: ['production', '^production', ...(root === 'apps/cli' ? ['{workspaceRoot}/scripts/bundle-cli.mjs', '{workspaceRoot}/scripts/write-schemas.mjs'] : [])],
+  outputs: ['{projectRoot}/dist', ...(root === 'apps/cli' ? ['{projectRoot}/schemas'] : [])],
   cache: true,
 });
 

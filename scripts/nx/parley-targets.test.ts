@@ -35,7 +35,7 @@ describe('Nx targets inferred by scripts/nx/parley-targets.mjs', () => {
 
   it('lists a library and everything that depends on it as affected by a change to it', () => {
     const affected = nx('show', 'projects', '--affected', '--files', 'libs/gate/src/index.ts').trim().split('\n');
-    expect(affected).toEqual(expect.arrayContaining(['@parley/gate', '@parley/reports', '@parley/runner', '@parley/cli']));
+    expect(affected).toEqual(expect.arrayContaining(['@parley/gate', '@parley/reports', '@parley/runner', 'parley-eval']));
     expect(affected).not.toContain('@parley/core');
     expect(affected).not.toContain('@parley/fake-llm');
   });

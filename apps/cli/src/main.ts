@@ -10,12 +10,15 @@ import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-com
 import { processOutput } from './output.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
+import { registerSchemaCommand } from './schema-command.js';
+import { registerInitCommand } from './init-command.js';
+import { PARLEY_PACKAGE_VERSION } from './package-info.js';
 import { registerCacheCommand } from './cache-command.js';
 import { runCommand, type RunFlags } from './run-command.js';
 import { addRunFlags } from './run-flags.js';
 import { registerTuiCommand } from './tui-command.js';
 import { runsListCommand, runsShowCommand } from './runs-command.js';
-import { validateCommand } from './validate-command.js';
+import { validateCommand, type ValidateFlags } from './validate-command.js';
 
 export const EXIT_USAGE = 2;
 
@@ -55,7 +58,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
 function buildProgram(context: CommandContext, setExitCode: (code: number) => void): Command {
   const program = new Command('parley')
     .description('Test conversational AI agents with multi-turn golden conversations.')
-    .version('0.1.0')
+    .version(PARLEY_PACKAGE_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => context.output.out(text), writeErr: (text) => context.output.err(text) });
@@ -71,7 +74,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .command('validate')
     .description('check a suite without running it (exit 2 with file:line:column on problems)')
     .argument('[suite]', 'suite folder or parley.yaml', '.')
-    .action(async (suite: string) => setExitCode(await validateCommand(suite, context)));
+    .option('--strict', 'treat warnings as errors (exit 2), as `parley run --strict` does')
+    .action(async (suite: string, flags: ValidateFlags) => setExitCode(await validateCommand(suite, flags, context)));
 
   program
     .command('compare')
@@ -99,6 +103,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
   registerCacheCommand(program, context, setExitCode);
   registerCalibrateCommand(program, context, setExitCode);
   registerTuiCommand(program, context, setExitCode);
+  registerSchemaCommand(program, context, setExitCode);
+  registerInitCommand(program, context, setExitCode);
   registerCanaryCommand(program, context, setExitCode);
   registerCostCommand(program, context, setExitCode);
 

@@ -54,3 +54,12 @@ export function paint(enabled: boolean): Paint {
     yellow: colors.yellow,
   };
 }
+
+/**
+ * `1 scenario`, `3 scenarios`, `0 entries`: a count with its noun in the right number.
+ *
+ * @example counted(1, 'warning') === '1 warning'
+ */
+export function counted(count: number, noun: string, many = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : many}`;
+}

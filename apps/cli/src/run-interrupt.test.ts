@@ -107,6 +107,11 @@ describe('Ctrl-C during a live run, then --resume', () => {
     expect(afterInterrupt.setups.length).toBeGreaterThan(finished.length);
     expect(afterInterrupt.teardowns).toEqual(afterInterrupt.setups);
 
+    // --resume continues in the run's own folder: another --out is refused, not silently ignored.
+    const moved = await parley(['run', '--resume', runId, '--out', 'elsewhere']);
+    expect(moved.status).toBe(2);
+    expect(moved.stderr).toContain(`error: --resume ${runId} continues the run in its own folder ${join(cwd, 'out')}; leave out --out elsewhere`);
+
     const resumed = await parley(['run', '--resume', runId]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`run ${runId}`);

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
+import { terminalSafe } from '@parley/core';
 import type { RunReport } from '@parley/reports';
-import { paint, type Paint } from './output.js';
+import { counted, paint, type Paint } from './output.js';
 
 const MIN_REASON_WIDTH = 24;
 const MIN_ID_WIDTH = 14;
@@ -45,7 +46,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     colWidths: [...widths, reasonWidth],
   });
   for (const result of results) {
-    table.push([...columnsShown.map((column) => cellOf(result, column, colors)), shorten(result.reason, (reasonWidth - 2) * 2)]);
+    table.push([...columnsShown.map((column) => cellOf(result, column, colors)), shorten(terminalSafe(result.reason), (reasonWidth - 2) * 2)]);
   }
   const lines = [table.toString(), ...(hidden > 0 ? [colors.dim(`… and ${hidden} more scenarios (${describeHidden(sorted.slice(MAX_TABLE_ROWS))}): see report.json`)] : []), ''];
 
@@ -53,9 +54,9 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   for (const result of failing) {
     const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
     lines.push(`${colors.status(result.status, '✗')} ${colors.bold(result.scenario_id)} (${label})`);
-    if (result.error) lines.push(...wrap(result.error.message, '    ', columns - 1), ...indent(result.error.details));
+    if (result.error) lines.push(...wrap(terminalSafe(result.error.message), '    ', columns - 1), ...indent(result.error.details === undefined ? undefined : terminalSafe(result.error.details)));
     for (const metric of result.metrics.filter((item) => !item.passed)) {
-      lines.push(...wrap(`${metric.metric}@${metric.version}: ${metric.reason}`, '    ', columns - 1));
+      lines.push(...wrap(`${metric.metric}@${metric.version}: ${terminalSafe(metric.reason)}`, '    ', columns - 1));
     }
   }
   if (failing.length) lines.push('');
@@ -69,7 +70,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
   const scenarios =
     interruption !== undefined
       ? `${interruption.ran} of ${interruption.planned} ran${counts === '' ? '' : `: ${counts}`}`
-      : `${report.results.length} scenarios: ${counts}`;
+      : `${counted(report.results.length, 'scenario')}: ${counts}`;
   lines.push(
     `${colors.status(report.status, report.status.toUpperCase())} · ${scenarios} · ${report.mode} · ${cost} · ${(report.duration_ms / 1000).toFixed(2)} s · exit ${report.exit_code}`,
     ...(interruption !== undefined ? [`finish it with: ${interruption.resume}`] : []),

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { ConfigError, terminalSafe } from '@parley/core';
 import { withheldScenarioReason } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
 
@@ -15,7 +15,9 @@ export async function runsListCommand(flags: { limit?: string; suite?: string },
   const store = openStore(storePath(context));
   try {
     const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
-    context.output.out(runs.length ? `${formatRunList(runs)}\n` : 'no runs yet: start one with `parley run <suite>`\n');
+    if (runs.length > 0) context.output.out(`${formatRunList(runs)}\n`);
+    else if (flags.suite) context.output.out(`suite ${flags.suite} has no runs (parley runs list shows the runs of every suite)\n`);
+    else context.output.out('no runs yet: start one with `parley run <suite>`\n');
     return 0;
   } finally {
     store.close();
@@ -33,7 +35,8 @@ export async function runsShowCommand(id: string, context: CommandContext): Prom
     const results = store
       .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
       .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));
-    context.output.out(`${formatRunDetail(run, results)}\n`);
+    // Reasons hold what agents printed: their control characters are shown, not obeyed.
+    context.output.out(`${terminalSafe(formatRunDetail(run, results))}\n`);
     return 0;
   } finally {
     store.close();

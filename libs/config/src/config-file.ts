@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
-import type { ConfigIssue } from '@parley/core';
+import { readFileSync, statSync } from 'node:fs';
+import { controlCharacterIssue, decodeUtf8, type ConfigIssue } from '@parley/core';
 import type { z } from 'zod';
+import { MAX_NESTING_DEPTH, NESTING_MESSAGE, pathDeeperThan } from './nesting-depth.js';
 import { parseYamlSubset } from './yaml-subset-parser.js';
 import { parseYamlSource, type DataPath, type LocationTarget, type SourcePosition, type YamlSource } from './yaml-source.js';
 import { describeZodIssues, validate } from './zod-issues.js';
@@ -46,6 +47,7 @@ export function parseConfigText<Schema extends z.ZodType>(
 ): ParsedConfigFile<z.output<Schema>> {
   const format = options.format ?? (file.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
   const source = withoutByteOrderMark(text);
+  const control = controlCharacterIssue(source, file);
   let tree: YamlSource | undefined;
   const syntaxTree = (): YamlSource => (tree ??= parseYamlSource(source, file));
   const locate = (path: DataPath, target?: LocationTarget): SourcePosition => syntaxTree().locate(path, target);
@@ -64,8 +66,12 @@ export function parseConfigText<Schema extends z.ZodType>(
     issueAt,
   });
 
+  if (control) return result(undefined, undefined, [control]);
+
   const parsed = format === 'json' ? parseJson(source, file) : parseYaml(source, options.fastPath !== false, syntaxTree);
   if (!parsed.ok) return result(undefined, undefined, parsed.issues);
+  const tooDeep = pathDeeperThan(parsed.value, MAX_NESTING_DEPTH);
+  if (tooDeep) return result(undefined, undefined, [issueAt(tooDeep, NESTING_MESSAGE)]);
 
   const validation = validate(schema, parsed.value);
   if (validation.success) return result(validation.data, parsed.value, parsed.issues);
@@ -91,7 +97,7 @@ export function readConfigFile<Schema extends z.ZodType>(
 ): ParsedConfigFile<z.output<Schema>> {
   const text = readTextFile(file);
   if (typeof text === 'string') return parseConfigText(text, file, schema, options);
-  const issue: ConfigIssue = { file, message: text.problem, severity: 'error' };
+  const issue: ConfigIssue = { file, line: text.line, column: text.column, message: text.problem, severity: 'error' };
   return {
     file,
     data: undefined,
@@ -102,13 +108,36 @@ export function readConfigFile<Schema extends z.ZodType>(
   };
 }
 
-/** A file's text, or why it could not be read, in words for the user. */
-export function readTextFile(file: string): string | { problem: string } {
+/** Why a file's text could not be had: in words for the user, and where, when it is inside the file. */
+export interface TextFileProblem {
+  problem: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * A file's text, or why it could not be read: a read error, bytes that are not UTF-8, or a
+ * control character (NUL, ESC, …), the last two with their line and column.
+ */
+export function readTextFile(file: string): string | TextFileProblem {
+  let bytes: Buffer;
   try {
-    return readFileSync(file, 'utf8');
+    // Opening a FIFO blocks until someone writes to it: only regular files are opened.
+    const stats = statSync(file);
+    if (stats.isDirectory()) return { problem: 'is a folder, not a file' };
+    if (!stats.isFile()) return { problem: 'is not a regular file (a FIFO, socket or device?)' };
+    bytes = readFileSync(file);
   } catch (error) {
     return { problem: describeReadError(error) };
   }
+  const decoded = decodeUtf8(bytes, file);
+  if ('issue' in decoded) return problemAt(decoded.issue);
+  const control = controlCharacterIssue(decoded.text, file);
+  return control ? problemAt(control) : decoded.text;
+}
+
+function problemAt(issue: ConfigIssue): TextFileProblem {
+  return { problem: issue.message, line: issue.line, column: issue.column };
 }
 
 export function describeReadError(error: unknown): string {

@@ -72,6 +72,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog, inDefaults));
   }
   issues.push(...judgeModelWarnings(config, suite));
+  issues.push(...missingModuleWarnings(dir, config, suite));
   issues.push(...suiteFileIssues(dir, config, suite));
 
   const { scenarios, unselected, issues: scenarioIssues } = loadScenarios({
@@ -98,6 +99,18 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     agentPrompts: agentFiles.agentPrompts,
     warnings: sortIssues(issues.filter((issue) => !isError(issue))),
   };
+}
+
+/**
+ * A module agent whose file is missing: a warning, since a replay never loads the module (an
+ * error under `--strict`); a live or record run would end each of its scenarios as `error`.
+ */
+function missingModuleWarnings(dir: string, config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
+  return Object.entries(config.agents).flatMap(([name, agent]) =>
+    agent.kind === 'module' && !existsSync(resolve(dir, agent.module))
+      ? [suite.issueAt(['agents', name, 'module'], `module agent file "${agent.module}" not found (live and record runs of agent "${name}" would fail)`, { severity: 'warning' })]
+      : [],
+  );
 }
 
 function resolveSuiteFile(suitePath: string): string {

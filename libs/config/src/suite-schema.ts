@@ -43,6 +43,7 @@ const ModuleAgentSchema = z.strictObject({
   kind: z.literal('module'),
   module: z.string().min(1),
   export: z.string().optional(),
+  timeout_ms: z.number().int().positive().optional(),
   expect: ExpectList.optional(),
 });
 

@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '@parley/core';
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Pair, type YAMLMap } from 'yaml';
+import { NESTING_MESSAGE } from './nesting-depth.js';
 
 /** A path into parsed data: mapping keys and list indexes, e.g. `['expect', 2, 'threshold']`. */
 export type DataPath = readonly (string | number)[];
@@ -37,7 +38,16 @@ const START_OF_FILE: SourcePosition = { line: 1, column: 1 };
  */
 export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  // `yaml`'s own duplicate-key check compares each key with every earlier one (quadratic: 20,000
+  // keys took minutes); duplicates are found below with one set per mapping instead.
+  let document: Document.Parsed;
+  try {
+    document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
+  } catch (error) {
+    // `yaml`'s parser recurses once per level of block nesting: thousands of levels overflow it.
+    if (!(error instanceof RangeError)) throw error;
+    return unparsable({ file, line: deepestLine(text), column: 1, message: NESTING_MESSAGE, severity: 'error' });
+  }
 
   const positionOf = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
@@ -51,6 +61,12 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       message: describeYamlError(error.code, error.message, keyTextAt(text, error.pos[0])),
       severity: 'error' as const,
     })),
+    ...duplicateKeyOffsets(document).map((offset) => ({
+      file,
+      ...positionOf(offset),
+      message: describeYamlError('DUPLICATE_KEY', '', keyTextAt(text, offset)),
+      severity: 'error' as const,
+    })),
     ...document.warnings.map((warning) => ({
       file,
       ...positionOf(warning.pos[0]),
@@ -58,7 +74,15 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       severity: 'warning' as const,
     })),
   ];
-  const hasErrors = document.errors.length > 0;
+  let data: unknown;
+  if (!issues.some((issue) => issue.severity === 'error')) {
+    try {
+      data = document.toJS();
+    } catch (error) {
+      const problem = aliasProblem(document, error);
+      issues.push({ file, ...(problem.offset === undefined ? START_OF_FILE : positionOf(problem.offset)), message: problem.message, severity: 'error' });
+    }
+  }
 
   /** Start of a node; undefined for `key:` with nothing written after it (an empty null scalar). */
   const startOf = (node: unknown): SourcePosition | undefined => {
@@ -67,12 +91,29 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     return positionOf(node.range[0]);
   };
 
+  // Each mapping's entries by key, built on first use: locating every key of a mapping with
+  // thousands of them must not search the mapping once per key.
+  const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const pairsByKey = (map: YAMLMap): Map<string, Pair> => {
+    let index = pairIndexes.get(map);
+    if (!index) {
+      index = new Map();
+      for (const item of map.items) {
+        if (!isScalar(item.key)) continue;
+        const key = String(item.key.value);
+        if (!index.has(key)) index.set(key, item);
+      }
+      pairIndexes.set(map, index);
+    }
+    return index;
+  };
+
   const locate = (path: DataPath, target: LocationTarget = 'value'): SourcePosition => {
     let node: unknown = document.contents;
     let position = startOf(node) ?? START_OF_FILE;
     for (const [index, segment] of path.entries()) {
       if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+        const pair = pairsByKey(node).get(String(segment));
         if (!pair) return position;
         const keyPosition = startOf(pair.key);
         if (index === path.length - 1 && target === 'key') return keyPosition ?? position;
@@ -89,12 +130,86 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     return position;
   };
 
-  return { data: hasErrors ? undefined : document.toJS(), issues, locate };
+  return { data, issues, locate };
 }
 
 function describeYamlError(code: string, message: string, keyText: string): string {
   if (code === 'DUPLICATE_KEY') return `duplicate key${keyText ? ` "${keyText}"` : ''}: keys must be unique`;
+  if (message.includes('Maximum call stack size exceeded')) return NESTING_MESSAGE;
   return `invalid YAML: ${message}`;
+}
+
+/** The source of a text `yaml` could not parse at all: one issue, and every path at its place. */
+function unparsable(issue: ConfigIssue): YamlSource {
+  return { data: undefined, issues: [issue], locate: () => ({ line: issue.line ?? 1, column: issue.column ?? 1 }) };
+}
+
+/** The line that opens the most levels of nesting (flow brackets, `- ` entries, indentation). */
+function deepestLine(text: string): number {
+  let deepest = { line: 1, levels: -1 };
+  for (const [index, line] of text.split('\n').entries()) {
+    const indentation = line.length - line.trimStart().length;
+    const levels = indentation / 2 + (line.match(/[[{]|- /g)?.length ?? 0);
+    if (levels > deepest.levels) deepest = { line: index + 1, levels };
+  }
+  return deepest.line;
+}
+
+/**
+ * Where each key that repeats an earlier key of its mapping starts. Scalar keys are compared by
+ * value, as YAML does (`1` and `"1"` differ); the merge key `<<` may repeat. Walks without
+ * recursion, so a deeply nested document cannot overflow the stack here.
+ */
+function duplicateKeyOffsets(document: Document): number[] {
+  const offsets: number[] = [];
+  const pending: unknown[] = [document.contents];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key) && pair.key.value !== '<<') {
+          if (seen.has(pair.key.value) && pair.key.range) offsets.push(pair.key.range[0]);
+          seen.add(pair.key.value);
+        }
+        pending.push(pair.key, pair.value);
+      }
+    } else if (isSeq(node)) {
+      pending.push(...node.items);
+    }
+  }
+  return offsets.sort((left, right) => left - right);
+}
+
+/**
+ * What went wrong turning a document with aliases into data (the only errors `toJS` throws): an
+ * alias with no anchor before it, or so many aliases that expanding them would exhaust memory.
+ */
+function aliasProblem(document: Document, error: unknown): { message: string; offset?: number } {
+  const reason = error instanceof Error ? error.message : String(error);
+  const anchors = new Set<string>();
+  let undefinedAlias: { source: string; offset?: number } | undefined;
+  let firstAlias: number | undefined;
+  visit(document, (_key, node) => {
+    if (isAlias(node)) {
+      firstAlias ??= node.range?.[0];
+      if (!anchors.has(node.source)) {
+        undefinedAlias = { source: node.source, ...(node.range ? { offset: node.range[0] } : {}) };
+        return visit.BREAK;
+      }
+    } else if (isNode(node) && node.anchor) anchors.add(node.anchor);
+    return undefined;
+  });
+  if (undefinedAlias) {
+    return { message: `undefined alias "*${undefinedAlias.source}": no anchor "&${undefinedAlias.source}" is written before it`, ...(undefinedAlias.offset !== undefined ? { offset: undefinedAlias.offset } : {}) };
+  }
+  if (reason.includes('Excessive alias count')) {
+    return {
+      message: 'too many aliases: expanding them would make the file enormous (an alias bomb); write the values out instead',
+      ...(firstAlias !== undefined ? { offset: firstAlias } : {}),
+    };
+  }
+  return { message: `invalid YAML: ${reason}`, ...(firstAlias !== undefined ? { offset: firstAlias } : {}) };
 }
 
 /** The key written at an offset (`name` of `name: value`), for naming a duplicate key. */

@@ -14,7 +14,8 @@ export function parseYamlSubset(text: string): { value: unknown } | undefined {
   try {
     return { value: new SubsetParser(text).parseDocument() };
   } catch (error) {
-    if (error === OUTSIDE_SUBSET) return undefined;
+    // Deep nesting overflows this recursive parser: `yaml` then parses it and says where.
+    if (error === OUTSIDE_SUBSET || error instanceof RangeError) return undefined;
     throw error;
   }
 }

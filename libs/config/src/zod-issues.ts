@@ -60,8 +60,11 @@ function describeIssue(issue: z.core.$ZodIssue, basePath: DataPath, context: Zod
   const custom = customMessage(issue);
 
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return issue.keys.map((key) => at(describeUnknownKey(key, path, context), 'key', [...path, key]));
+    case 'unrecognized_keys': {
+      // Worked out once per mapping, not per key: a file may hold thousands of unknown keys.
+      const describe = unknownKeyDescriber(path, context);
+      return issue.keys.map((key) => at(describe(key), 'key', [...path, key]));
+    }
     case 'invalid_union':
       return describeUnion(issue, path, value, label, context, at);
     case 'invalid_key': {
@@ -133,15 +136,17 @@ export function labelOf(path: DataPath): string {
   return `"${name}${indexes.map((index) => `[${index}]`).join('')}"`;
 }
 
-function describeUnknownKey(key: string, path: DataPath, context: ZodIssueContext): string {
+/** Describes unknown keys of the mapping at `path`, suggesting the allowed key meant. */
+function unknownKeyDescriber(path: DataPath, context: ZodIssueContext): (key: string) => string {
   const parent = valueAt(context.data, path);
-  const present = parent !== null && typeof parent === 'object' ? Object.keys(parent) : [];
+  const present = new Set(parent !== null && typeof parent === 'object' ? Object.keys(parent) : []);
   const allowed = [...(allowedKeysAt(context.schema, context.data, path) ?? []), ...(path.length === 0 ? (context.extraKeys ?? []) : [])];
-  const candidates = allowed.filter((candidate) => !present.includes(candidate));
-  const suggestion = didYouMean(key, candidates);
-  if (suggestion) return `unknown key "${key}"${suggestion}`;
-  if (allowed.length > 0 && allowed.length <= LONGEST_KEY_LIST) return `unknown key "${key}"; allowed keys: ${allowed.join(', ')}`;
-  return `unknown key "${key}"`;
+  const candidates = allowed.filter((candidate) => !present.has(candidate));
+  const allowedList = allowed.length > 0 && allowed.length <= LONGEST_KEY_LIST ? `; allowed keys: ${allowed.join(', ')}` : '';
+  return (key) => {
+    const suggestion = didYouMean(key, candidates);
+    return suggestion ? `unknown key "${key}"${suggestion}` : `unknown key "${key}"${allowedList}`;
+  };
 }
 
 type Locator = (message: string, target?: LocationTarget, where?: DataPath) => ConfigIssue;

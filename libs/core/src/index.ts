@@ -7,3 +7,5 @@ export * from './completion.js';
 export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
+export * from './text-file.js';
+export * from './terminal-text.js';

@@ -11,3 +11,4 @@ export * from './command-agent.js';
 export * from './module-agent.js';
 export * from './service-provider.js';
 export * from './service-agent-responder.js';
+export * from './define-agent.js';

@@ -1,11 +1,13 @@
 import { existsSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { ProviderError } from '@parley/providers';
-import type { AgentTransport } from './agent-transport.js';
+import { tail, type AgentTransport } from './agent-transport.js';
+import { MODULE_AGENT_WORKER_SOURCE } from './module-agent-worker.js';
 
 /** What a module agent's respond function is given besides the turn's body. */
 export interface ModuleAgentContext {
+  /** Aborted when Parley stops waiting (the scenario's deadline, Ctrl-C). */
   signal: AbortSignal | undefined;
 }
 
@@ -17,67 +19,146 @@ export interface ModuleAgentOptions {
   file: string;
   /** Exported function name (default `respond`, else a default export function). */
   exportName?: string;
+  /** Longest wait for one reply; the agent's thread is stopped after it. */
+  timeoutMs: number;
+  /** The agent's environment (`process.env` inside the module). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
 
+const WORKER_URL = new URL(`data:text/javascript,${encodeURIComponent(MODULE_AGENT_WORKER_SOURCE)}`);
+
+type WorkerMessage =
+  | { type: 'reply'; id: number; answer: unknown }
+  | { type: 'threw'; id: number; message: string; stack?: string }
+  | { type: 'load-failed'; id: number; message: string };
+
+interface PendingTurn {
+  id: number;
+  settle(outcome: { answer: unknown } | { error: ProviderError }): void;
+}
+
 /**
- * An agent written as a JS or TS module exporting `respond`. It is loaded on the first turn (a
- * replay never loads it) and called in-process with the default wire body; a plain string answer
- * is the reply text. A TypeScript module is compiled with esbuild when Node cannot strip types.
+ * An agent written as a JS or TS module exporting `respond`, run in a worker thread of its own
+ * (one per scenario, started on the first turn: a replay never loads it). Nothing the module does
+ * can end the run: a promise that never settles is stopped at the timeout or the scenario's
+ * deadline, an uncaught error or `process.exit()` ends only its thread, and each becomes an
+ * `error` result carrying what the module printed. The module gets the default wire body; a plain
+ * string answer is the reply text. A TypeScript module is compiled with esbuild when Node cannot
+ * strip types.
  */
 export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
-  let respond: Promise<ModuleRespond> | undefined;
+  const name = basename(options.file);
+  let worker: Worker | undefined;
+  let compiledFile: string | undefined;
+  /** Why the thread is gone, once it is. */
+  let ended: string | undefined;
+  let pending: PendingTurn | undefined;
+  let printed = '';
+  let turns = 0;
+
+  const details = (): string | undefined => (printed.trim() ? `the module printed:\n${tail(printed.trimEnd())}` : undefined);
+  const agentError = (message: string, extra?: string): ProviderError => {
+    const text = [extra, details()].filter(Boolean).join('\n\n');
+    return new ProviderError('agent', message, text ? { details: text } : {});
+  };
+  const removeCompiledFile = (): void => {
+    if (compiledFile) rmSync(compiledFile, { force: true });
+    compiledFile = undefined;
+  };
+  const end = (reason: string): void => {
+    if (ended !== undefined) return;
+    ended = reason;
+    removeCompiledFile();
+    const turn = pending;
+    pending = undefined;
+    turn?.settle({ error: agentError(`module agent ${name} ${reason}`) });
+  };
+
+  const start = async (): Promise<Worker> => {
+    if (!existsSync(options.file)) throw new ProviderError('agent', `cannot load module agent ${options.file}: file not found`);
+    compiledFile = await compileIfNeeded(options.file);
+    const started = new Worker(WORKER_URL, {
+      workerData: { file: options.file, exportName: options.exportName, compiledFile },
+      env: { ...process.env, ...options.env },
+      stdout: true,
+      stderr: true,
+    });
+    for (const stream of [started.stdout, started.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => (printed = tail(printed + chunk, 16_000)));
+    }
+    started.on('message', (message: WorkerMessage) => {
+      removeCompiledFile(); // imported by now
+      const turn = pending;
+      if (turn?.id !== message.id) return;
+      pending = undefined;
+      if (message.type === 'reply') turn.settle({ answer: message.answer });
+      else if (message.type === 'threw') turn.settle({ error: agentError(`module agent ${name} threw: ${message.message}`, message.stack) });
+      else turn.settle({ error: agentError(message.message) });
+    });
+    started.on('error', (error) => end(`crashed with an uncaught error: ${error.message}`));
+    started.on('exit', (code) => end(`ended its thread (exit code ${code})`));
+    return started;
+  };
+
   return {
     async send(body, signal) {
       signal?.throwIfAborted();
-      const handler = await (respond ??= loadRespond(options));
-      let answer: unknown;
-      try {
-        answer = await untilAborted(Promise.resolve(handler(body, { signal })), signal);
-      } catch (error) {
-        if (signal?.aborted) throw new ProviderError('aborted', 'agent call aborted');
-        throw new ProviderError('agent', `module agent ${basename(options.file)} threw: ${(error as Error)?.message ?? String(error)}`, {
-          ...((error as Error)?.stack ? { details: (error as Error).stack } : {}),
-        });
-      }
-      return typeof answer === 'string' ? { reply: answer } : answer;
+      if (ended !== undefined) throw agentError(`module agent ${name} ${ended}`);
+      worker ??= await start();
+      const thread = worker;
+      const id = (turns += 1);
+      return new Promise<unknown>((resolve, reject) => {
+        const stop = (error: ProviderError): void => {
+          if (pending?.id !== id) return;
+          pending = undefined;
+          ended ??= 'was stopped';
+          thread.postMessage({ type: 'abort' });
+          void thread.terminate();
+          settle({ error });
+        };
+        const timer = setTimeout(() => stop(agentError(`module agent ${name} did not reply within ${options.timeoutMs} ms`)), options.timeoutMs);
+        const onAbort = (): void => stop(new ProviderError('aborted', 'agent call aborted'));
+        const settle: PendingTurn['settle'] = (outcome) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          if ('error' in outcome) reject(outcome.error);
+          else resolve(typeof outcome.answer === 'string' ? { reply: outcome.answer } : outcome.answer);
+        };
+        pending = { id, settle };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        thread.postMessage({ type: 'turn', id, body });
+      });
     },
-    async close() {},
+    async close() {
+      const thread = worker;
+      worker = undefined;
+      ended ??= 'was closed';
+      removeCompiledFile();
+      await thread?.terminate();
+    },
   };
 }
 
-async function loadRespond(options: ModuleAgentOptions): Promise<ModuleRespond> {
-  const name = options.exportName ?? 'respond';
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await importModule(options.file)) as Record<string, unknown>;
-  } catch (error) {
-    throw new ProviderError('agent', `cannot load module agent ${options.file}: ${(error as Error).message}`);
-  }
-  const candidate =
-    exports[name] ??
-    (options.exportName === undefined && typeof exports.default === 'function' ? exports.default : undefined) ??
-    (exports.default as Record<string, unknown> | undefined)?.[name];
-  if (typeof candidate !== 'function') {
-    throw new ProviderError('agent', `module agent ${options.file} exports no function "${name}" (exports: ${Object.keys(exports).join(', ') || 'none'})`);
-  }
-  return candidate as ModuleRespond;
-}
-
-async function importModule(file: string): Promise<unknown> {
-  if (!existsSync(file)) throw new Error('file not found');
+/** The compiled JavaScript of a TypeScript module when Node cannot strip its types, else undefined. */
+async function compileIfNeeded(file: string): Promise<string | undefined> {
   const typescript = TYPESCRIPT_EXTENSIONS.has(extname(file));
   const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
-  if (!typescript || nodeStripsTypes) return import(pathToFileURL(file).href);
-  return importCompiledTypeScript(file);
+  if (!typescript || nodeStripsTypes) return undefined;
+  try {
+    return await compileTypeScript(file);
+  } catch (error) {
+    throw new ProviderError('agent', `cannot load module agent ${file}: ${(error as Error).message}`);
+  }
 }
 
 /**
  * Compiles a TypeScript module beside its source (so its relative imports and packages resolve
- * as they would for the source), imports it and removes the compiled file.
+ * as they would for the source); the agent's thread imports it and the file is removed.
  */
-async function importCompiledTypeScript(file: string): Promise<unknown> {
+async function compileTypeScript(file: string): Promise<string> {
   // A variable specifier keeps the CLI bundler from trying to inline the compiler.
   const compilerName = 'esbuild';
   let compiler: { build(options: Record<string, unknown>): Promise<unknown> };
@@ -87,30 +168,6 @@ async function importCompiledTypeScript(file: string): Promise<unknown> {
     throw new Error('a TypeScript module agent needs Node 22.6+ (type stripping) or the esbuild package; or point `module:` at compiled JavaScript');
   }
   const output = join(dirname(file), `.${basename(file, extname(file))}.parley-${process.pid}-${Date.now()}.mjs`);
-  try {
-    await compiler.build({ entryPoints: [file], outfile: output, bundle: true, packages: 'external', format: 'esm', platform: 'node', logLevel: 'silent' });
-    return await import(pathToFileURL(output).href);
-  } finally {
-    rmSync(output, { force: true });
-  }
-}
-
-/** A module that ignores its signal must not hold the scenario: stop waiting when it is aborted. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  await compiler.build({ entryPoints: [file], outfile: output, bundle: true, packages: 'external', format: 'esm', platform: 'node', logLevel: 'silent' });
+  return output;
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { CallContext, CompletionRequest, CompletionResponse, Provider } from '@parley/core';
-import { ConfigError, PROVIDER_KINDS } from '@parley/core';
-import { RecordingEntrySchema, type RecordingEntry } from '@parley/config';
+import { ConfigError, controlCharacterIssue, decodeUtf8, PROVIDER_KINDS } from '@parley/core';
+import { MAX_NESTING_DEPTH, NESTING_MESSAGE, pathDeeperThan, RecordingEntrySchema, type RecordingEntry } from '@parley/config';
 import { ProviderError } from './provider-error.js';
 import { keyMaterial, requestKey } from './request-key.js';
 
@@ -13,14 +13,8 @@ import { keyMaterial, requestKey } from './request-key.js';
 export function readRecording(path: string): RecordingEntry[] {
   const preloadedEntries = preloaded.get(path);
   if (preloadedEntries) return preloadedEntries;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new ConfigError({ file: path, message: `cannot read recording: ${(error as Error).message}` });
-  }
-  return parseRecording(text, path);
+  const text = readRecordingText(path);
+  return text === undefined ? [] : parseRecording(text, path);
 }
 
 const preloaded = new Map<string, RecordingEntry[]>();
@@ -32,14 +26,37 @@ const preloaded = new Map<string, RecordingEntry[]>();
  * report; a damaged one throws its ConfigError.
  */
 export function preloadRecording(path: string): () => void {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRecordingText(path);
   } catch {
     return () => undefined;
   }
+  if (text === undefined) return () => undefined;
   preloaded.set(path, parseRecording(text, path));
   return () => preloaded.delete(path);
+}
+
+/**
+ * A recording's text; undefined when there is none. Only a regular file is read: a FIFO or a
+ * device would block the run forever. Bytes that are not UTF-8 and control characters are refused
+ * with their line, like in every file Parley reads.
+ */
+function readRecordingText(path: string): string | undefined {
+  let bytes: Buffer;
+  try {
+    if (!statSync(path).isFile()) throw new ConfigError({ file: path, message: 'the recording is not a regular file (a FIFO, device or folder?); remove it or point `recordings:` elsewhere' });
+    bytes = readFileSync(path);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError({ file: path, message: `cannot read recording: ${(error as Error).message}` });
+  }
+  const decoded = decodeUtf8(bytes, path);
+  if ('issue' in decoded) throw new ConfigError(decoded.issue);
+  const control = controlCharacterIssue(decoded.text, path);
+  if (control) throw new ConfigError(control);
+  return decoded.text;
 }
 
 function parseRecording(text: string, path: string): RecordingEntry[] {
@@ -53,6 +70,7 @@ function parseRecording(text: string, path: string): RecordingEntry[] {
     } catch (error) {
       throw new ConfigError({ file: path, line: index + 1, column: 1, message: `not valid JSON: ${(error as Error).message}` });
     }
+    if (pathDeeperThan(parsed, MAX_NESTING_DEPTH)) throw new ConfigError({ file: path, line: index + 1, column: 1, message: NESTING_MESSAGE });
     const checked = wellFormedEntry(parsed);
     if (checked !== undefined) {
       entries.push(checked);
@@ -140,7 +158,7 @@ function isCount(value: unknown): boolean {
  * identical requests take the recorded answers in order. A miss throws a ProviderError naming the
  * scenario, turn and role, with a short diff against the closest recorded request.
  */
-export function createReplayProvider(entries: RecordingEntry[], recordingFile: string): Provider {
+export function createReplayProvider(entries: RecordingEntry[], recordingFile: string, recordCommand?: (scenarioId: string) => string): Provider {
   const queues = new Map<string, RecordingEntry[]>();
   for (const entry of entries) {
     const queue = queues.get(entry.key);
@@ -161,7 +179,7 @@ export function createReplayProvider(entries: RecordingEntry[], recordingFile: s
           ...(entry.response.state !== undefined ? { state: entry.response.state } : {}),
         };
       }
-      throw await replayMiss(request, context, entries, recordingFile);
+      throw await replayMiss(request, context, entries, recordingFile, recordCommand);
     },
   };
 }
@@ -171,12 +189,13 @@ async function replayMiss(
   context: CallContext,
   entries: RecordingEntry[],
   recordingFile: string,
+  recordCommand: (scenarioId: string) => string = (scenarioId) => `parley run <suite> --mode record --scenario ${scenarioId}`,
 ): Promise<ProviderError> {
   const where = `scenario ${context.scenario_id}, turn ${context.turn}, role ${context.role}`;
   if (entries.length === 0) {
     return new ProviderError('replay_miss', `recording miss in ${where}: no recording at ${recordingFile}`, {
       context,
-      details: `Record it with: parley run <suite> --mode record --scenario ${context.scenario_id}`,
+      details: `Record it with: ${recordCommand(context.scenario_id)}`,
     });
   }
   const { diffLines } = await import('diff');
@@ -194,7 +213,7 @@ async function replayMiss(
     `recording miss in ${where}: no recorded call matches this request (${recordingFile} has ${entries.length} calls)`,
     {
       context,
-      details: `Closest recorded request (- recorded, + now):\n${diffText}\nRe-record with: parley run <suite> --mode record --scenario ${context.scenario_id}`,
+      details: `Closest recorded request (- recorded, + now):\n${diffText}\nRe-record with: ${recordCommand(context.scenario_id)}`,
     },
   );
 }

@@ -20,7 +20,7 @@ export interface ScenarioCassette {
   /** The recorder of a record-mode run, created on first use. */
   recorder(clock: Clock): Recorder;
   /** The replay of a replay-mode run, created on first use from `load()`. */
-  replay(load: () => { entries: RecordingEntry[]; file: string }): Provider;
+  replay(load: () => { entries: RecordingEntry[]; file: string; recordCommand?: (scenarioId: string) => string }): Provider;
   /** Called before each attempt: the next request is the attempt's first. */
   startAttempt(): void;
 }
@@ -35,8 +35,8 @@ export function createCassette(): ScenarioCassette {
     },
     replay(load) {
       if (replay === undefined) {
-        const { entries, file } = load();
-        replay = { entries, file, provider: createReplayProvider(entries, file), used: new Map(), recorded: countKeys(entries) };
+        const { entries, file, recordCommand } = load();
+        replay = { entries, file, recordCommand, provider: createReplayProvider(entries, file, recordCommand), used: new Map(), recorded: countKeys(entries) };
       }
       const state = replay;
       return {
@@ -46,7 +46,7 @@ export function createCassette(): ScenarioCassette {
             firstCallOfAttempt = false;
             const recorded = state.recorded.get(key) ?? 0;
             if (recorded > 0 && (state.used.get(key) ?? 0) >= recorded) {
-              state.provider = createReplayProvider(state.entries, state.file);
+              state.provider = createReplayProvider(state.entries, state.file, state.recordCommand);
               state.used.clear();
             }
           }
@@ -64,6 +64,7 @@ export function createCassette(): ScenarioCassette {
 interface ReplayState {
   entries: RecordingEntry[];
   file: string;
+  recordCommand: ((scenarioId: string) => string) | undefined;
   provider: Provider;
   /** Requests answered since the replay (re)started, by key. */
   used: Map<string, number>;

@@ -96,9 +96,7 @@ export class RunJudging {
   }): RunJudging {
     const { suite, mode, flags } = input;
     const judgeMode: JudgeMode = flags.judgeMode ?? (mode === 'replay' ? 'replay' : 'live');
-    if (mode === 'record' && judgeMode === 'replay') {
-      throw new ConfigError('--judge replay cannot be used with --mode record: recording calls the judge and records its answers too');
-    }
+    refuseJudgeReplayWhileRecording(mode, judgeMode);
     const catalog = judgeMetricCatalog(suite.customMetrics);
     const judge = suite.config.judge;
     let cache: JudgeCacheStore | undefined;
@@ -241,5 +239,12 @@ export class RunJudging {
       return agent.command.slice(1).map((argument) => (isAbsolute(argument) ? argument : resolve(cwd, argument))).find((path) => existsSync(path));
     }
     return undefined;
+  }
+}
+
+/** `--judge replay` with `--mode record` is a usage error: recording calls the judge and records its answers too. */
+export function refuseJudgeReplayWhileRecording(mode: RunMode, judgeMode: JudgeMode | undefined): void {
+  if (mode === 'record' && judgeMode === 'replay') {
+    throw new ConfigError('--judge replay cannot be used with --mode record: recording calls the judge and records its answers too');
   }
 }

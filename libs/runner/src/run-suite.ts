@@ -24,7 +24,9 @@ import { newSession } from './session.js';
 import { writeBaselineFile } from './baseline-gating.js';
 import { planGate } from './gate-plan.js';
 import { runRepeated } from './repeat-scenario.js';
-import { checkSuiteJudging, RunJudging, type JudgeRunFlags } from './run-judging.js';
+import { checkSuiteJudging, refuseJudgeReplayWhileRecording, RunJudging, type JudgeRunFlags } from './run-judging.js';
+import { budgetLimit } from './budget.js';
+import { claimOutDir } from './out-dir.js';
 import { recordingKeeper, rerecordingsDir } from './rerecording.js';
 
 export const PARLEY_VERSION = '0.1.0';
@@ -116,6 +118,12 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     throw new ConfigError({ file: suite.file, message: 'no scenario matches the selection (check --scenario / --tag and the scenarios glob)' });
   }
   const mode = options.mode ?? defaultMode(suite);
+  // Usage errors are found before the run is stored: a refused run leaves no trace in the history.
+  refuseJudgeReplayWhileRecording(mode, options.judgeMode);
+  budgetLimit(options.budgetUsd, env, suite.config.settings?.budget_usd);
+  if (resumed && givenOptions.outDir !== undefined && resolve(dependencies.cwd, givenOptions.outDir) !== resumed.outDir) {
+    throw new ConfigError(`--resume ${resumed.runId} continues the run in its own folder ${resumed.outDir}; leave out --out ${givenOptions.outDir}`);
+  }
   const fingerprint = configFingerprint(suite, metricVersions());
   const plan = await planGate(suite, options, { cwd: dependencies.cwd, fingerprint, parleyVersion: PARLEY_VERSION });
   const runId = resumed?.runId ?? newRunId(clock, random);
@@ -132,6 +140,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   // Set only while its scenario_finished event is emitted (no WeakMap: its entries would keep
   // every raw result alive through the young-generation GCs, and old-generation garbage piles up).
   let justFinished: { result: ScenarioResult; redacted: ReportInput } | undefined;
+  const releaseOutDir = claimOutDir(outDir, runId);
   const eventLog = openEventLog(join(outDir, 'events.jsonl'), (id) => metadataOnly.has(id), redactor, {
     redactedResult: (result) => (justFinished?.result === result ? justFinished.redacted : undefined),
   });
@@ -149,7 +158,14 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     }
   };
 
-  const store: Store = secretSafeStore(openStore(storePath), suiteSecretsRedactor(suite, { env }));
+  let store: Store;
+  try {
+    store = secretSafeStore(openRunStore(storePath), suiteSecretsRedactor(suite, { env }));
+  } catch (error) {
+    eventLog.close();
+    releaseOutDir();
+    throw error;
+  }
   // A replay saves finished results a few at a time (one transaction per batch), and all of them on
   // Ctrl-C and at the end. Live and record runs (and replays judged live) save each result as it
   // finishes: a result paid for must survive even SIGKILL, so that --resume never pays for it again.
@@ -351,6 +367,18 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     judging?.close();
     eventLog.close();
     store.close();
+    releaseOutDir();
+  }
+}
+
+/** The run history database; a folder Parley cannot write to is a ConfigError of one line. */
+function openRunStore(storePath: string): Store {
+  try {
+    return openStore(storePath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const reason = code === 'SQLITE_READONLY' || code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'SQLITE_CANTOPEN' ? 'cannot create or open it here (read-only folder?)' : (error as Error).message;
+    throw new ConfigError(`cannot open the run history ${storePath}: ${reason}`);
   }
 }
 

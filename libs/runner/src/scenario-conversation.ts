@@ -37,6 +37,7 @@ import {
 import type { ScenarioCassette } from './cassette.js';
 import type { RecordingKeeper } from './rerecording.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
+import { shellWord } from './shell-word.js';
 import type { ScenarioSession } from './session.js';
 
 /** Makes the live provider of a model; injectable so tests can count or wrap calls. */
@@ -111,11 +112,11 @@ export async function playScenario(
   const recorder = context.mode !== 'replay' ? (context.cassette?.recorder(context.clock) ?? createRecorder(context.clock)) : undefined;
   let replay: Provider | undefined;
   try {
-    const recording = () => ({ entries: readRecording(recordingFile), file: relative(suite.dir, recordingFile) || recordingFile });
+    const recording = () => ({ entries: readRecording(recordingFile), file: relative(suite.dir, recordingFile) || recordingFile, recordCommand: recordCommandFor(suite) });
     if (context.mode === 'replay' && context.cassette) replay = context.cassette.replay(recording);
     else if (context.mode === 'replay') {
-      const { entries, file } = recording();
-      replay = createReplayProvider(entries, file);
+      const { entries, file, recordCommand } = recording();
+      replay = createReplayProvider(entries, file, recordCommand);
     }
   } catch (error) {
     if (isConfigError(error)) throw error; // a damaged recording is a bad file: exit 2 with file:line
@@ -239,6 +240,13 @@ export async function playScenario(
   return result;
 }
 
+/** The command that records one scenario of this suite, with the suite's real path (relative when below the working folder). */
+function recordCommandFor(suite: LoadedSuite): (scenarioId: string) => string {
+  const below = relative(process.cwd(), suite.dir);
+  const shown = below === '' ? '.' : below.startsWith('..') || isAbsolute(below) ? suite.dir : below;
+  return (scenarioId) => `parley run ${shellWord(shown)} --mode record --scenario ${shellWord(scenarioId)}`;
+}
+
 /** A failed setup hook: no conversation, but teardown still runs (it may clean up half a setup). */
 class SetupFailed extends Error {
   constructor(readonly result: ScenarioConversation) {
@@ -301,7 +309,12 @@ function serviceTransport(
       });
     }
     case 'module':
-      return moduleAgent({ file: resolveInSuite(suite, agent.module), ...(agent.export !== undefined ? { exportName: agent.export } : {}) });
+      return moduleAgent({
+        file: resolveInSuite(suite, agent.module),
+        ...(agent.export !== undefined ? { exportName: agent.export } : {}),
+        timeoutMs: agent.timeout_ms ?? defaultTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+        env,
+      });
   }
 }
 

@@ -1,4 +1,4 @@
-import { canonicalJson, type Transcript, type TranscriptTurn } from '@parley/core';
+import { canonicalJson, terminalSafe, type Transcript, type TranscriptTurn } from '@parley/core';
 import { formatScore } from '@parley/gate';
 import type { MessageJudgement } from '@parley/reports';
 import { wrapText } from '../rate/wrap-text.js';
@@ -24,12 +24,13 @@ export function chatLines(transcript: Transcript, judgements: ReadonlyMap<number
     if (index > 0) lines.push([]);
     lines.push(header(turn, theme));
     if (turn.role === 'tool') {
-      const answer = wrapText(turn.content.trim(), textWidth);
+      const answer = wrapText(terminalSafe(turn.content.trim()), textWidth);
       lines.push(...answer.slice(0, TOOL_RESULT_LINES).map((line): StyledLine => [{ text: INDENT + line, dim: true }]));
       if (answer.length > TOOL_RESULT_LINES) lines.push([{ text: `${INDENT}… ${answer.length - TOOL_RESULT_LINES} more lines`, dim: true }]);
       return;
     }
-    if (turn.content.trim() !== '') lines.push(...wrapped(turn.content.trim()));
+    // What an agent wrote is shown with its control characters escaped: it must not drive the terminal.
+    if (turn.content.trim() !== '') lines.push(...wrapped(terminalSafe(turn.content.trim())));
     for (const call of turn.tool_calls ?? []) {
       lines.push(...wrapped(`→ ${call.name} ${canonicalJson(call.args)}`, { colour: theme.paint('yellow') }));
     }

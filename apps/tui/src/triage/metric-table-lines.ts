@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '@parley/core';
+import { terminalSafe, type ScenarioResult } from '@parley/core';
 import { baselineMetricRows, formatDelta, formatScore, metricRowsInTriageOrder, type BaselineMetricRow } from '@parley/gate';
 import { wrapText } from '../rate/wrap-text.js';
 import type { Theme } from '../theme.js';
@@ -41,7 +41,7 @@ export function metricTableLines(result: ScenarioResult, width: number, theme: T
   for (const row of metricRowsInTriageOrder(baselineMetricRows(result.metrics))) {
     lines.push(rowLine(row, theme));
     const troubled = row.verdict !== 'pass';
-    for (const line of wrapText(row.reason, Math.max(10, width - REASON_INDENT.length))) {
+    for (const line of wrapText(terminalSafe(row.reason), Math.max(10, width - REASON_INDENT.length))) {
       lines.push([{ text: REASON_INDENT + line, dim: !troubled }]);
     }
   }

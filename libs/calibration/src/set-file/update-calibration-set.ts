@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '@parley/core';
-import { CalibrationSetSchema, describeReadError } from '@parley/config';
+import { readTextFile } from '@parley/config';
 import { parseDocument } from 'yaml';
 import { writeFileAtomically } from './atomic-write.js';
 import { CalibrationSetEditor } from './calibration-editor.js';
@@ -41,11 +41,11 @@ export async function updateCalibrationSet<Result>(
     () => {
       removeAbandonedTemporaryFiles(file);
       const text = readCurrentText(file, options.initialText);
-      const document = parseDocument(text);
-      // Validating the document's own data saves a second parse; only a bad file is parsed again,
-      // for the line and column of each problem.
-      const checked = document.errors.length === 0 ? CalibrationSetSchema.safeParse(document.toJS()) : undefined;
-      const set = checked?.success ? checked.data : parseCalibrationSet(text, file);
+      // Validated first (duplicate keys, aliases, nesting and schema, each with its line), then
+      // parsed again as a document to edit. `yaml`'s own duplicate-key check is quadratic in the
+      // keys of a mapping, and the validation above has already done it.
+      const set = parseCalibrationSet(text, file);
+      const document = parseDocument(text, { uniqueKeys: false });
       const editor = new CalibrationSetEditor(document, set, file);
       const result = change(editor);
       if (!editor.changed) return result;
@@ -60,12 +60,10 @@ export async function updateCalibrationSet<Result>(
 }
 
 function readCurrentText(file: string, initialText: string | undefined): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && initialText !== undefined) return initialText;
-    throw new ConfigError({ file, message: describeReadError(error) });
-  }
+  if (initialText !== undefined && !existsSync(file)) return initialText;
+  const text = readTextFile(file);
+  if (typeof text === 'string') return text;
+  throw new ConfigError({ file, line: text.line, column: text.column, message: text.problem });
 }
 
 /**

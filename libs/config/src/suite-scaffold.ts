@@ -1,0 +1,239 @@
+import type { JsonSchemaKind } from './json-schemas.js';
+
+/** The agent kinds `parley init` can scaffold, in the order it offers them. */
+export const SCAFFOLD_AGENT_KINDS = ['openai', 'anthropic', 'openai-compatible', 'http', 'command', 'module'] as const;
+export type ScaffoldAgentKind = (typeof SCAFFOLD_AGENT_KINDS)[number];
+
+export function isScaffoldAgentKind(kind: string): kind is ScaffoldAgentKind {
+  return (SCAFFOLD_AGENT_KINDS as readonly string[]).includes(kind);
+}
+
+/** One line per kind for the question `parley init` asks on a terminal. */
+export const SCAFFOLD_AGENT_KIND_HELP: Record<ScaffoldAgentKind, string> = {
+  openai: 'a system prompt on an OpenAI model (OPENAI_API_KEY)',
+  anthropic: 'a system prompt on a Claude model (ANTHROPIC_API_KEY)',
+  'openai-compatible': 'a model on an OpenAI-compatible server (vLLM, Ollama)',
+  http: 'your assistant behind an HTTP endpoint',
+  command: 'your assistant as a program: JSON lines on stdin/stdout',
+  module: 'your assistant as a JavaScript/TypeScript function',
+};
+
+export interface ScaffoldOptions {
+  agentKind: ScaffoldAgentKind;
+  /** Name of the suite in parley.yaml (letters, digits, `_ . -`). */
+  suiteName: string;
+  /** The `$schema=` reference of a file kind, as seen from a file in the given folder of the suite. */
+  schemaRef: (kind: JsonSchemaKind, folder: string) => string;
+}
+
+export interface ScaffoldFile {
+  /** Relative to the suite folder, `/`-separated. */
+  path: string;
+  content: string;
+}
+
+const AGENT_NAME = 'assistant';
+
+/** The files of a new suite with one agent of the given kind: each validates and runs as written. */
+export function scaffoldSuite(options: ScaffoldOptions): ScaffoldFile[] {
+  const schemaLine = (kind: JsonSchemaKind, folder: string): string => `# yaml-language-server: $schema=${options.schemaRef(kind, folder)}\n`;
+  const files: ScaffoldFile[] = [
+    { path: 'parley.yaml', content: schemaLine('suite', '.') + suiteFile(options) },
+    { path: 'scenarios/first_conversation.yaml', content: schemaLine('scenario', 'scenarios') + FIRST_SCENARIO },
+    { path: 'metrics/helpfulness.yaml', content: schemaLine('metric', 'metrics') + HELPFULNESS_METRIC },
+  ];
+  if (isPromptKind(options.agentKind)) files.push({ path: 'prompts/assistant.md', content: SYSTEM_PROMPT });
+  if (options.agentKind === 'http') files.push({ path: 'agents/http-agent.mjs', content: HTTP_AGENT });
+  if (options.agentKind === 'command') files.push({ path: 'agents/command-agent.mjs', content: COMMAND_AGENT });
+  if (options.agentKind === 'module') files.push({ path: 'agents/module-agent.mjs', content: MODULE_AGENT });
+  return files;
+}
+
+/** Lines `parley init` makes sure the suite's `.gitignore` has. */
+export const SCAFFOLD_GITIGNORE_LINES = ['.parley/'];
+
+function isPromptKind(kind: ScaffoldAgentKind): kind is 'openai' | 'anthropic' | 'openai-compatible' {
+  return kind === 'openai' || kind === 'anthropic' || kind === 'openai-compatible';
+}
+
+function suiteFile(options: ScaffoldOptions): string {
+  return `# A Parley suite: agents to test, scenarios/ (one conversation per file), metrics/ (judged rubrics).
+#   npx parley validate .            checks every file
+#   npx parley run . --mode record   talks to the agent and writes recordings/ (commit them)
+#   npx parley run .                 replays recordings/ offline: no keys, no network, no cost
+suite: ${options.suiteName}
+agents:
+  ${AGENT_NAME}:
+${agentBlock(options.agentKind)}
+# An LLM judge scores the judged metrics (metrics/*.yaml, conversation_judge); uncomment to use them:
+# judge:
+#   primary: { provider: openai, model: gpt-4.1, temperature: 0 }
+`;
+}
+
+function agentBlock(kind: ScaffoldAgentKind): string {
+  switch (kind) {
+    case 'openai':
+      return `    kind: openai                     # key from OPENAI_API_KEY (base URL: OPENAI_BASE_URL)
+    model: gpt-4.1-mini
+    system_prompt: prompts/assistant.md
+    temperature: 0`;
+    case 'anthropic':
+      return `    kind: anthropic                  # key from ANTHROPIC_API_KEY (base URL: ANTHROPIC_BASE_URL)
+    model: claude-sonnet-4-6
+    system_prompt: prompts/assistant.md
+    temperature: 0`;
+    case 'openai-compatible':
+      return `    kind: openai-compatible          # any server speaking the OpenAI Chat Completions API
+    model: llama3.1
+    # base_url: http://127.0.0.1:11434/v1   # your server (else OPENAI_BASE_URL); key: OPENAI_API_KEY if it needs one
+    system_prompt: prompts/assistant.md
+    temperature: 0`;
+    case 'http':
+      return `    kind: http                       # one POST per user turn; answer { reply, tool_calls?, state? }
+    url: \${AGENT_URL}/chat           # start agents/http-agent.mjs (or your service) and set AGENT_URL
+    timeout_ms: 30000`;
+    case 'command':
+      return `    kind: command                    # one process per scenario, JSON lines on stdin/stdout
+    command: ["node", "agents/command-agent.mjs"]
+    timeout_ms: 30000`;
+    case 'module':
+      return `    kind: module                     # Parley imports it and calls respond(turn) per user turn
+    module: agents/module-agent.mjs`;
+  }
+}
+
+const FIRST_SCENARIO = `# A golden conversation: the user's turns, and what must hold of the agent's answers.
+# The id is the file name. More: tools (mocked tool results), language, gate, user.simulate.
+id: first_conversation
+title: A customer says hello and asks what the assistant can do
+agent: ${AGENT_NAME}
+tags: [smoke]
+gate: blocking                         # advisory scenarios are reported but never fail the run
+user:
+  opening: "Hello! What can you help me with?"
+  script:
+    - "Thanks, that is all for now."
+expect:
+  - { metric: content_signals, forbidden: ["as an AI language model"] }
+  - { metric: max_turns, max: 4 }
+  # A judged metric from metrics/ (needs judge.primary in parley.yaml):
+  # - { metric: helpfulness, threshold: 0.7 }
+`;
+
+const HELPFULNESS_METRIC = `# A judged rubric metric: the suite's LLM judge rates each conversation on the scale, normalised
+# to [0, 1]. Bump version whenever the rubric or the criteria change (cached verdicts and baselines
+# key on it); metrics/.rubric-lock.json records each version's hash: commit it.
+name: helpfulness
+version: 1.0.0
+scale: { min: 1, max: 5 }
+applies_to: conversation
+rubric: |
+  Rate how well the assistant helped the customer reach their goal.
+  5: every question answered correctly and briefly, in the customer's language.
+  3: the customer got there, but with detours, repetition or a vague answer.
+  1: the customer was misled, ignored or left without an answer.
+criteria:
+  - { id: answers_the_question, text: "Answers what the customer asked", level: required }
+  - { id: no_invented_facts, text: "Does not invent prices, times or policies", level: required }
+  - { id: one_question_at_a_time, text: "Asks at most one question per message", level: recommended }
+`;
+
+const SYSTEM_PROMPT = `You are the assistant of our business. Answer customers' questions briefly and politely, in the
+language they write in. Ask one question at a time. If you do not know something, say so and offer
+to connect the customer with a person.
+`;
+
+const REPLY_STUB = `// Replace this with a call to your assistant.
+function answer(turn) {
+  if (turn.turn === 1) return { reply: 'Hello! I can answer questions about our services. What would you like to know?', state: 'greeting' };
+  return { reply: 'You are welcome. Goodbye!', state: 'done' };
+}`;
+
+const HTTP_AGENT = `#!/usr/bin/env node
+// An \`http\` agent for Parley: one POST per user turn with the body
+//   { conversation_id, tenant, scenario_id, turn, message, history }
+// answered with { reply, tool_calls?, state? }. This stub stands in for your service:
+//   node agents/http-agent.mjs &            # prints the URL it listens on (PORT, default 8787)
+//   AGENT_URL=http://127.0.0.1:8787 npx parley run . --mode record
+import { createServer } from 'node:http';
+
+${REPLY_STUB}
+
+const server = createServer((request, response) => {
+  let text = '';
+  request.setEncoding('utf8');
+  request.on('data', (chunk) => (text += chunk));
+  request.on('end', () => {
+    try {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(JSON.parse(text))));
+    } catch (error) {
+      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
+    }
+  });
+});
+server.listen(Number(process.env.PORT ?? 8787), '127.0.0.1', () => console.log(\`http agent listening on http://127.0.0.1:\${server.address().port}\`));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+`;
+
+const COMMAND_AGENT = `#!/usr/bin/env node
+// A \`command\` agent for Parley: one process per scenario; one JSON line per user turn on stdin
+//   { conversation_id, tenant, scenario_id, turn, message, history }
+// and one JSON line back on stdout: { reply, tool_calls?, state? }. Log to stderr.
+import { createInterface } from 'node:readline';
+
+${REPLY_STUB}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.trim() !== '') process.stdout.write(\`\${JSON.stringify(answer(JSON.parse(line)))}\\n\`);
+}
+`;
+
+const MODULE_AGENT = `// A \`module\` agent for Parley: imported once, \`respond(turn, { signal })\` is called per user turn
+// with { conversation_id, tenant, scenario_id, turn, message, history } and returns the reply text
+// or { reply, tool_calls?, state? }. In TypeScript: \`export const respond = defineAgent(async (turn) => …)\`
+// with \`import { defineAgent } from 'parley-eval'\`.
+
+${REPLY_STUB}
+
+/** @type {import('parley-eval').AgentRespond} */
+export async function respond(turn) {
+  return answer(turn);
+}
+`;
+
+/**
+ * The GitHub Action teams use (action.yml at the root of Parley's repository), at the tag of this
+ * release. The one place the workflow `parley init --github` writes takes it from.
+ */
+export const PARLEY_ACTION_REF = 'parley-eval/parley@v0.1.0';
+
+export interface WorkflowOptions {
+  /** The suite folder relative to the repository root, `/`-separated (`.` for the root). */
+  suitePath: string;
+}
+
+/** `.github/workflows/parley.yml`: replays the suite on every pull request and gates on it. */
+export function scaffoldWorkflow(options: WorkflowOptions): ScaffoldFile {
+  return {
+    path: '.github/workflows/parley.yml',
+    content: `# Replays the Parley suite on every pull request (offline, from the committed recordings) and
+# fails the check when a blocking scenario fails. The report is an artifact and the job summary.
+name: parley
+on:
+  pull_request:
+  push:
+    branches: [main]
+jobs:
+  parley:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: ${PARLEY_ACTION_REF}
+        with:
+          suite: ${options.suitePath}
+          node-version: 22
+          # baseline: ${options.suitePath === '.' ? '' : `${options.suitePath}/`}baseline.json   # gate scores against main's (npx parley run --export-baseline)
+`,
+  };
+}

@@ -9,10 +9,11 @@ WORK="$(mktemp -d)"
 SESSION="parley-capture-$$"
 trap 'tmux kill-session -t "$SESSION" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-start() { # start DIR COMMAND...
+start() { # start DIR COMMAND... (at 80×24, or COLUMNS_ROWS="60 16" for another size)
   local dir="$1"; shift
+  local size=(${COLUMNS_ROWS:-80 24})
   tmux kill-session -t "$SESSION" 2>/dev/null || true
-  tmux new-session -d -s "$SESSION" -x 80 -y 24 -c "$dir" "env -u CI NO_COLOR=1 $*; sleep 600"
+  tmux new-session -d -s "$SESSION" -x "${size[0]}" -y "${size[1]}" -c "$dir" "env -u CI NO_COLOR=1 $*; sleep 600"
 }
 wait_for() { # wait_for PATTERN: until the screen shows it (at most 15 s)
   for _ in $(seq 1 300); do
@@ -52,6 +53,13 @@ start "$WORK/booking" $PARLEY tui
 wait_for 'booking'
 keys r; wait_for 'Enter  open run'
 shot 'Runs: `r` on the index'
+keys '?'; wait_for 'Keys · Runs'
+shot 'Runs: every key of the screen (`?`)'
+keys '?'; wait_gone 'Keys · Runs'
+keys / f a i l; wait_for 'filter> fail'
+keys Enter; wait_for 'match'
+shot 'Runs: `/fail` Enter keeps the runs whose id, suite, status, mode or commit has `fail`'
+keys Escape; wait_gone 'filter>'
 keys Enter; wait_for 'Enter  open scenario'
 shot 'Run: failing scenarios first'
 keys Enter; wait_for 'Metrics ('
@@ -65,8 +73,18 @@ wait_for 'to do'
 shot 'Rate: `parley tui rate --reviewer demo`'
 keys 4 5; wait_for '\[5\]'
 shot 'Rate: after `4 5` (focus on the third axis)'
-keys '?'; wait_gone '1-5  rate'
-shot 'Rate: the rubric (`?`)'
+keys r; wait_gone '1-5  rate'
+shot 'Rate: the rubric (`r`)'
+keys Escape; wait_for '1-5  rate'
+keys '?'; wait_for 'Keys · Rate'
+shot 'Rate: every key of the screen (`?`)'
+keys '?'; wait_for '1-5  rate'
+keys Escape; wait_for 'leave anyway'
+shot 'Rate: Esc with scores not saved asks first'
+
+COLUMNS_ROWS="60 16" start "$WORK/calibration" $PARLEY tui rate --reviewer demo --dir .
+wait_for 'terminal too small'
+shot 'Any screen below 80×24 (here 60×16)'
 
 start "$ROOT" $PARLEY tui kappa --dir calibration
 wait_for 'κ\|kappa\|Kappa'

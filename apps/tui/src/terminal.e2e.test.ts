@@ -57,7 +57,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     const after = await session.waitFor((screen) => screen.trimEnd().endsWith('$'));
     session.text('echo "[exit $?]"');
     session.keys('Enter');
-    const final = await session.waitFor((screen) => screen.includes('[exit '));
+    const final = await session.waitFor((screen) => /^\[exit \d+\]$/m.test(screen));
     // The shell's screen is back as it was, the command line under it, and the prompt on a line of its own.
     expect(after.trimEnd().startsWith(shellScreen)).toBe(true);
     expect(after).not.toContain('done ·');
@@ -68,7 +68,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     expect(output).not.toContain(ERASE_SCROLLBACK);
     // The interrupted half rating was never saved.
     expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
-  });
+  }, 60_000);
 
   it('j and Ctrl-C in one read during a live run stop it (exit 130) and restore the screen', async () => {
     fake = await startHeldFakeLlm();
@@ -79,15 +79,42 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     fake.release('s1');
     await session.waitFor((screen) => screen.includes('1/4 done'), 30_000);
     session.text('j\u0003');
-    await session.waitFor((screen) => screen.includes('exit 130'));
+    const summary = await session.waitFor((screen) => screen.includes('exit 130'));
     expect(fake.arrived()).not.toContain('s4');
+    // The live summary says interrupted, and the whole resume command fits the 80 columns.
+    const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(summary)![1]!;
+    expect(summary).toMatch(/INTERRUPTED · \d scenarios?: .* · exit 130/);
+    expect(summary).toContain(`Resume with: parley run --resume ${runId}`);
     session.text('q');
     await session.waitFor((screen) => screen.trimEnd().endsWith('$'));
     session.text('echo "[exit $?]"');
     session.keys('Enter');
-    const final = await session.waitFor((screen) => screen.includes('[exit '));
+    const final = await session.waitFor((screen) => /^\[exit \d+\]$/m.test(screen));
     expect(final).toContain('[exit 130]');
     expect(final).not.toContain('1/4 done');
     expect(raw()).not.toContain(ERASE_SCROLLBACK);
-  });
+
+    // A second run that passes; the runs list then shows the first as interrupted, and `/` finds it.
+    fake.releaseAll();
+    session.text(`clear; '${process.execPath}' '${PARLEY}' run . --mode live > /dev/null; echo "[run $?]"`);
+    session.keys('Enter');
+    await session.waitFor((screen) => screen.includes('[run 0]'), 30_000);
+    session.run([process.execPath, PARLEY, 'tui']);
+    await session.waitFor((screen) => screen.includes('Agents'), 30_000);
+    session.keys('r');
+    let runs = await session.waitFor((screen) => screen.includes('2 runs'));
+    expect(runs).toMatch(/^> .* pass\s/m);
+    expect(runs).toMatch(/^ {2}\d\d-\d\d \d\d:\d\d interrupted\s/m);
+    session.text('/status:int');
+    await session.waitFor((screen) => screen.includes('filter> status:int'));
+    session.keys('Enter');
+    runs = await session.waitFor((screen) => screen.includes('(1 match)'));
+    expect(runs).toMatch(/^> .* interrupted\s/m);
+    expect(runs).not.toMatch(/ pass\s+\d/);
+    session.keys('Enter');
+    const header = await session.waitFor((screen) => /^Run\s/.test(screen));
+    expect(header).toContain(`interrupted · ${runId}`);
+    session.keys('q');
+    await session.waitFor((screen) => screen.trimEnd().endsWith('$'));
+  }, 120_000);
 });

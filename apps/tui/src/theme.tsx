@@ -9,6 +9,8 @@ export interface Theme {
   readonly colour: boolean;
   paint(colour: Colour): Colour | undefined;
   status(status: RunStatus): Colour | undefined;
+  /** Colour of a run's state as `runState` names it (a status, `interrupted`, `unfinished`). */
+  runState(state: string): Colour | undefined;
 }
 
 const statusColours: Record<RunStatus, Colour> = {
@@ -26,6 +28,7 @@ export function makeTheme(colour: boolean): Theme {
     colour,
     paint: (name) => (colour ? name : undefined),
     status: (status) => (colour ? statusColours[status] : undefined),
+    runState: (state) => (colour ? statusColours[state as RunStatus] : undefined),
   };
 }
 

@@ -81,11 +81,22 @@ describe('diffConversations', () => {
     const diff = await diffConversations(before, after);
     expect(diff.added).toBe(1);
     expect(diff.removed).toBe(1);
-    expect(diff.lines.filter((line) => line.kind !== 'same')).toEqual([
+    expect(diff.lines.filter((line) => line.kind !== 'same').map(({ kind, text }) => ({ kind, text }))).toEqual([
       { kind: 'removed', text: 'assistant: Sawa, nimeweka saa 10:00 Jumamosi.' },
       { kind: 'added', text: 'assistant: Samahani, saa 10:00 imechukuliwa.' },
     ]);
     expect(diff.lines.filter((line) => line.kind === 'same')).toHaveLength(6);
+  });
+
+  it('pairs a changed line with its replacement and marks the words that differ, far past the 80th column too', async () => {
+    const long = 'Asante kwa kusubiri, nimeangalia ratiba yote ya wiki hii na ninaweza kuthibitisha kwamba';
+    const diff = await diffConversations(recordedConversation(bookingRecording(`${long} Jumamosi ipo.`)), recordedConversation(bookingRecording(`${long} Jumapili ipo.`)));
+    const [removed, added] = diff.lines.filter((line) => line.kind !== 'same');
+    expect(removed?.parts?.filter((part) => part.changed).map((part) => part.text)).toEqual(['Jumamosi']);
+    expect(added?.parts?.filter((part) => part.changed).map((part) => part.text)).toEqual(['Jumapili']);
+    // The parts put together are the line.
+    expect(added?.parts?.map((part) => part.text).join('')).toBe(added?.text);
+    expect(diff.lines.filter((line) => line.kind === 'same').every((line) => line.parts === undefined)).toBe(true);
   });
 
   it('finds no change between two recordings of the same conversation', async () => {

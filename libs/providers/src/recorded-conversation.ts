@@ -56,6 +56,18 @@ export function conversationLines(messages: readonly ChatMessage[]): string[] {
 export interface ConversationDiffLine {
   kind: 'same' | 'added' | 'removed';
   text: string;
+  /**
+   * A removed line paired with the added line that replaced it (and that one with it): `text` in
+   * runs, `changed` where the two lines differ (by words, spaces kept). Absent on lines with no
+   * counterpart.
+   */
+  parts?: ConversationDiffPart[];
+}
+
+/** A run of a changed line's text: the same in both lines, or only in this one. */
+export interface ConversationDiffPart {
+  text: string;
+  changed: boolean;
 }
 
 export interface ConversationDiff {
@@ -70,14 +82,28 @@ export interface ConversationDiff {
  */
 export async function diffConversations(before: readonly ChatMessage[], after: readonly ChatMessage[]): Promise<ConversationDiff> {
   // Loaded when a diff is asked for (triage), never by a headless run.
-  const { diffArrays } = await import('diff');
+  const { diffArrays, diffWordsWithSpace } = await import('diff');
   const changes = diffArrays(conversationLines(before), conversationLines(after));
   const lines: ConversationDiffLine[] = [];
   let added = 0;
   let removed = 0;
-  for (const change of changes) {
+  for (const [index, change] of changes.entries()) {
     const kind = change.added ? 'added' : change.removed ? 'removed' : 'same';
-    for (const text of change.value) lines.push({ kind, text });
+    // A removed block right before an added one: the i-th lines of both are a changed pair.
+    const counterpart = kind === 'removed' ? changes[index + 1] : kind === 'added' ? changes[index - 1] : undefined;
+    const pairedWith = kind === 'removed' && counterpart?.added ? counterpart.value : kind === 'added' && counterpart?.removed ? counterpart.value : undefined;
+    for (const [position, text] of change.value.entries()) {
+      const other = pairedWith?.[position];
+      if (other === undefined) {
+        lines.push({ kind, text });
+        continue;
+      }
+      const words = kind === 'removed' ? diffWordsWithSpace(text, other) : diffWordsWithSpace(other, text);
+      const parts = words
+        .filter((part) => (kind === 'removed' ? !part.added : !part.removed))
+        .map((part): ConversationDiffPart => ({ text: part.value, changed: part.added || part.removed }));
+      lines.push({ kind, text, parts });
+    }
     if (kind === 'added') added += change.value.length;
     if (kind === 'removed') removed += change.value.length;
   }

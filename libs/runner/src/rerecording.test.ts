@@ -90,7 +90,7 @@ describe('re-recordings kept by live and record runs', () => {
     expect(rerecording.accepted).toBe(false);
 
     const diff = await diffConversations(recordedConversation(rerecording.recorded), recordedConversation(rerecording.kept));
-    expect(diff.lines.filter((line) => line.kind !== 'same')).toEqual([
+    expect(diff.lines.filter((line) => line.kind !== 'same').map(({ kind, text }) => ({ kind, text }))).toEqual([
       { kind: 'removed', text: `assistant: ${ORIGINAL_REPLY}` },
       { kind: 'added', text: `assistant: ${NEW_REPLY}` },
     ]);

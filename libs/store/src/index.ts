@@ -15,6 +15,7 @@ export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migratio
 export { openDatabase, busyTimeoutMs } from './open-database.js';
 export { formatRunList, formatRunDetail, formatMetricScore, type RunDetailOptions } from './format-runs.js';
 export { formatUsd, formatDuration, formatStartTime, oneLine } from './format-values.js';
+export { runState } from './run-state.js';
 export {
   openJudgeCache,
   type JudgeCacheStore,

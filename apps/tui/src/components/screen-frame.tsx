@@ -24,6 +24,8 @@ export interface ScreenFrameProps {
   backKeys?: boolean;
   /** Whether `?` opens the keys overlay (default: when `backKeys`); false while text is typed. */
   helpKey?: boolean;
+  /** Esc belongs to the screen for now (it clears a filter first); q still quits. */
+  escapeTaken?: boolean;
   children: ReactNode;
 }
 
@@ -33,7 +35,7 @@ export interface ScreenFrameProps {
  * minus the frame, see `useBodyRows`. Below 80×24 the screen says so instead of drawing a body
  * that does not fit (keys then do nothing but Esc, q and Ctrl-C).
  */
-export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = true, helpKey = backKeys, children }: ScreenFrameProps) {
+export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = true, helpKey = backKeys, escapeTaken = false, children }: ScreenFrameProps) {
   const navigation = useNavigation();
   const theme = useTheme();
   const { columns, rows } = useTerminalSize();
@@ -42,7 +44,7 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
   useKeys(
     (input, key) => {
       if (input === 'q') navigation.quit();
-      else if (key.escape) navigation.back();
+      else if (key.escape && !escapeTaken) navigation.back();
     },
     { isActive: backKeys && !showKeys },
   );

@@ -10,7 +10,7 @@ export interface ListCursor {
 }
 
 /**
- * Up/down (and k/j), PgUp/PgDn, Home/End over `count` rows of which `visible` fit on screen.
+ * Up/down (and k/j), PgUp/PgDn, Home/End (and g/G) over `count` rows of which `visible` fit on screen.
  * Screens render rows `offset … offset + visible` and highlight `index`.
  */
 export function useListCursor(count: number, visible: number, options: { isActive?: boolean } = {}): ListCursor {
@@ -28,8 +28,8 @@ export function useListCursor(count: number, visible: number, options: { isActiv
       else if (key.downArrow || input === 'j') setIndex(index + 1);
       else if (key.pageUp) setIndex(index - window);
       else if (key.pageDown) setIndex(index + window);
-      else if (key.home) setIndex(0);
-      else if (key.end) setIndex(count - 1);
+      else if (key.home || input === 'g') setIndex(0);
+      else if (key.end || input === 'G') setIndex(count - 1);
     },
     { isActive: options.isActive ?? true },
   );

@@ -2,6 +2,8 @@ import type { ReactElement } from 'react';
 import { Text } from 'ink';
 import { formatIssue, type ConfigIssue } from '@parley/core';
 import type { RunOutcome } from '@parley/runner';
+import { wrapText } from '../rate/wrap-text.js';
+import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { describeCounts, displayPath, formatElapsed, formatUsd, progressBar } from './live-format.js';
 import type { LiveRunSession } from './live-run-session.js';
@@ -75,8 +77,8 @@ function FinishedStatusLine({ outcome }: { outcome: RunOutcome }) {
   const { report } = outcome;
   return (
     <Text wrap="truncate-end">
-      <Text bold color={theme.status(report.status)}>
-        {report.status.toUpperCase()}
+      <Text bold color={outcome.interrupted ? theme.paint('yellow') : theme.status(report.status)}>
+        {outcome.interrupted ? 'INTERRUPTED' : report.status.toUpperCase()}
       </Text>
       {` · ${report.results.length} scenario${report.results.length === 1 ? '' : 's'}: ${describeCounts(report.counts)} · `}
       <Text bold>exit {outcome.exit_code}</Text>
@@ -99,7 +101,10 @@ function finishedDetailLines(outcome: RunOutcome, cwd: string, downgrades: reado
   if (outcome.interrupted) {
     lines.push(
       <Text key="interrupted" wrap="truncate-end" bold>
-        Interrupted: finished results are kept in the reports and the run history (resume with parley run --resume {report.run_id})
+        Interrupted: finished results are kept in the reports and the run history.
+      </Text>,
+      <Text key="resume" wrap="truncate-end" bold>
+        Resume with: parley run --resume {report.run_id}
       </Text>,
     );
   }
@@ -113,22 +118,31 @@ function finishedDetailLines(outcome: RunOutcome, cwd: string, downgrades: reado
   return lines;
 }
 
-/** A configuration error: every issue with its file:line:column, and the exit code. */
+/** A configuration error: every issue with its file:line:column (wrapped, never cut), and the exit code. */
 export function ConfigErrorLines({ issues, cwd, rows }: { issues: readonly ConfigIssue[]; cwd: string; rows: number }) {
   const theme = useTheme();
-  const shown = issues.slice(0, Math.max(1, rows - 2));
+  const { columns } = useTerminalSize();
+  const room = Math.max(1, rows - 2);
+  const lines: string[] = [];
+  let shownIssues = 0;
+  for (const issue of issues) {
+    const text = `${issue.severity === 'warning' ? 'warning: ' : 'error: '}${formatIssue({ ...issue, file: displayPath(issue.file, cwd) })}`;
+    const wrapped = wrapText(text, columns, 2);
+    if (lines.length + wrapped.length > room && shownIssues > 0) break;
+    lines.push(...wrapped.slice(0, room));
+    shownIssues += 1;
+  }
   return (
     <>
       <Text bold color={theme.paint('red')}>
         Configuration error · exit 2 · nothing ran
       </Text>
-      {shown.map((issue, index) => (
-        <Text key={`${index}-${issue.message}`} wrap="truncate-end">
-          {issue.severity === 'warning' ? 'warning: ' : 'error: '}
-          {formatIssue({ ...issue, file: displayPath(issue.file, cwd) })}
+      {lines.map((line, index) => (
+        <Text key={index} wrap="truncate-end">
+          {line}
         </Text>
       ))}
-      {issues.length > shown.length ? <Text dimColor>… and {issues.length - shown.length} more (parley validate lists them all)</Text> : null}
+      {issues.length > shownIssues ? <Text dimColor>… and {issues.length - shownIssues} more (parley validate lists them all)</Text> : null}
     </>
   );
 }

@@ -3,7 +3,10 @@ import type { RatingProgress, SkippedItem } from '@parley/calibration';
 
 /** When nothing is left to rate in this session: what was done, and what was skipped and why. */
 export function DoneView({ reviewer, progress, skipped, savedNow, rows }: { reviewer: string; progress: RatingProgress; skipped: readonly SkippedItem[]; savedNow: number; rows: number }) {
-  const listed = skipped.slice(0, Math.max(0, rows - 6));
+  // Besides the list: summary, saved line, blank, list heading, blank, hint, and the message row
+  // under this view; one more for `… and N more` when the list is cut.
+  const room = Math.max(0, rows - 7);
+  const listed = skipped.length <= room ? skipped : skipped.slice(0, Math.max(0, room - 1));
   return (
     <Box flexDirection="column">
       <Text bold>

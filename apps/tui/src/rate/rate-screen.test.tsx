@@ -394,6 +394,20 @@ describe('parley tui rate', () => {
     expect(ratedBy(dir).sort()).toEqual([first, third].sort());
   });
 
+  it('the done screen fits 80×24 with more skipped items than rows, the message line included', async () => {
+    const dir = calibrationFolderWith(smallSet(22));
+    const rendered = open(dir);
+    await until(rendered, (text) => text.includes('0 done · 22 to do'));
+    for (let item = 0; item < 22; item += 1) await press(rendered, 's', KEYS.enter);
+    const frame = await until(rendered, (text) => text.includes('Nothing left to rate'));
+    expect(frame).toMatch(/… and \d+ more/);
+    // Nothing is clipped at the bottom: the hint and the last message are on screen.
+    expect(frame).toContain('u takes back the last rating of this session; q quits.');
+    expect(frame).toContain('skipped cal-2026-11-');
+    expect(frame).toMatch(/u\s+undo last/);
+    expectFits(frame);
+  });
+
   it('says so when every item is rated already', async () => {
     const dir = calibrationFolderWith(smallSet(1));
     const first = open(dir);
@@ -486,6 +500,17 @@ describe('parley tui rate', () => {
     expect(frame).toMatch(/human_labelled\.yaml:\d+:\d+: invalid YAML/);
     expectFits(frame);
     expect(setExitCode).toHaveBeenCalledWith(2);
+  });
+
+  it('wraps a long problem instead of cutting it at 80 columns', async () => {
+    const dir = calibrationFolderWith('schema_version: 1\nitems:\n  - id: cal-1\n    this_key_is_not_part_of_the_calibration_set_format_and_has_a_very_long_name_indeed: 1\n');
+    const rendered = renderApp({ screen: 'rate' }, { services: { calibrationDir: dir, reviewer: REVIEWER, clock: manualClock(NOW) } });
+    const frame = await until(rendered, (text) => text.includes('cannot be rated'));
+    expectFits(frame);
+    // The long key is broken over lines (continuations indented), never cut.
+    const body = frame.split('\n').slice(3, -1).join('').replace(/\s+/g, '');
+    expect(body).toContain('this_key_is_not_part_of_the_calibration_set_format_and_has_a_very_long_name_indeed');
+    expect(frame).not.toContain('…');
   });
 });
 

@@ -174,8 +174,10 @@ describe('live run view', () => {
     await press(screen, KEYS.ctrlC);
     const frame = await waitForFrame(screen, (text) => text.includes('exit 130'), PATIENCE);
     expect(screen.frames.some((text) => text.includes('Stopping (no new scenarios, finished results kept) · Ctrl-C again quits now'))).toBe(true);
-    expect(frame).toContain('1 scenario: 1 pass · exit 130');
+    expect(frame).toContain('INTERRUPTED · 1 scenario: 1 pass · exit 130');
     expect(frame).toContain('Interrupted: finished results are kept');
+    // The whole resume command is on screen at 80 columns.
+    expect(frame).toContain(`Resume with: parley run --resume ${runIdIn(frame)!}`);
     expect(frame).toMatch(/✓ s1\s+pass/);
     expect(frame).toMatch(/× s2\s+stopped by Ctrl-C/);
     expect(frame).toMatch(/× s3\s+stopped by Ctrl-C/);

@@ -4,6 +4,8 @@ import { calibrationFolder, loadCalibrationFolder, startRatingSession } from '@p
 import { ConfigError } from '@parley/core';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { RateSessionView, type RateSessionSource } from '../rate/rate-session-view.js';
+import { wrapText } from '../rate/wrap-text.js';
+import { useTerminalSize } from '../terminal-size.js';
 import { useServices } from '../tui-context.js';
 
 type Loaded = { source: RateSessionSource } | { problem: string };
@@ -30,13 +32,16 @@ export function RateScreen() {
   return <RateSessionView source={loaded.source} />;
 }
 
-/** Why the set cannot be rated, one line per problem (file:line:column first), as many as fit. */
+/** Why the set cannot be rated (file:line:column first), wrapped, as many lines as fit. */
 function UnreadableSet({ problem }: { problem: string }) {
   const services = useServices();
   const bodyRows = useBodyRows();
+  const { columns } = useTerminalSize();
   // An unreadable set is a configuration error, as in `parley calibrate`: exit 2 on leaving.
   useEffect(() => services.setExitCode(2), [services]);
-  const lines = problem.split('\n').slice(0, Math.max(1, bodyRows - 1));
+  const wrapped = problem.split('\n').flatMap((line) => wrapText(line, columns - 2, 2));
+  const room = Math.max(1, bodyRows - 1);
+  const lines = wrapped.length <= room ? wrapped : [...wrapped.slice(0, room - 1), `… ${wrapped.length - room + 1} more lines (parley calibrate shows them all)`];
   return (
     <ScreenFrame title="Rate" keys={[]}>
       <Text>The calibration set cannot be rated:</Text>

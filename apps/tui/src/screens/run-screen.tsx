@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { withholdScenarioContent } from '@parley/reports';
-import { formatDuration, formatStartTime, formatUsd, oneLine, type RunRow } from '@parley/store';
+import { formatDuration, formatStartTime, formatUsd, oneLine, runState, type RunRow } from '@parley/store';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { useNavigation } from '../navigation.js';
@@ -72,8 +72,8 @@ export function RunScreen({ runId }: { runId: string }) {
     body = (
       <Box flexDirection="column">
         <Text wrap="truncate-end">
-          <Text bold color={run.status ? theme.status(run.status) : undefined}>
-            {run.status ?? 'unfinished'}
+          <Text bold color={theme.runState(runState(run))}>
+            {runState(run)}
           </Text>
           {` · ${run.id} · ${run.mode} · ${formatStartTime(run.started_at)} · ${formatDuration(run.duration_ms)} · ${formatUsd(run.cost?.usd)}`}
         </Text>

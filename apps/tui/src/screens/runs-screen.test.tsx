@@ -30,6 +30,59 @@ describe('RunsScreen', () => {
     expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
   });
 
+  it('shows a run stopped by Ctrl-C or SIGTERM as interrupted, in the list and in its header, whatever status it was stored with', async () => {
+    const store = openStore(history.storePath);
+    try {
+      for (const [id, exitCode, hour] of [['run-int', 130, '13'], ['run-term', 143, '14']] as const) {
+        store.createRun({ id, suite: 'ratiba', mode: 'replay', started_at: `2026-11-26T${hour}:00:00.000Z`, parley_version: '0.1.0', options: {}, out_dir: `.parley/runs/${id}` });
+        store.finishRun(id, { status: 'pass', exit_code: exitCode, finished_at: `2026-11-26T${hour}:00:01.000Z`, duration_ms: 1_000, cost: { usd: 0, input_tokens: 0, output_tokens: 0, calls: 0 }, counts: counts({ pass: 1 }) });
+      }
+    } finally {
+      store.close();
+    }
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    const frame = await waitForFrame(rendered, (text) => text.includes('run run-term'));
+    expect(frame).toMatch(/^> 11-26 14:00 interrupted\s+1\s/m);
+    expect(frame).toMatch(/^ {2}11-26 13:00 interrupted\s+1\s/m);
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+    await press(rendered, KEYS.enter);
+    const header = await waitForFrame(rendered, (text) => /^Run\s/.test(text));
+    expect(header).toMatch(/^interrupted · run-term · replay/m);
+  });
+
+  it('/ filters the runs by what is typed (status:NAME for a column); Enter keeps the filter, Esc clears it, a second Esc goes back', async () => {
+    const rendered = renderApp({ screen: 'index' }, { services: { storePath: history.storePath } });
+    await waitForFrame(rendered, (text) => text.startsWith('Agents'));
+    await press(rendered, 'r');
+    await waitForFrame(rendered, (text) => text.includes('run run-b'));
+    await press(rendered, '/', ...'status:pass');
+    let frame = await waitForFrame(rendered, (text) => text.includes('filter> status:pass'));
+    expect(frame).toMatch(/Enter\s+keep filter/);
+    expect(frame).not.toContain('11-26 12:00');
+    expect(frame).toMatch(/^> 11-25 09:00 pass/m);
+    // Keys typed into the filter do not move the list or go back.
+    await press(rendered, KEYS.enter, 'G');
+    frame = await waitForFrame(rendered, (text) => text.includes('(1 match)'));
+    expect(frame).toContain('1/1 runs (filtered)');
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+    await press(rendered, KEYS.escape);
+    frame = await waitForFrame(rendered, (text) => !text.includes('filter>'));
+    expect(frame).toContain('11-26 12:00');
+    await press(rendered, '/', ...'nothing-like-this', KEYS.enter);
+    await waitForFrame(rendered, (text) => text.includes('No run matches the filter'));
+    await press(rendered, KEYS.escape, KEYS.escape);
+    await waitForFrame(rendered, (text) => text.startsWith('Agents'));
+  });
+
+  it('g and G go to the first and the last run', async () => {
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    await waitForFrame(rendered, (text) => text.includes('run run-b'));
+    await press(rendered, 'G');
+    expect(await waitForFrame(rendered, (text) => text.includes('run run-a'))).toMatch(/^> 11-25 09:00/m);
+    await press(rendered, 'g');
+    expect(await waitForFrame(rendered, (text) => text.includes('run run-b'))).toMatch(/^> 11-26 12:00/m);
+  });
+
   it('moves with ↓ and opens the selected run with Enter', async () => {
     const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
     await waitForFrame(rendered, (text) => text.includes('run run-b'));

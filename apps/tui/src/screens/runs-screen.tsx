@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Status } from '@parley/core';
-import { formatDuration, formatStartTime, formatUsd, type RunRow } from '@parley/store';
+import { formatDuration, formatStartTime, formatUsd, runState, type RunRow } from '@parley/store';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { useNavigation } from '../navigation.js';
@@ -11,6 +11,9 @@ import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useServices } from '../tui-context.js';
 import { useKeys } from '../components/keyboard.js';
+import { matchesQuery } from '../components/filter-query.js';
+import { useFilter } from '../components/use-filter.js';
+import type { KeyHint } from '../components/footer.js';
 
 /** Runs read per page: the first frame reads one page whatever the size of the history. */
 export const RUNS_PAGE = 200;
@@ -18,7 +21,7 @@ export const RUNS_PAGE = 200;
 /** Body rows around the list: column header, two lines about the selected run. */
 const CHROME_ROWS = 3;
 
-const COLUMNS = { started: 11, status: 10, count: 4, cost: 8, duration: 8 } as const;
+const COLUMNS = { started: 11, status: 11, count: 4, cost: 8, duration: 8 } as const;
 
 /** The count columns, in triage order after the passes. */
 const COUNTED: ReadonlyArray<readonly [Status, string]> = [
@@ -57,8 +60,11 @@ export function RunsScreen({ agent }: { agent?: string }) {
   );
   const fetched = read.kind === 'read' ? read.value : [];
   const more = fetched.length > limit;
-  const runs = more ? fetched.slice(0, limit) : fetched;
-  const visible = Math.max(1, bodyRows - CHROME_ROWS);
+  const filter = useFilter();
+  const all = more ? fetched.slice(0, limit) : fetched;
+  const runs = filter.text === '' ? all : all.filter((listed) => matchesQuery(runFields(listed.run), filter.text));
+  const filterRows = filter.editing || filter.text !== '' ? 1 : 0;
+  const visible = Math.max(1, bodyRows - CHROME_ROWS - filterRows);
   const cursor = useListCursor(runs.length, visible);
   const selected = runs[cursor.index];
   useRememberedCursor(`${storePath}\u0000${agent ?? ''}`, cursor);
@@ -67,20 +73,39 @@ export function RunsScreen({ agent }: { agent?: string }) {
   const nearEnd = more && cursor.index >= runs.length - visible;
   useEffect(() => {
     if (nearEnd) setLimit((current) => current + RUNS_PAGE);
-  }, [nearEnd]);
+  }, [nearEnd, fetched.length]);
 
   useKeys((_input, key) => {
     if (key.return && selected) navigation.push({ screen: 'run', runId: selected.run.id });
   });
 
   const title = agent === undefined ? 'Runs' : `Runs of ${agent}`;
-  const status = runs.length === 0 ? undefined : `${cursor.index + 1}/${runs.length}${more ? '+' : ''} runs`;
-  const keys = runs.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open run']] as const);
+  const status = runs.length === 0 ? undefined : `${cursor.index + 1}/${runs.length}${more ? '+' : ''} runs${filter.text !== '' ? ' (filtered)' : ''}`;
+  const keys: KeyHint[] = filter.editing
+    ? [
+        ['Enter', 'keep filter'],
+        ['Esc', 'clear'],
+      ]
+    : [...(runs.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open run']] as KeyHint[])), ['/', 'filter'], ...(filter.text !== '' ? [['Esc', 'clear filter'] as KeyHint] : [])];
+  const moreKeys: KeyHint[] = [
+    ['g G', 'first / last run'],
+    ['PgUp PgDn', 'a page up / down'],
+    ['/ text', 'only runs with text in id, suite, status, mode or git (status:fail, suite:NAME, mode:live)'],
+  ];
 
   return (
-    <ScreenFrame title={title} {...(status ? { status } : {})} keys={keys}>
+    <ScreenFrame title={title} {...(status ? { status } : {})} keys={keys} moreKeys={moreKeys} backKeys={!filter.editing} escapeTaken={filter.text !== ''}>
+      {filterRows > 0 ? (
+        <Text wrap="truncate-start">
+          <Text bold>filter&gt; </Text>
+          {filter.text}
+          {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${runs.length} match${more ? ' so far' : ''})`}</Text>}
+        </Text>
+      ) : null}
       {read.kind === 'failed' ? (
         <Text color={theme.status('error')}>Cannot read the run history: {read.message}</Text>
+      ) : runs.length === 0 && filter.text !== '' ? (
+        <Text>{more ? 'No run matches among the runs read so far; reading more…' : 'No run matches the filter; Esc clears it.'}</Text>
       ) : runs.length === 0 ? (
         <EmptyHistory agent={agent} />
       ) : (
@@ -100,12 +125,13 @@ export function RunsScreen({ agent }: { agent?: string }) {
             const index = cursor.offset + position;
             const { run } = listed;
             const current = index === cursor.index;
+            const state = runState(run);
             return (
               <Text key={run.id} wrap="truncate-end" inverse={current}>
                 {current ? '> ' : '  '}
                 {fit(formatStartTime(run.started_at).slice(5), COLUMNS.started)}{' '}
-                <Text color={run.status ? theme.status(run.status) : undefined} bold={run.status === 'fail' || run.status === 'error'}>
-                  {fit(run.status ?? 'unfinished', COLUMNS.status)}
+                <Text color={theme.runState(state)} bold={state === 'fail' || state === 'error' || state === 'interrupted'}>
+                  {fit(state, COLUMNS.status)}
                 </Text>{' '}
                 {countCells(listed)} {fit(formatUsd(run.cost?.usd), COLUMNS.cost, 'right')}{' '}
                 {fit(formatDuration(run.duration_ms), COLUMNS.duration, 'right')} {run.mode}
@@ -129,6 +155,11 @@ export function RunsScreen({ agent }: { agent?: string }) {
       )}
     </ScreenFrame>
   );
+}
+
+/** What `/` searches in a run. */
+function runFields(run: RunRow): Record<string, string | undefined> {
+  return { id: run.id, suite: run.suite, status: runState(run), mode: run.mode, git: run.git_sha ?? undefined };
 }
 
 function EmptyHistory({ agent }: { agent: string | undefined }) {

@@ -4,8 +4,10 @@ import { Box, Text } from 'ink';
 import { diffConversations, recordedConversation, type ConversationDiff } from '@parley/providers';
 import type { Rerecording } from '@parley/runner';
 import { useBodyRows } from '../../components/screen-frame.js';
+import { useTerminalSize } from '../../terminal-size.js';
 import { useTheme } from '../../theme.js';
 import { maxOffset, StyledLines, type StyledLine } from '../styled-lines.js';
+import { diffStyledLines } from './diff-lines.js';
 import { messageOf } from './triage-facts.js';
 import { useKeys } from '../../components/keyboard.js';
 
@@ -28,7 +30,8 @@ export interface DiffPanelProps {
 
 /**
  * The re-recorded conversation against the recording, as a line diff (`-` only in the recording,
- * `+` only in the new conversation), scrollable; q or Esc closes it. The diff itself is
+ * `+` only in the new conversation) with long lines wrapped and the changed words of a changed
+ * line in inverse video, scrollable; q or Esc closes it. The diff itself is
  * `diffConversations` of @parley/providers.
  */
 export function DiffPanel({ rerecording, suiteDir, againstReplaced, metadataOnly, isActive, onClose, message }: DiffPanelProps) {
@@ -54,14 +57,8 @@ export function DiffPanel({ rerecording, suiteDir, againstReplaced, metadataOnly
     };
   }, [revealed, rerecording]);
 
-  const lines: StyledLine[] =
-    diff === undefined || 'problem' in diff
-      ? []
-      : diff.lines.map((line): StyledLine => {
-          if (line.kind === 'added') return [{ text: `+ ${line.text}`, colour: theme.paint('green') }];
-          if (line.kind === 'removed') return [{ text: `- ${line.text}`, colour: theme.paint('red') }];
-          return [{ text: `  ${line.text}`, dim: true }];
-        });
+  const { columns } = useTerminalSize();
+  const lines: StyledLine[] = diff === undefined || 'problem' in diff ? [] : diffStyledLines(diff, columns, theme);
   const rows = Math.max(1, bodyRows - PANEL_HEADER_ROWS - (message !== undefined ? 1 : 0));
   const scrollTo = (next: number) => setOffset(Math.max(0, Math.min(next, maxOffset(lines.length, rows))));
 
@@ -87,7 +84,7 @@ export function DiffPanel({ rerecording, suiteDir, againstReplaced, metadataOnly
   else heading = `New conversation vs ${base}: +${diff.added} −${diff.removed}`;
   const legend = !revealed
     ? 'Press r to reveal the diff on this screen (nothing is written or exported).'
-    : `- only in the recording  + only in the new conversation${rerecording.accepted ? ' · accepted' : ''}`;
+    : `- only in the recording  + only in the new one  changed words inverse${rerecording.accepted ? ' · accepted' : ''}`;
   const position = lines.length > rows ? ` ${offset + 1}-${Math.min(lines.length, offset + rows)}/${lines.length}` : '';
   return (
     <Box flexDirection="column">

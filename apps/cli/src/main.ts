@@ -8,6 +8,8 @@ import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
 import { mergeReportsCommand, type MergeReportsFlags } from './merge-reports-command.js';
 import { processOutput } from './output.js';
+import { registerExportCommand } from './export-command.js';
+import { registerMonitorCommand } from './monitor-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
 import { registerSchemaCommand } from './schema-command.js';
@@ -99,6 +101,8 @@ function buildProgram(context: CommandContext, setExitCode: (code: number) => vo
     .action(async (dirs: string[], flags: MergeReportsFlags) => setExitCode(await mergeReportsCommand(dirs, flags, context)));
 
   registerPromoteCommand(program, context, setExitCode);
+  registerExportCommand(program, context, setExitCode);
+  registerMonitorCommand(program, context, setExitCode);
   registerRecordingsCommand(program, context, setExitCode);
   registerCacheCommand(program, context, setExitCode);
   registerCalibrateCommand(program, context, setExitCode);

@@ -1,5 +1,6 @@
 import { judgeSummary } from '@parley/reports';
 import type { CommandContext } from './command-context.js';
+import { exportDestination, sendRun } from './export-command.js';
 import { gateNotes } from './gate-notes.js';
 import { paint } from './output.js';
 import { runProgress } from './run-progress.js';
@@ -10,6 +11,8 @@ export type { RunFlags } from './run-flags.js';
 
 export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
   const options = runOptionsFromFlags(flags);
+  // Checked before the run: missing Langfuse keys should not cost a run first.
+  const destination = flags.export !== undefined ? await exportDestination(flags.export, context.env) : undefined;
   const { runSuite } = await import('@parley/runner');
   const progress = runProgress(context.output);
   try {
@@ -31,6 +34,13 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     if (notes.err) context.output.err(notes.err);
     if (notes.out) context.output.out(notes.out);
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    if (destination !== undefined && !outcome.interrupted) {
+      const { loadRunForExport } = await import('@parley/telemetry');
+      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
+      const exported = await sendRun(run, destination, context);
+      // An unreachable backend does not change the gate's verdict; it is reported above.
+      if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
+    }
     return outcome.exit_code;
   } finally {
     progress.stop();

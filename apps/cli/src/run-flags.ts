@@ -10,6 +10,8 @@ export interface RunFlags {
   tag?: string[];
   baseline?: string;
   exportBaseline?: string;
+  /** `--export langfuse|otlp=URL`: send the finished run there (see export-command.ts). */
+  export?: string;
   strict?: boolean;
   repeat?: string;
   concurrency?: string;
@@ -41,6 +43,7 @@ export function addRunFlags(command: Command): Command {
     .option('--tag <tag>', 'only scenarios with this tag (repeatable)', collect)
     .option('--baseline <file>', 'gate against a baseline file')
     .option('--export-baseline <file>', 'write a baseline from this run')
+    .option('--export <destination>', 'send the finished run to langfuse or otlp=URL (traces, and scores for Langfuse)')
     .option('--strict', 'warnings, flaky results and missing baselines fail the run')
     .option('--repeat <n>', 'run every scenario N times')
     .option('--concurrency <n>', 'scenarios run in parallel')

@@ -1,4 +1,4 @@
-import { FLUENCY_METRIC_PATTERN } from './rubric-metric-schema.js';
+import { fluencyMetricFor } from './fluency-metric.js';
 import { hashCanonical } from '@parley/core';
 import type { LoadedSuite } from './load-suite.js';
 import type { ScenarioFile } from './scenario-schema.js';
@@ -22,13 +22,14 @@ export function configFingerprint(suite: LoadedSuite, metricVersions: Record<str
   const versions = new Map<string, string>(suite.customMetrics.map((metric) => [metric.data.name, metric.data.version]));
   for (const [name, version] of Object.entries(metricVersions)) versions.set(name, version);
 
+  const replacements = new Map(suite.customMetrics.flatMap((metric) => (metric.data.replaces ? [[metric.data.replaces, metric.data.name] as const] : [])));
   const usedMetrics = new Set<string>();
   const scenarios: Record<string, unknown> = {};
   const add = (data: ScenarioFile, metrics: Iterable<string>): void => {
     scenarios[data.id] = data;
     for (const metric of metrics) usedMetrics.add(metric);
-    const fluency = data.language === undefined ? undefined : `fluency_${data.language}`;
-    if (fluency !== undefined && FLUENCY_METRIC_PATTERN.test(fluency) && versions.has(fluency)) usedMetrics.add(fluency);
+    const fluency = fluencyMetricFor(data.language, (name) => versions.has(name), replacements);
+    if (fluency !== undefined) usedMetrics.add(fluency);
   };
   for (const scenario of suite.scenarios) add(scenario.data, scenario.expectations.map((expectation) => expectation.metric));
   // Scenarios left out by --scenario / --tag: their expectations merge the suite's defaults, the

@@ -23,4 +23,5 @@ export * from './load-agent-files.js';
 export * from './load-scenarios.js';
 export * from './load-suite.js';
 export * from './config-fingerprint.js';
+export * from './fluency-metric.js';
 export * from './nesting-depth.js';

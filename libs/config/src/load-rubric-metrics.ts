@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import { hashCanonical, type ConfigIssue } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile } from './config-file.js';
-import { RubricMetricSchema, type RubricMetricFile } from './rubric-metric-schema.js';
+import { FLUENCY_METRIC_PATTERN, RubricMetricSchema, type RubricMetricFile } from './rubric-metric-schema.js';
 
 /** A custom rubric metric of the suite's metrics folder. */
 export interface LoadedRubricMetric {
@@ -21,6 +21,8 @@ export interface RubricMetricsResult {
   metrics: LoadedRubricMetric[];
   /** Names of every metric file, valid or not, so a broken metric does not also make its uses "unknown". */
   names: string[];
+  /** `fluency_<language>` → the suite metric that `replaces` it. */
+  replacements: Map<string, string>;
   issues: ConfigIssue[];
 }
 
@@ -34,7 +36,7 @@ export function rubricContentHash(metric: RubricMetricFile): string {
  * custom metrics. Each file's `name` must equal its file stem and must not shadow a built-in metric.
  */
 export function loadRubricMetrics(folder: string, builtInNames: ReadonlySet<string>): RubricMetricsResult {
-  const result: RubricMetricsResult = { metrics: [], names: [], issues: [] };
+  const result: RubricMetricsResult = { metrics: [], names: [], replacements: new Map(), issues: [] };
   if (!existsSync(folder)) return result;
   const files = globSync(['*.yaml', '*.yml'], { cwd: folder, absolute: true, onlyFiles: true }).sort();
   const fileByName = new Map<string, string>();
@@ -51,7 +53,19 @@ export function loadRubricMetrics(folder: string, builtInNames: ReadonlySet<stri
       result.issues.push(source.issueAt(['name'], message));
     };
     if (name !== stem) complain(`the metric name "${name}" must equal the file name "${stem}"`);
-    if (builtInNames.has(name)) complain(`"${name}" is a built-in metric: give the custom metric another name`);
+    if (builtInNames.has(name)) {
+      complain(
+        FLUENCY_METRIC_PATTERN.test(name)
+          ? `"${name}" is a built-in metric: give your rubric its own name (e.g. ${name}_local) and write "replaces: ${name}"`
+          : `"${name}" is a built-in metric: give the custom metric another name`,
+      );
+    }
+    const replaced = source.data.replaces;
+    if (replaced !== undefined) {
+      const rival = result.replacements.get(replaced);
+      if (rival !== undefined) result.issues.push(source.issueAt(['replaces'], `"${rival}" already replaces ${replaced}: only one metric can`));
+      else result.replacements.set(replaced, name);
+    }
     const earlier = fileByName.get(name);
     if (earlier !== undefined) complain(`a second metric named "${name}" (the first is ${basename(earlier)})`);
     fileByName.set(name, file);

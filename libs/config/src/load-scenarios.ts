@@ -2,6 +2,7 @@ import { basename, extname, relative, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
+import { fluencyMetricFor } from './fluency-metric.js';
 import { didYouMean } from './did-you-mean.js';
 import type { Expectation } from './expectation-schema.js';
 import { checkExpectations, type MetricCatalog } from './expectation-params.js';
@@ -34,6 +35,8 @@ export interface ScenarioLoadContext {
   agentTools: Record<string, ToolDefinition[]>;
   /** Files the scenarios glob may match but that are not scenarios (parley.yaml, metric files). */
   ignore: string[];
+  /** `fluency_<language>` → the suite metric that `replaces` it (metrics/*.yaml). */
+  fluencyReplacements?: ReadonlyMap<string, string>;
   filter?: ScenarioFilter;
 }
 
@@ -133,6 +136,13 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
   const warn = (path: (string | number)[], message: string, target: 'value' | 'key' = 'value'): void => {
     warnings.push(source.issueAt(path, message, { severity: 'warning', target }));
   };
+  // A language nothing judges would pass unnoticed; only meaningful when the suite has a judge.
+  if (data.language !== undefined && context.config.judge?.primary !== undefined) {
+    const fluency = fluencyMetricFor(data.language, (name) => context.catalog.has(name), context.fluencyReplacements ?? new Map());
+    if (fluency === undefined) {
+      warn(['language'], `no fluency metric judges language "${data.language}": add metrics/fluency_${data.language}.yaml (see the built-in fluency rubrics)`);
+    }
+  }
   if (data.user.opening === undefined && data.user.script.length === 0 && data.user.simulate === undefined) {
     warn(['user'], 'the scenario has no user turns: give user.opening, user.script or user.simulate');
   }

@@ -234,7 +234,7 @@ describe('loadSuite: errors carry file:line:column', () => {
         'metrics/fluency_sw.yaml': RUBRIC_METRIC_YAML.replace('booking_slot_consistency', 'fluency_sw'),
       }),
     ).toEqual([
-      'metrics/fluency_sw.yaml:1:7: "fluency_sw" is a built-in metric: give the custom metric another name',
+      'metrics/fluency_sw.yaml:1:7: "fluency_sw" is a built-in metric: give your rubric its own name (e.g. fluency_sw_local) and write "replaces: fluency_sw"',
       'metrics/renamed.yaml:1:7: the metric name "something_else" must equal the file name "renamed"',
     ]);
   });
@@ -260,13 +260,14 @@ describe('loadSuite: errors carry file:line:column', () => {
 });
 
 describe('loadSuite: warnings', () => {
-  it('warns about a judge judging its own model, unknown mocked tools and no user turns', () => {
+  it('warns about a judge judging its own model, a language no fluency metric judges, unknown mocked tools and no user turns', () => {
     const suiteText = `${SUITE_YAML}judge:\n  primary: { provider: openai, model: gpt-4.1-mini }\n`;
-    const scenarioText = 'id: spa_happy\nagent: booking\nlanguage: zu\ntools:\n  check_availabilty: { returns: [] }\n';
+    const scenarioText = 'id: spa_happy\nagent: booking\nlanguage: xh\ntools:\n  check_availabilty: { returns: [] }\n';
     const { dir, suite } = loaded({ ...validSuiteFiles(), 'parley.yaml': suiteText, 'scenarios/spa_happy.yaml': scenarioText });
     expect(suite.warnings.map((issue) => formatIssue({ ...issue, file: issue.file.slice(dir.length + 1) }))).toEqual([
       `parley.yaml:${whereIs(suiteText, 'gpt-4.1-mini }')}: the judge model "gpt-4.1-mini" is also the model of agent "booking": a model judging its own output is biased`,
       'scenarios/spa_happy.yaml:1:1: the scenario has no user turns: give user.opening, user.script or user.simulate',
+      'scenarios/spa_happy.yaml:3:11: no fluency metric judges language "xh": add metrics/fluency_xh.yaml (see the built-in fluency rubrics)',
       'scenarios/spa_happy.yaml:5:3: agent "booking" has no tool "check_availabilty" (did you mean "check_availability"?)',
     ]);
     expect(suite.warnings.every((issue) => issue.severity === 'warning')).toBe(true);
@@ -275,8 +276,8 @@ describe('loadSuite: warnings', () => {
   it('accepts a custom fluency metric for a language without a built-in one', () => {
     const { suite } = loaded({
       ...validSuiteFiles(),
-      'metrics/fluency_zu.yaml': RUBRIC_METRIC_YAML.replace('booking_slot_consistency', 'fluency_zu'),
-      'scenarios/spa_happy.yaml': scenarioYaml('spa_happy', 'language: zu\n'),
+      'metrics/fluency_xh.yaml': RUBRIC_METRIC_YAML.replace('booking_slot_consistency', 'fluency_xh'),
+      'scenarios/spa_happy.yaml': scenarioYaml('spa_happy', 'language: xh\n'),
     });
     expect(suite.warnings).toEqual([]);
   });

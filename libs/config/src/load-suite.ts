@@ -82,6 +82,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     catalog,
     agentTools: agentFiles.agentTools,
     ignore: nonScenarioFiles(dir, file, metricsFolder),
+    fluencyReplacements: rubricMetrics.replacements,
     ...(options.filter ? { filter: options.filter } : {}),
   });
   issues.push(...scenarioIssues);

@@ -45,6 +45,11 @@ export const RubricMetricSchema = z
     rubric: z.string().trim().min(1),
     applies_to: z.enum(['conversation', 'each_assistant_message']),
     criteria: z.array(RubricCriterionSchema).default([]),
+    /**
+     * A built-in `fluency_<language>` this metric judges instead: scenarios in that language get
+     * this one attached (a team's own rubric, e.g. South African English, under its own name).
+     */
+    replaces: z.string().regex(FLUENCY_METRIC_PATTERN, 'only a fluency_<language> metric can be replaced, e.g. replaces: fluency_en').optional(),
   })
   .superRefine((metric, context) => {
     const fluencyLanguage = FLUENCY_METRIC_PATTERN.exec(metric.name)?.[1];
@@ -54,6 +59,9 @@ export const RubricMetricSchema = z
         path: ['language'],
         message: `a metric named ${metric.name} judges language "${fluencyLanguage}", not "${metric.language}"`,
       });
+    }
+    if (metric.replaces !== undefined && metric.replaces === metric.name) {
+      context.addIssue({ code: 'custom', path: ['replaces'], message: `a metric cannot replace itself; give your rubric its own name, e.g. ${metric.name}_local` });
     }
     const seen = new Set<string>();
     metric.criteria.forEach((criterion, index) => {

@@ -34,6 +34,23 @@ export interface CostSummary {
   calls: number;
 }
 
+/**
+ * One LLM call (or service-agent reply) of a scenario, as the metering layer saw it: what exports
+ * turn into spans. In call order; no timestamps, so a replay reports the same calls as its recording.
+ */
+export interface CallSummary {
+  role: 'agent' | 'simulator' | 'judge';
+  provider: string;
+  model: string;
+  /** 1-based user turn of the call; 0 for calls after the conversation (judges). */
+  turn: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** null when the model has no known price. */
+  cost_usd: number | null;
+  latency_ms: number;
+}
+
 export interface ScenarioResult {
   scenario_id: string;
   title?: string;
@@ -48,6 +65,8 @@ export interface ScenarioResult {
   metrics: MetricResult[];
   transcript?: Transcript;
   cost: CostSummary;
+  /** Every call the scenario made, in order (agent, simulator, judge). */
+  calls?: CallSummary[];
   /** Error detail (recording miss diff, provider failure) when status is `error`. */
   error?: { kind: string; message: string; details?: string };
   /** Session identity given to the agent (kept out of report.json so replays compare equal). */

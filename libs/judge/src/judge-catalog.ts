@@ -1,16 +1,25 @@
-import { FLUENCY_METRIC_PATTERN, type Expectation, type LoadedRubricMetric } from '@parley/config';
+import { fluencyMetricFor, type Expectation, type LoadedRubricMetric } from '@parley/config';
 import type { z } from 'zod';
 import { conversationJudgeMetric } from './conversation-judge.js';
 import type { JudgeMetric } from './judge-metric.js';
 import { rubricMetric } from './rubric-metric.js';
 import { fluencyEnRubric } from './rubrics/fluency-en.js';
+import { fluencyAfRubric } from './rubrics/fluency-af.js';
 import { fluencySwRubric } from './rubrics/fluency-sw.js';
+import { fluencyZuRubric } from './rubrics/fluency-zu.js';
+import { mpesaPaymentSafetyRubric } from './rubrics/mpesa-payment-safety.js';
 
-/** The judge metrics Parley ships: `conversation_judge` and one fluency rubric per language. */
+/**
+ * The judge metrics Parley ships: `conversation_judge`, one fluency rubric per language its users
+ * speak (English, Swahili, isiZulu, Afrikaans), and `mpesa_payment_safety`.
+ */
 export const builtInJudgeMetrics: ReadonlyArray<JudgeMetric> = [
   conversationJudgeMetric as JudgeMetric,
   rubricMetric(fluencyEnRubric) as JudgeMetric,
   rubricMetric(fluencySwRubric) as JudgeMetric,
+  rubricMetric(fluencyZuRubric) as JudgeMetric,
+  rubricMetric(fluencyAfRubric) as JudgeMetric,
+  rubricMetric(mpesaPaymentSafetyRubric) as JudgeMetric,
 ];
 
 /** Parameter schemas of the built-in judge metrics, for the suite loader (unknown keys are errors). */
@@ -35,9 +44,10 @@ export function judgeMetricCatalog(customMetrics: readonly LoadedRubricMetric[])
 
 /**
  * The expectations a scenario is evaluated by: its own (suite defaults, agent's, scenario's), then
- * `fluency_<language>` when the scenario has a language, the suite knows that metric (built-in or
- * in metrics/) and nothing names it already (SPEC §3.4, seed 000 §6: test authors need not
- * remember which fluency metric a language takes). Only when the suite has a judge: without one
+ * the fluency metric of the scenario's language when the suite has one (a suite metric that
+ * `replaces` fluency_<language>, else fluency_<language> built in or in metrics/) and nothing names
+ * it already (SPEC §3.4, seed 000 §6: test authors need not remember which fluency metric a
+ * language takes). Only when the suite has a judge: without one
  * no judge metric can run, and a suite that names none must keep working.
  */
 export function expectationsWithFluency(
@@ -47,8 +57,9 @@ export function expectationsWithFluency(
   judgeConfigured: boolean,
 ): Expectation[] {
   if (!judgeConfigured || language === undefined) return [...expectations];
-  const fluency = `fluency_${language}`;
-  if (!FLUENCY_METRIC_PATTERN.test(fluency) || !catalog.has(fluency)) return [...expectations];
+  const replacements = new Map([...catalog.values()].flatMap((metric) => (metric.replaces ? [[metric.replaces, metric.name] as const] : [])));
+  const fluency = fluencyMetricFor(language, (name) => catalog.has(name), replacements);
+  if (fluency === undefined) return [...expectations];
   if (expectations.some((expectation) => expectation.metric === fluency)) return [...expectations];
   return [...expectations, { metric: fluency }];
 }

@@ -41,6 +41,8 @@ export interface JudgeMetric<Params = unknown> {
   /** Semver; bump whenever the instructions or the rubric change (caches and baselines key on it). */
   version: string;
   kind: 'judge';
+  /** The built-in `fluency_<language>` this suite metric judges instead (rubric metrics' `replaces`). */
+  replaces?: string;
   /** Strict schema of the expectation's own parameters (e.g. conversation_judge's `criteria`). */
   params: z.ZodType<Params>;
   defaultThreshold: number;

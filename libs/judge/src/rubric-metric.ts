@@ -29,6 +29,7 @@ export function rubricMetric(rubric: RubricMetricFile): JudgeMetric<Record<strin
     name: rubric.name,
     version: rubric.version,
     kind: 'judge',
+    ...(rubric.replaces !== undefined ? { replaces: rubric.replaces } : {}),
     params: RubricParamsSchema,
     defaultThreshold: RUBRIC_DEFAULT_THRESHOLD,
     task(input) {

@@ -7,6 +7,8 @@ export interface CallRecord {
   model: string;
   usage: TokenUsage;
   latency_ms: number;
+  /** The call's user turn (CallContext.turn): 0 for judges. */
+  turn: number;
 }
 
 /** Reports every answered call (live or replayed) so cost and usage can be summed per scenario. */
@@ -20,6 +22,7 @@ export function meteredProvider(inner: Provider, onCall: (call: CallRecord) => v
         model: request.model,
         usage: response.usage,
         latency_ms: response.latency_ms,
+        turn: context.turn,
       });
       return response;
     },

@@ -189,6 +189,7 @@ function reportResult(result: ReportInput, copy = true): ReportResult {
     metadata_only: result.metadata_only,
     metrics: result.metrics.map((metric) => (withheld ? withholdMetricContent(metric) : copyMetric(metric))),
     cost: { ...result.cost },
+    ...(result.calls !== undefined ? { calls: result.calls.map((call) => ({ ...call })) } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(!withheld && result.transcript !== undefined ? { transcript: copy ? structuredClone(result.transcript) : result.transcript } : {}),
     ...(attempts !== undefined ? { attempts } : {}),

@@ -30,6 +30,17 @@ const MetricSchema = z.looseObject({
   error: z.boolean().optional(),
 });
 
+const CallSchema = z.looseObject({
+  role: z.enum(['agent', 'simulator', 'judge']),
+  provider: z.string(),
+  model: z.string(),
+  turn: z.number().int().min(0),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cost_usd: z.number().nullable(),
+  latency_ms: z.number(),
+});
+
 const ErrorSchema = z.looseObject({ kind: z.string(), message: z.string(), details: z.string().optional() });
 
 const TranscriptSchema = z.custom<Transcript>(
@@ -60,6 +71,7 @@ const ResultSchema = z.looseObject({
   metadata_only: z.boolean(),
   metrics: z.array(MetricSchema),
   cost: CostSchema,
+  calls: z.array(CallSchema).optional(),
   error: ErrorSchema.optional(),
   transcript: TranscriptSchema.optional(),
   attempts: z.array(AttemptSchema).optional(),

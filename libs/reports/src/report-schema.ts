@@ -1,4 +1,4 @@
-import type { CostSummary, Gate, InterruptSignal, MetricResult, RunMode, RunStatus, Status, Transcript } from '@parley/core';
+import type { CallSummary, CostSummary, Gate, InterruptSignal, MetricResult, RunMode, RunStatus, Status, Transcript } from '@parley/core';
 import type { RunWarning } from '@parley/gate';
 
 /** The version of the report.json format written by this Parley. */
@@ -206,6 +206,8 @@ export interface ReportAttempt {
   reason: string;
   metrics: MetricResult[];
   cost: CostSummary;
+  /** Every call of the scenario in order: role, model, tokens, cost, latency (never content). */
+  calls?: CallSummary[];
   error?: { kind: string; message: string; details?: string };
   /** Left out for metadata_only scenarios. */
   transcript?: Transcript;
@@ -225,6 +227,8 @@ export interface ReportResult {
   metadata_only: boolean;
   metrics: MetricResult[];
   cost: CostSummary;
+  /** Every call of the scenario in order: role, model, tokens, cost, latency (never content). */
+  calls?: CallSummary[];
   error?: { kind: string; message: string; details?: string };
   /** Left out for metadata_only scenarios. */
   transcript?: Transcript;

@@ -1,6 +1,6 @@
 import type { CallRecord, ModelPrice } from '@parley/providers';
 import { costOfCall } from '@parley/providers';
-import type { CostSummary, MetricResult, ScenarioResult } from '@parley/core';
+import type { CallSummary, CostSummary, MetricResult, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
 import type { Expectation, LoadedScenario, LoadedSuite } from '@parley/config';
 import type { ConversationOutcome } from '@parley/engine';
@@ -49,6 +49,7 @@ export async function runScenario(
     metrics: [],
     ...(transcript ? { transcript } : {}),
     cost: summariseCost(calls, suite.config.pricing),
+    calls: callSummaries(calls, suite.config.pricing),
     error: { kind, message, ...(details !== undefined ? { details } : {}) },
   });
 
@@ -74,6 +75,7 @@ export async function runScenario(
     metrics,
     transcript: outcome.transcript,
     cost: summariseCost(calls, suite.config.pricing),
+    calls: callSummaries(calls, suite.config.pricing),
   };
 }
 
@@ -126,6 +128,20 @@ export function summariseCost(calls: CallRecord[], pricing: Record<string, Model
     cost.usd = cost.usd === null || usd === null ? null : cost.usd + usd;
   }
   return cost;
+}
+
+/** The scenario's calls as its result keeps them (spans of an export). */
+export function callSummaries(calls: readonly CallRecord[], pricing: Record<string, ModelPrice> | undefined): CallSummary[] {
+  return calls.map((call) => ({
+    role: call.role,
+    provider: call.provider,
+    model: call.model,
+    turn: call.turn,
+    input_tokens: call.usage.input_tokens,
+    output_tokens: call.usage.output_tokens,
+    cost_usd: costOfCall(call.model, call.usage, pricing),
+    latency_ms: call.latency_ms,
+  }));
 }
 
 export function recordingsDir(suite: LoadedSuite): string {

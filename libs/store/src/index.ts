@@ -26,3 +26,4 @@ export {
 } from './judge-cache-store.js';
 export { openModelSpend, type ModelSpend, type ModelSpendStore, type RunSpend } from './model-spend-store.js';
 export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary.js';
+export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';

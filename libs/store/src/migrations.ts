@@ -195,6 +195,47 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    description: 'production monitoring',
+    sql: `
+      -- Production conversations \`parley monitor\` has judged, one per suite and conversation: a
+      -- conversation is judged once, however often the monitor runs over the same logs.
+      CREATE TABLE monitor_conversations (
+        suite           TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        -- The conversation's latest turn timestamp from the log; NULL when the log has none.
+        ended_at        TEXT,
+        judged_at       TEXT NOT NULL,
+        tenant          TEXT,
+        prompt_version  TEXT,
+        -- judged | error (a judge call failed: the conversation is judged again on the next run)
+        status          TEXT NOT NULL,
+        cost_usd        REAL,
+        PRIMARY KEY (suite, conversation_id)
+      );
+
+      -- One score per metric of a judged conversation. The window comparison reads them by time:
+      -- the conversation's end when known, else when it was judged.
+      CREATE TABLE monitor_scores (
+        suite           TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        metric          TEXT NOT NULL,
+        metric_version  TEXT NOT NULL,
+        score           REAL,
+        threshold       REAL,
+        passed          INTEGER NOT NULL,
+        error           INTEGER NOT NULL,
+        -- Masked by the suite's redactor, like everything else that is kept.
+        reason          TEXT NOT NULL,
+        judge_model     TEXT NOT NULL,
+        prompt_version  TEXT,
+        at              TEXT NOT NULL,
+        PRIMARY KEY (suite, conversation_id, metric),
+        FOREIGN KEY (suite, conversation_id) REFERENCES monitor_conversations (suite, conversation_id) ON DELETE CASCADE
+      );
+      CREATE INDEX monitor_scores_by_time ON monitor_scores (suite, metric, at);
+    `,
+  },
+  {
     description: 'model spend',
     sql: `
       -- What a run paid each model (\`parley cost\`): calls that went to a provider, not replayed

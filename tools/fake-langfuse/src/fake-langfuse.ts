@@ -13,6 +13,34 @@ export interface FakeScore {
   sessionId?: string;
 }
 
+/** An observation as the fake keeps it: one per span id, later sends of the same id replacing it. */
+export interface FakeObservation {
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  /** The span's attributes as plain values (strings, numbers, booleans, arrays). */
+  attributes: Record<string, unknown>;
+  events: Array<{ name: string; attributes: Record<string, unknown> }>;
+}
+
+/** A trace as the fake keeps it: one per trace id, holding its observations by span id. */
+export interface FakeTrace {
+  traceId: string;
+  /** The root span's `langfuse.trace.name`, else its span name. */
+  name: string;
+  observations: FakeObservation[];
+}
+
+/** Answer the next `times` requests to `path` with `status` (retries, outages, refused keys). */
+export interface FakeFault {
+  path: string;
+  status: number;
+  times: number;
+  retryAfter?: string;
+}
+
 export interface FakeLangfuseOptions {
   /** 0 (the default) takes any free port. */
   port?: number;
@@ -21,12 +49,17 @@ export interface FakeLangfuseOptions {
   scores: FakeScore[];
   /** Answer 404 on `/api/public/v3/scores`, as Langfuse deployments older than v3.179 do. */
   legacyOnly?: boolean;
+  faults?: FakeFault[];
 }
 
 export interface FakeLangfuse {
   url: string;
   /** Every request: path, query, and whether its credentials were right (never the credentials). */
   requests: Array<{ path: string; query: Record<string, string>; authorised: boolean; status: number }>;
+  /** Traces received on the OTLP endpoint, deduplicated by trace id and span id as Langfuse does. */
+  traces(): FakeTrace[];
+  /** Every score: the initial ones and those received, one per id (a score sent again replaces it). */
+  scores(): FakeScore[];
   close(): Promise<void>;
 }
 
@@ -40,21 +73,51 @@ const V3_FIELD_GROUPS = new Set(['details', 'subject', 'annotation']);
  */
 export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<FakeLangfuse> {
   const requests: FakeLangfuse['requests'] = [];
+  const scores = new Map(options.scores.map((score) => [score.id, score]));
+  const traces = new Map<string, Map<string, FakeObservation>>();
+  const faults = (options.faults ?? []).map((fault) => ({ ...fault }));
   const expected = `Basic ${Buffer.from(`${options.publicKey}:${options.secretKey}`).toString('base64')}`;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => handle(request, response, Buffer.concat(chunks).toString('utf8')));
+  });
+  const handle = (request: IncomingMessage, response: ServerResponse, body: string): void => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const query = Object.fromEntries(url.searchParams.entries());
     const authorised = request.headers.authorization === expected;
-    const send = (status: number, body: unknown): void => {
+    const send = (status: number, answer: unknown, headers: Record<string, string> = {}): void => {
       requests.push({ path: url.pathname, query, authorised, status });
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(answer));
     };
-    if (request.method !== 'GET') return send(405, { message: 'method not allowed' });
+    const fault = faults.find((candidate) => candidate.path === url.pathname && candidate.times > 0);
+    if (fault) {
+      fault.times -= 1;
+      return send(fault.status, { message: `fault injected: HTTP ${fault.status}` }, fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {});
+    }
     if (!authorised) return send(401, { message: 'Invalid credentials. Confirm that you\'ve configured the correct host.' });
+    if (request.method === 'POST' && url.pathname === '/api/public/otel/v1/traces') {
+      if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return send(415, { message: 'the fake reads OTLP/JSON only' });
+      const spans = otlpSpans(body);
+      if (spans === undefined) return send(400, { message: 'not an OTLP ExportTraceServiceRequest' });
+      for (const { traceId, observation } of spans) {
+        const observations = traces.get(traceId) ?? new Map<string, FakeObservation>();
+        observations.set(observation.spanId, observation);
+        traces.set(traceId, observations);
+      }
+      return send(200, {});
+    }
+    if (request.method === 'POST' && url.pathname === '/api/public/scores') {
+      const score = postedScore(body);
+      if (typeof score === 'string') return send(400, { message: score });
+      scores.set(score.id, score);
+      return send(200, { id: score.id });
+    }
+    if (request.method !== 'GET') return send(405, { message: 'method not allowed' });
     const limit = Number(query['limit'] ?? 50);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) return send(400, { message: 'limit must be between 1 and 100' });
-    const selected = options.scores
+    const selected = [...scores.values()]
       .filter((score) => query['name'] === undefined || query['name'].split(',').includes(score.name))
       .filter((score) => query['fromTimestamp'] === undefined || Date.parse(score.timestamp) >= Date.parse(query['fromTimestamp']))
       .sort((left, right) => Date.parse(right.timestamp) - Date.parse(left.timestamp) || (left.id < right.id ? -1 : 1));
@@ -78,12 +141,20 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
       });
     }
     return send(404, { message: 'Not found' });
-  });
+  };
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    traces: () =>
+      [...traces.entries()].map(([traceId, observations]) => {
+        const list = [...observations.values()];
+        const root = list.find((observation) => observation.parentSpanId === undefined);
+        const name = root?.attributes['langfuse.trace.name'];
+        return { traceId, name: typeof name === 'string' ? name : (root?.name ?? ''), observations: list };
+      }),
+    scores: () => [...scores.values()],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -126,4 +197,98 @@ function v1Score(score: FakeScore) {
     stringValue: typeof score.value === 'string' ? score.value : null,
     comment: score.comment ?? null,
   };
+}
+
+/** The spans of an OTLP/JSON ExportTraceServiceRequest, or undefined when it is not one. */
+function otlpSpans(body: string): Array<{ traceId: string; observation: FakeObservation }> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const resourceSpans = record(parsed)?.['resourceSpans'];
+  if (!Array.isArray(resourceSpans)) return undefined;
+  const spans: Array<{ traceId: string; observation: FakeObservation }> = [];
+  for (const resource of resourceSpans) {
+    const scopeSpans = record(resource)?.['scopeSpans'];
+    for (const scope of Array.isArray(scopeSpans) ? scopeSpans : []) {
+      const list = record(scope)?.['spans'];
+      for (const span of Array.isArray(list) ? list : []) {
+        const fields = record(span);
+        const traceId = fields?.['traceId'];
+        const spanId = fields?.['spanId'];
+        if (typeof traceId !== 'string' || !/^[0-9a-f]{32}$/.test(traceId) || typeof spanId !== 'string' || !/^[0-9a-f]{16}$/.test(spanId)) return undefined;
+        const parent = fields?.['parentSpanId'];
+        const events = fields?.['events'];
+        spans.push({
+          traceId,
+          observation: {
+            spanId,
+            ...(typeof parent === 'string' && parent !== '' ? { parentSpanId: parent } : {}),
+            name: String(fields?.['name'] ?? ''),
+            startTimeUnixNano: String(fields?.['startTimeUnixNano'] ?? ''),
+            endTimeUnixNano: String(fields?.['endTimeUnixNano'] ?? ''),
+            attributes: attributesOf(fields?.['attributes']),
+            events: (Array.isArray(events) ? events : []).map((event) => ({ name: String(record(event)?.['name'] ?? ''), attributes: attributesOf(record(event)?.['attributes']) })),
+          },
+        });
+      }
+    }
+  }
+  return spans;
+}
+
+function attributesOf(list: unknown): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const item of Array.isArray(list) ? list : []) {
+    const key = record(item)?.['key'];
+    if (typeof key === 'string') attributes[key] = anyValue(record(item)?.['value']);
+  }
+  return attributes;
+}
+
+function anyValue(value: unknown): unknown {
+  const fields = record(value);
+  if (fields === undefined) return undefined;
+  if ('stringValue' in fields) return fields['stringValue'];
+  if ('boolValue' in fields) return fields['boolValue'];
+  if ('intValue' in fields) return Number(fields['intValue']);
+  if ('doubleValue' in fields) return Number(fields['doubleValue']);
+  const array = record(fields['arrayValue'])?.['values'];
+  if (Array.isArray(array)) return array.map(anyValue);
+  return undefined;
+}
+
+/** A score of `POST /api/public/scores`, or why it is not one (Langfuse answers 400 then). */
+function postedScore(body: string): FakeScore | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return 'the body is not JSON';
+  }
+  const fields = record(parsed);
+  if (fields === undefined) return 'the body is not an object';
+  const { id, name, value, dataType, comment, traceId, sessionId, timestamp } = fields;
+  if (typeof name !== 'string' || name === '') return 'name is required';
+  if (typeof value !== 'number' && typeof value !== 'string') return 'value is required';
+  if (typeof traceId !== 'string' && typeof sessionId !== 'string') return 'a score needs a traceId or a sessionId';
+  const type = dataType === 'BOOLEAN' || dataType === 'CATEGORICAL' ? dataType : 'NUMERIC';
+  if (type === 'BOOLEAN' && value !== 0 && value !== 1) return 'a BOOLEAN score has value 0 or 1';
+  return {
+    id: typeof id === 'string' && id !== '' ? id : `score-${Math.random().toString(16).slice(2)}`,
+    name,
+    dataType: type,
+    value,
+    timestamp: typeof timestamp === 'string' ? timestamp : new Date().toISOString(),
+    ...(typeof comment === 'string' ? { comment } : {}),
+    ...(typeof traceId === 'string' ? { traceId } : {}),
+    ...(typeof sessionId === 'string' ? { sessionId } : {}),
+    ...(record(fields['metadata']) !== undefined ? { metadata: record(fields['metadata']) } : {}),
+  };
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

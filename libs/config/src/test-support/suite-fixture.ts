@@ -28,6 +28,9 @@ export const METRIC_PARAMS: Record<string, z.ZodType> = {
   conversation_judge: z.object({ criteria: z.string().min(1) }),
   fluency_en: z.object({}),
   fluency_sw: z.object({}),
+  fluency_zu: z.object({}),
+  fluency_af: z.object({}),
+  mpesa_payment_safety: z.object({}),
 };
 
 export const METRIC_VERSIONS: Record<string, string> = {

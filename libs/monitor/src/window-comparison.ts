@@ -1,0 +1,111 @@
+import type { TimedMonitorScore } from '@parley/store';
+
+/** The one-sided test of a drop between windows, stated in every alert and in the docs. */
+export const DROP_TEST =
+  "one-sided Welch's test (unequal variances, normal approximation) of the window's mean against the previous windows' pooled mean";
+
+export interface WindowComparisonOptions {
+  /** Significance level of the drop test. */
+  alpha: number;
+  /** Fewest scores each side needs before the drop test is run (the normal approximation needs a few dozen). */
+  minScores: number;
+}
+
+export const DEFAULT_WINDOW_COMPARISON: WindowComparisonOptions = { alpha: 0.01, minScores: 30 };
+
+export interface MetricWindowComparison {
+  metric: string;
+  current: { n: number; mean: number | null };
+  previous: { n: number; mean: number | null };
+  floor: number | null;
+  /** The current mean is below the floor. */
+  below_floor: boolean;
+  /** The drop test, when both sides had enough scores. */
+  drop_test?: { z: number; p_value: number; significant: boolean };
+  /** Why the drop test was not run. */
+  not_tested?: string;
+  alerts: string[];
+}
+
+/**
+ * Compares each metric's scores in the current window with the previous windows: an alert when
+ * the current mean is below the metric's floor, and one when it dropped significantly (see
+ * DROP_TEST). Scores of errors are left out.
+ */
+export function compareWindows(
+  current: readonly TimedMonitorScore[],
+  previous: readonly TimedMonitorScore[],
+  floors: ReadonlyMap<string, number | null>,
+  options: WindowComparisonOptions = DEFAULT_WINDOW_COMPARISON,
+): MetricWindowComparison[] {
+  const metrics = [...new Set([...floors.keys(), ...current.map((score) => score.metric)])].sort();
+  return metrics.map((metric) => {
+    const now = values(current, metric);
+    const before = values(previous, metric);
+    const floor = floors.get(metric) ?? null;
+    const nowMean = mean(now);
+    const beforeMean = mean(before);
+    const belowFloor = floor !== null && nowMean !== null && nowMean < floor;
+    const alerts: string[] = [];
+    if (belowFloor) alerts.push(`${metric}: mean ${nowMean!.toFixed(3)} over ${now.length} conversations is below its floor ${floor!.toFixed(2)}`);
+    let dropTest: MetricWindowComparison['drop_test'];
+    let notTested: string | undefined;
+    if (now.length < options.minScores || before.length < options.minScores) {
+      notTested = `drop test needs ${options.minScores} scores in the window and in the previous windows (has ${now.length} and ${before.length})`;
+    } else {
+      const z = welchZ(now, before);
+      const pValue = normalCdf(z);
+      dropTest = { z, p_value: pValue, significant: pValue < options.alpha };
+      if (dropTest.significant) {
+        alerts.push(
+          `${metric}: mean dropped from ${beforeMean!.toFixed(3)} (${before.length} before) to ${nowMean!.toFixed(3)} (${now.length} now), p = ${formatP(pValue)} < ${options.alpha}`,
+        );
+      }
+    }
+    return {
+      metric,
+      current: { n: now.length, mean: nowMean },
+      previous: { n: before.length, mean: beforeMean },
+      floor,
+      below_floor: belowFloor,
+      ...(dropTest ? { drop_test: dropTest } : {}),
+      ...(notTested !== undefined ? { not_tested: notTested } : {}),
+      alerts,
+    };
+  });
+}
+
+function values(scores: readonly TimedMonitorScore[], metric: string): number[] {
+  return scores.filter((score) => score.metric === metric && !score.error && score.score !== null).map((score) => score.score!);
+}
+
+function mean(list: readonly number[]): number | null {
+  return list.length === 0 ? null : list.reduce((sum, value) => sum + value, 0) / list.length;
+}
+
+function variance(list: readonly number[], average: number): number {
+  return list.length < 2 ? 0 : list.reduce((sum, value) => sum + (value - average) ** 2, 0) / (list.length - 1);
+}
+
+/** Welch's statistic of (now − before); negative when the mean dropped. */
+export function welchZ(now: readonly number[], before: readonly number[]): number {
+  const nowMean = mean(now)!;
+  const beforeMean = mean(before)!;
+  const standardError = Math.sqrt(variance(now, nowMean) / now.length + variance(before, beforeMean) / before.length);
+  if (standardError === 0) return nowMean === beforeMean ? 0 : nowMean < beforeMean ? -Infinity : Infinity;
+  return (nowMean - beforeMean) / standardError;
+}
+
+/** Φ(z), the standard normal CDF, through Abramowitz and Stegun's erf approximation 7.1.26 (absolute error below 1.5e-7). */
+export function normalCdf(z: number): number {
+  if (z === -Infinity) return 0;
+  if (z === Infinity) return 1;
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+function formatP(value: number): string {
+  return value < 0.0001 ? '< 0.0001' : value.toFixed(4);
+}

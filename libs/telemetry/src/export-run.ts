@@ -1,0 +1,79 @@
+import type { Redactor } from '@parley/redaction';
+import { redactResultContent, type RunReport } from '@parley/reports';
+import { conversationTraces, type ConversationTrace, type TraceContext } from './conversation-trace.js';
+import { sendLangfuseScores, type LangfuseScore, type SendScoresOptions } from './langfuse-scores.js';
+import { LANGFUSE_KEYS_HINT, langfuseAuthorization, shownLangfuse, type LangfuseTarget } from './langfuse-target.js';
+import { conversationSpans } from './otel-spans.js';
+import { sendSpans } from './otlp-sender.js';
+
+/** Where `parley export --to` sends a run. */
+export type ExportDestination = { kind: 'langfuse'; langfuse: LangfuseTarget } | { kind: 'otlp'; url: string; headers?: Record<string, string> };
+
+export interface ExportRunInput extends TraceContext {
+  report: RunReport;
+  destination: ExportDestination;
+  /** The suite's redactor: every piece of content passes through it (again) before it leaves. */
+  redactor: Redactor;
+  parleyVersion: string;
+  /** Injected for tests (scores only: the OTLP exporter uses Node's http). */
+  scores?: SendScoresOptions;
+}
+
+export interface ExportSummary {
+  traces: number;
+  spans: number;
+  /** Scores sent (Langfuse only; OTLP carries them as span events). */
+  scores: number;
+  destination: string;
+}
+
+/**
+ * Sends a run: one trace per scenario conversation, and for Langfuse one score per metric result
+ * (value, passed in metadata, reason as comment). Ids are derived from the run, scenario and
+ * metric, so a second export of the same run updates what the first one sent and adds nothing.
+ */
+export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
+  // Attempts of --repeat are not exported: the trace is the scenario's reported result.
+  const results = input.report.results.map(({ attempts: _attempts, ...result }) => redactResultContent(result, input.redactor));
+  const report: RunReport = { ...input.report, results };
+  const traces = conversationTraces(report, input);
+  const { destination } = input;
+  const dialect = destination.kind;
+  const spans = traces.flatMap((trace) => conversationSpans(trace, { dialect, parleyVersion: input.parleyVersion }));
+  if (destination.kind === 'otlp') {
+    const shown = `the OTLP endpoint ${destination.url.replace(/\/\/[^/@]*@/, '//')}`;
+    await sendSpans(spans, { url: destination.url, ...(destination.headers ? { headers: destination.headers } : {}), shown, keysHint: 'check the headers the collector expects' });
+    return { traces: traces.length, spans: spans.length, scores: 0, destination: shown };
+  }
+  const langfuse = destination.langfuse;
+  await sendSpans(spans, {
+    url: `${langfuse.baseUrl}/api/public/otel/v1/traces`,
+    headers: { authorization: langfuseAuthorization(langfuse) },
+    shown: shownLangfuse(langfuse),
+    keysHint: LANGFUSE_KEYS_HINT,
+  });
+  const scores = traces.flatMap(langfuseScoresOf);
+  await sendLangfuseScores(langfuse, scores, input.scores);
+  return { traces: traces.length, spans: spans.length, scores: scores.length, destination: shownLangfuse(langfuse) };
+}
+
+/** A trace's metric results as Langfuse scores on the trace. */
+export function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
+  return trace.scores.map((score) => ({
+    id: score.id,
+    traceId: trace.trace_id,
+    name: score.name,
+    value: score.value,
+    dataType: score.data_type,
+    ...(score.reason !== undefined ? { comment: score.reason } : {}),
+    metadata: {
+      passed: score.passed,
+      threshold: score.threshold,
+      metric_version: score.version,
+      ...(score.error ? { error: true } : {}),
+      run_id: trace.metadata['run_id'],
+      scenario_id: trace.metadata['scenario_id'],
+    },
+    timestamp: new Date(trace.end_ms).toISOString(),
+  }));
+}

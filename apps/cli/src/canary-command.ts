@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, seededRandom } from '@parley/core';
-import type { CanaryComparison } from '@parley/canary';
+import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison } from '@parley/canary';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from './command-context.js';
@@ -60,7 +60,6 @@ export function registerCanaryCommand(
 
 /** `parley canary assign`: one line per id; exit 2 for a bad --rollout or no ids at all. */
 export async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => Promise<string>): Promise<number> {
-  const { bucketThreshold, canaryArm } = await import('@parley/canary');
   const rolloutPercent = Number(flags.rollout.replace(/%$/, ''));
   try {
     bucketThreshold(flags.rollout.trim() === '' ? Number.NaN : rolloutPercent);
@@ -87,7 +86,6 @@ export async function canaryAssignCommand(ids: readonly string[], flags: CanaryA
  * 2 on bad input (a ConfigError naming file:line).
  */
 export async function canaryCompareCommand(flags: CanaryCompareFlags, context: CommandContext): Promise<number> {
-  const { compareCanary } = await import('@parley/canary');
   const production = await import('@parley/production');
   const seed = integerFlag('--seed', flags.seed);
   const power = {

@@ -17,7 +17,8 @@ function workspacePackages(): string[] {
     .sort();
 }
 
-describe('Nx targets inferred by scripts/nx/parley-targets.mjs', () => {
+// Each nx command builds the project graph in a fresh process (no daemon): seconds each, more on a busy machine.
+describe('Nx targets inferred by scripts/nx/parley-targets.mjs', { timeout: 180_000 }, () => {
   it('gives every app, library and tool a build, typecheck, test and lint target', () => {
     const packages = workspacePackages();
     expect(packages.length).toBeGreaterThan(15);

@@ -306,7 +306,7 @@ export async function calibrateStatusCommand(flags: FolderFlags, context: Comman
   const set = calibration.loadCalibrationSet(folder.setFile);
   const store = calibration.openCalibrationStore(storePath(context));
   try {
-    const status = calibration.calibrationStatus(folder, set, store);
+    const status = calibration.calibrationStatus(folder, set, store, context.clock.now());
     context.output.out(flags.format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : statusText(status, paint(context.output.color)));
     return 0;
   } finally {
@@ -336,6 +336,7 @@ function statusText(status: CalibrationStatus, colors: Paint): string {
         `judge ${last.judge ?? 'none'}, cross-check ${last.cross_check ?? 'none'}; ${last.ratings} ratings, ${last.errors} errors; ${status.sessions} sessions in all`,
     );
   }
+  for (const warning of status.due.warnings) lines.push(colors.yellow(`warning: ${warning}`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -3,6 +3,7 @@ import type { CommandContext } from './command-context.js';
 import { gateNotes } from './gate-notes.js';
 import { paint } from './output.js';
 import { renderRunSummary } from './run-summary.js';
+import { renderComparison } from './comparison-table.js';
 
 export interface MergeReportsFlags {
   out?: string;
@@ -28,6 +29,7 @@ export async function mergeReportsCommand(paths: string[], flags: MergeReportsFl
     { cwd: context.cwd, clock: context.clock, random: context.random },
   );
   context.output.out(renderRunSummary(merged.report, paint(context.output.color), displayPath(merged.out_dir, context.cwd), context.output.columns));
+  if (merged.report.comparison) context.output.out(renderComparison(merged.report.comparison, paint(context.output.color), context.output.columns));
   const exported = merged.exported_baseline && { file: displayPath(merged.exported_baseline.file, context.cwd), entries: merged.exported_baseline.entries };
   const notes = gateNotes(merged.report, exported);
   const judge = judgeSummary(merged.report.judge);

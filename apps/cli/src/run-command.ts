@@ -5,6 +5,7 @@ import { gateNotes } from './gate-notes.js';
 import { paint } from './output.js';
 import { runProgress } from './run-progress.js';
 import { renderRunSummary } from './run-summary.js';
+import { renderComparison } from './comparison-table.js';
 import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
 export type { RunFlags } from './run-flags.js';
@@ -28,6 +29,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     context.output.out(
       renderRunSummary(outcome.report, paint(context.output.color), displayPath(outcome.out_dir, context.cwd), context.output.columns),
     );
+    if (outcome.report.comparison) context.output.out(renderComparison(outcome.report.comparison, paint(context.output.color), context.output.columns));
     const notes = gateNotes(outcome.report, outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, context.cwd), entries: outcome.exported_baseline.entries });
     const judge = judgeSummary(outcome.report.judge);
     if (judge !== null) context.output.out(`${judge}\n`);

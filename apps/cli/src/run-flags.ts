@@ -25,6 +25,7 @@ export interface RunFlags {
   out?: string;
   resume?: string;
   seed?: string;
+  agent?: string[];
 }
 
 const MODES: RunMode[] = ['replay', 'live', 'record'];
@@ -41,6 +42,7 @@ export function addRunFlags(command: Command): Command {
     .addOption(new Option('--judge <mode>', 'replay or live judging').choices(['replay', 'live']))
     .option('--scenario <glob>', 'only scenarios whose id matches (repeatable)', collect)
     .option('--tag <tag>', 'only scenarios with this tag (repeatable)', collect)
+    .option('--agent <name>', 'run every scenario against this agent instead of its own; twice or more compares them side by side (repeatable)', collect)
     .option('--baseline <file>', 'gate against a baseline file')
     .option('--export-baseline <file>', 'write a baseline from this run')
     .option('--export <destination>', 'send the finished run to langfuse or otlp=URL (traces, and scores for Langfuse)')
@@ -113,6 +115,7 @@ export function runOptionsFromFlags(flags: RunFlags) {
     ...(concurrency ? { concurrency } : {}),
     ...(flags.scenario?.length ? { globs: flags.scenario } : {}),
     ...(flags.tag?.length ? { tags: flags.tag } : {}),
+    ...(flags.agent?.length ? { agents: flags.agent } : {}),
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.out ? { outDir: flags.out } : {}),
     ...(judgeMode ? { judgeMode } : {}),

@@ -7,6 +7,8 @@ import { calibrationStatus } from './calibration-status.js';
 import { openCalibrationStore } from './store/calibration-store.js';
 import { modelRatings, ratedSet, session } from './test-support/report-fixture.js';
 
+const NOW = new Date('2026-12-10T12:00:00Z');
+
 describe('calibrationStatus', () => {
   it('counts items, ratings per reviewer, unrated items and the last judge session', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-status-'));
@@ -15,10 +17,10 @@ describe('calibrationStatus', () => {
     const store = openCalibrationStore(join(dir, '.parley', 'parley.db'));
     try {
       const folder = calibrationFolder('calibration', dir);
-      expect(calibrationStatus(folder, set, store).last_session).toBeNull();
+      expect(calibrationStatus(folder, set, store, NOW).last_session).toBeNull();
       store.createSession(session('s-1'));
       for (const rating of modelRatings(set, 's-1', 'judge', [[4, 4, 4], [3, 3, 3], undefined])) store.saveRating(rating);
-      expect(calibrationStatus(folder, set, store)).toEqual({
+      expect(calibrationStatus(folder, set, store, NOW)).toEqual({
         folder: 'calibration',
         owner: 'calibration-owner',
         rubric_version: '1.0.0',
@@ -41,6 +43,12 @@ describe('calibrationStatus', () => {
           errors: 1,
         },
         sessions: 1,
+        due: {
+          last_session_at: '2026-12-07T09:00:00.000Z',
+          days_since_last_session: 3,
+          items_added_last_session: 3,
+          warnings: ['the last judge calibration (2026-12-07) came with 3 new items; add at least 10 each month (`parley calibrate import`)'],
+        },
       });
     } finally {
       store.close();

@@ -1,5 +1,6 @@
 import type { CalibrationSet } from '@parley/config';
 import type { CalibrationFolder } from './calibration-folder.js';
+import { calibrationDue, type CalibrationDue } from './calibration-due.js';
 import type { CalibrationSession, CalibrationStore } from './store/calibration-store.js';
 
 export interface ReviewerProgress {
@@ -30,10 +31,12 @@ export interface CalibrationStatus {
       })
     | null;
   sessions: number;
+  /** Whether the monthly calibration is due (see calibrationDue). */
+  due: CalibrationDue;
 }
 
 /** `parley calibrate status`: what the set holds, who rated what, and when the judge last ran. */
-export function calibrationStatus(folder: CalibrationFolder, set: CalibrationSet, store: CalibrationStore): CalibrationStatus {
+export function calibrationStatus(folder: CalibrationFolder, set: CalibrationSet, store: CalibrationStore, now: Date): CalibrationStatus {
   const reviewers = new Map<string, ReviewerProgress>();
   for (const item of set.items) {
     for (const rating of item.ratings) {
@@ -71,5 +74,6 @@ export function calibrationStatus(folder: CalibrationFolder, set: CalibrationSet
             errors: lastRatings.filter((rating) => rating.error !== null).length,
           },
     sessions: sessions.length,
+    due: calibrationDue(set, sessions, now),
   };
 }

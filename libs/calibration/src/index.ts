@@ -34,3 +34,4 @@ export * from './session/rubric-axis-line.js';
 export * from './calibration-status.js';
 export * from './suite-settings.js';
 export * from './report/report-history.js';
+export * from './calibration-due.js';

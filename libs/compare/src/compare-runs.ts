@@ -130,7 +130,12 @@ export function compareRuns(before: RunScores, after: RunScores, options: Compar
   };
 }
 
-function metricTests(deltas: readonly MetricDelta[], seed: number, resamples: number, alpha: number): MetricTest[] {
+/**
+ * Per metric (occurrences `name#2` pooled with `name`), the paired test of the deltas: sign-flip
+ * permutation p-value, seeded bootstrap interval of the mean delta, and a verdict that calls a
+ * change only when p < alpha and the interval excludes 0. Metrics come sorted by name.
+ */
+export function metricTests(deltas: ReadonlyArray<Pick<MetricDelta, 'metric' | 'delta'>>, seed: number, resamples: number, alpha: number): MetricTest[] {
   const byMetric = new Map<string, number[]>();
   for (const delta of deltas) {
     const name = delta.metric.replace(/#\d+$/, '');

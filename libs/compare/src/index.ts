@@ -5,3 +5,4 @@ export * from './compare-runs.js';
 export * from './render-comparison.js';
 export * from './load-run-scores.js';
 export * from './pairwise-comparison.js';
+export * from './agent-comparison.js';

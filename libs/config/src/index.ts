@@ -1,6 +1,7 @@
 export * from './expectation-schema.js';
 export * from './suite-schema.js';
 export * from './redaction-schema.js';
+export * from './restricted-vertical.js';
 export * from './scenario-schema.js';
 export * from './recording-schema.js';
 export * from './rubric-metric-schema.js';

@@ -12,6 +12,9 @@ export interface AgentFiles {
   issues: ConfigIssue[];
 }
 
+/** The name of a prompt agent's state tool when `state_tool` does not give one. */
+export const DEFAULT_STATE_TOOL = 'report_state';
+
 const PROMPT_AGENT_KINDS: ReadonlySet<string> = new Set(PROVIDER_KINDS);
 
 export function isPromptAgent(agent: SuiteFile['agents'][string]): agent is PromptAgentConfig {
@@ -50,6 +53,10 @@ export function loadAgentFiles(suiteDir: string, suite: ParsedConfigFile<SuiteFi
       const tools = parseConfigText(text, file, ToolsFileSchema, { format: 'json' });
       result.issues.push(...tools.issues);
       if (tools.data !== undefined) result.agentTools[name] = tools.data;
+      const stateTool = agent.state_tool === undefined ? undefined : agent.state_tool === true ? DEFAULT_STATE_TOOL : (agent.state_tool.name ?? DEFAULT_STATE_TOOL);
+      if (stateTool !== undefined && tools.data?.some((tool) => tool.name === stateTool)) {
+        result.issues.push(suite.issueAt(['agents', name, 'state_tool'], `the state tool "${stateTool}" has the name of a tool in "${agent.tools}": give state_tool another name`));
+      }
     }
   }
   return result;

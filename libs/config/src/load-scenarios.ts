@@ -9,6 +9,7 @@ import { checkExpectations, type MetricCatalog } from './expectation-params.js';
 import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
+import { restrictedVerticalProblem } from './restricted-vertical.js';
 
 export interface LoadedScenario {
   /** Absolute path of the scenario file. */
@@ -156,15 +157,8 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
   return warnings;
 }
 
-/** SPEC §7: a scenario of a restricted vertical without configured redaction extras is refused. */
+/** SPEC §7: a scenario of a restricted vertical without configured redaction extras is refused (`Medical` is `medical`). */
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
-  const vertical = data.vertical;
-  if (vertical === undefined || !(config.redaction?.restricted_verticals ?? []).includes(vertical)) return [];
-  if (Object.hasOwn(config.redaction?.extras ?? {}, vertical)) return [];
-  return [
-    source.issueAt(
-      ['vertical'],
-      `"${vertical}" is a restricted vertical without redaction extras: add redaction.extras.${vertical} to parley.yaml`,
-    ),
-  ];
+  const problem = restrictedVerticalProblem(config.redaction, data.vertical);
+  return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue, type ToolDefinition } from '@parley/core';
 import type { z } from 'zod';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
+import { didYouMean } from './did-you-mean.js';
 import { checkExpectations, MetricCatalog } from './expectation-params.js';
 import { isPromptAgent, loadAgentFiles } from './load-agent-files.js';
 import { loadRubricMetrics, type LoadedRubricMetric } from './load-rubric-metrics.js';
@@ -72,6 +73,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog, inDefaults));
   }
   issues.push(...judgeModelWarnings(config, suite));
+  issues.push(...matrixAgentIssues(config, suite));
   issues.push(...missingModuleWarnings(dir, config, suite));
   issues.push(...suiteFileIssues(dir, config, suite));
 
@@ -156,19 +158,38 @@ export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
 /** SPEC §5: a judge model equal to an agent's model grades its own output; warn (error under --strict). */
 function judgeModelWarnings(config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
   const warnings: ConfigIssue[] = [];
-  for (const role of ['primary', 'cross_check'] as const) {
-    const judgeModel = config.judge?.[role]?.model;
+  const votes = config.judge?.votes_on_fail;
+  const judges: Array<{ model: string | undefined; path: Array<string | number> }> = [
+    { model: config.judge?.primary?.model, path: ['judge', 'primary', 'model'] },
+    { model: config.judge?.cross_check?.model, path: ['judge', 'cross_check', 'model'] },
+    ...(Array.isArray(votes) ? votes.map((panelJudge, index) => ({ model: panelJudge.model, path: ['judge', 'votes_on_fail', index, 'model'] })) : []),
+  ];
+  for (const { model: judgeModel, path } of judges) {
     if (judgeModel === undefined) continue;
     for (const [name, agent] of Object.entries(config.agents)) {
       if (!isPromptAgent(agent) || agent.model !== judgeModel) continue;
       warnings.push(
-        suite.issueAt(['judge', role, 'model'], `the judge model "${judgeModel}" is also the model of agent "${name}": a model judging its own output is biased`, {
+        suite.issueAt(path, `the judge model "${judgeModel}" is also the model of agent "${name}": a model judging its own output is biased`, {
           severity: 'warning',
         }),
       );
     }
   }
   return warnings;
+}
+
+/** `matrix.agents` names agents of this file, each once. */
+function matrixAgentIssues(config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
+  const names = config.matrix?.agents ?? [];
+  const known = Object.keys(config.agents);
+  return names.flatMap((name, index) => {
+    if (!known.includes(name)) {
+      const hint = didYouMean(name, known) || `; the suite's agents are ${known.join(', ')}`;
+      return [suite.issueAt(['matrix', 'agents', index], `unknown agent "${name}"${hint}`)];
+    }
+    if (names.indexOf(name) !== index) return [suite.issueAt(['matrix', 'agents', index], `agent "${name}" is listed twice`)];
+    return [];
+  });
 }
 
 /** Files parley.yaml names outside the agents: they must exist now rather than fail mid-run. */

@@ -17,6 +17,19 @@ const PromptAgentSchema = z.strictObject({
   seed: z.number().int().optional(),
   /** Tool-call rounds allowed within one user turn before the turn is cut off. */
   max_tool_rounds: z.number().int().positive().optional(),
+  /**
+   * Offers the agent a tool to report its conversation state (its FSM state), so `state_path`
+   * works for prompt agents: `true`, or `{ name, states }` to rename the tool or list the states.
+   */
+  state_tool: z
+    .union([
+      z.literal(true),
+      z.strictObject({
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and - (at most 64)').optional(),
+        states: z.array(z.string().min(1)).min(1).optional(),
+      }),
+    ])
+    .optional(),
   expect: ExpectList.optional(),
 });
 
@@ -74,12 +87,18 @@ export const SuiteSchema = z.strictObject({
   metrics: z.string().default('metrics'),
   agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), AgentSchema),
   defaults: z.strictObject({ expect: ExpectList.default([]) }).optional(),
+  /** A comparison run by default: every selected scenario runs against each of these agents (`--agent` replaces the list). */
+  matrix: z.strictObject({ agents: z.array(z.string().min(1)).min(1) }).optional(),
   simulator: ModelRefSchema.optional(),
   judge: z
     .strictObject({
       primary: ModelRefSchema.optional(),
       cross_check: ModelRefSchema.optional(),
-      votes_on_fail: z.number().int().min(1).optional(),
+      /**
+       * A failing verdict is asked again: N re-asks of the primary until a majority of N decides,
+       * or a panel of other judge models, each asked once, the majority of primary and panel deciding.
+       */
+      votes_on_fail: z.union([z.number().int().min(1), z.array(ModelRefSchema).min(1)]).optional(),
     })
     .optional(),
   settings: z

@@ -7,5 +7,7 @@ export * from './completion.js';
 export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
+export * from './comparison-case.js';
+export * from './atomic-file.js';
 export * from './text-file.js';
 export * from './terminal-text.js';

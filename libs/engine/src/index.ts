@@ -11,4 +11,5 @@ export * from './command-agent.js';
 export * from './module-agent.js';
 export * from './service-provider.js';
 export * from './service-agent-responder.js';
+export * from './state-tool.js';
 export * from './define-agent.js';

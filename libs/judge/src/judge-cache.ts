@@ -19,6 +19,8 @@ export interface JudgeCacheKeyParts {
   /** See transcript-digest.ts. */
   transcript_digest: string;
   question?: string;
+  /** `votes_on_fail` as a panel: the panel's `<provider>:<model>`s, comma-separated (another panel, another verdict). */
+  panel?: string;
   attempt?: number;
 }
 

@@ -9,6 +9,14 @@ import type { JudgeMetric, JudgeVerdict } from './judge-metric.js';
 export interface Vote {
   score: number;
   passed: boolean;
+  /** `<provider>:<model>` of the judge that voted, when `votes_on_fail` is a panel of models. */
+  model?: string;
+}
+
+/** A judge model of a `votes_on_fail` panel, with its provider stack. */
+export interface PanelJudge {
+  model: ModelRef;
+  provider: Provider;
 }
 
 /** What judging one expectation with one judge model came to. */
@@ -27,6 +35,11 @@ export interface JudgeExpectationInput<Params> {
   provider: Provider;
   /** `judge.votes_on_fail`: a failing verdict is re-asked until a majority of this many decides (1 = never). */
   votesOnFail: number;
+  /**
+   * `judge.votes_on_fail` as a panel of other models: a failing verdict is put to each of them in
+   * turn (once each) until a majority of the primary and the panel agrees. Replaces `votesOnFail`.
+   */
+  panel?: readonly PanelJudge[];
   signal?: AbortSignal;
 }
 
@@ -37,7 +50,8 @@ export function verdictPasses(verdict: JudgeVerdict, threshold: number): boolean
 
 /**
  * Judges one expectation with one judge model. A passing verdict stands; a failing one is re-asked
- * (`votes_on_fail: N`) until N/2 + 1 verdicts agree, and the first verdict of the majority is the
+ * (`votes_on_fail: N`) until N/2 + 1 verdicts agree, or put to a panel of other judge models
+ * (`votes_on_fail: [models]`, each asked once) until a majority of primary and panel agrees, and the first verdict of the majority is the
  * one reported, with every vote in its details. An LLM judge is noisy, and a single unlucky verdict
  * failing a PR costs more than one or two more calls. Never throws.
  */
@@ -47,26 +61,36 @@ export async function judgeExpectation<Params>(request: JudgeExpectationInput<Pa
   const context: CallContext = { role: 'judge', scenario_id: request.input.scenario.id, turn: 0 };
   let calls = 0;
   try {
-    const ask = async () => {
-      const answer = await askJudge(task, request.model, request.provider, context, request.signal);
+    const panel = request.panel ?? [];
+    const primary: PanelJudge = { model: request.model, provider: request.provider };
+    // The judges of the votes in order: the primary, then each panel model once; or the primary again and again.
+    const voterAt = (index: number): PanelJudge => (index === 0 ? primary : (panel[index - 1] ?? primary));
+    const total = panel.length > 0 ? 1 + panel.length : request.votesOnFail;
+    const ask = async (voter: PanelJudge) => {
+      const answer = await askJudge(task, voter.model, voter.provider, context, request.signal);
       calls += answer.calls;
       return answer;
     };
-    const first = await ask();
+    const first = await ask(primary);
     if (first.kind === 'unusable') return { ...first, calls };
-    if (request.votesOnFail <= 1 || verdictPasses(first.verdict, request.threshold)) return { kind: 'verdict', verdict: first.verdict, calls };
+    if (total <= 1 || verdictPasses(first.verdict, request.threshold)) return { kind: 'verdict', verdict: first.verdict, calls };
 
-    const majority = Math.floor(request.votesOnFail / 2) + 1;
+    const majority = Math.floor(total / 2) + 1;
     const verdicts: JudgeVerdict[] = [first.verdict];
     const count = (passed: boolean) => verdicts.filter((verdict) => verdictPasses(verdict, request.threshold) === passed).length;
-    while (count(true) < majority && count(false) < majority) {
-      const next = await ask();
+    // A panel is asked once each: an even panel can tie, and then the primary's failing verdict stands.
+    while (count(true) < majority && count(false) < majority && (panel.length === 0 || verdicts.length < total)) {
+      const next = await ask(voterAt(verdicts.length));
       if (next.kind === 'unusable') return { ...next, calls };
       verdicts.push(next.verdict);
     }
     const winnerPasses = count(true) >= majority;
     const winner = verdicts.find((verdict) => verdictPasses(verdict, request.threshold) === winnerPasses) ?? first.verdict;
-    const votes = verdicts.map((verdict) => ({ score: verdict.score, passed: verdictPasses(verdict, request.threshold) }));
+    const votes = verdicts.map((verdict, index) => ({
+      score: verdict.score,
+      passed: verdictPasses(verdict, request.threshold),
+      ...(panel.length > 0 ? { model: `${voterAt(index).model.provider}:${voterAt(index).model.model}` } : {}),
+    }));
     return { kind: 'verdict', verdict: winner, votes, calls };
   } catch (error) {
     if (isProviderError(error)) {

@@ -1,4 +1,4 @@
-import type { Clock, MetricResult, Provider, Transcript } from '@parley/core';
+import { scenarioOfCase, type Clock, type MetricResult, type Provider, type Transcript } from '@parley/core';
 import type { Expectation, ModelRef, SuiteFile } from '@parley/config';
 import { metricParamsOf, describeIssues, unevaluableResult } from '@parley/metrics';
 import { costOfCall, type ModelPrice } from '@parley/providers';
@@ -15,6 +15,13 @@ import { transcriptDigest } from './transcript-digest.js';
  * (seed practice: 10 % → 0 % on budget breach, moved forward so the remaining 20 % buys coverage).
  */
 export const CROSS_CHECK_BUDGET_SHARE = 0.8;
+
+/** One expectation both the primary judge and the cross-check judged: their scores (0–1) and pass/fail. */
+export interface CrossCheckPair {
+  metric: string;
+  primary: { score: number; passed: boolean };
+  cross_check: { score: number; passed: boolean };
+}
 
 /** What the judging needs to know of the run's spending (the runner's BudgetTracker has it). */
 export interface BudgetView {
@@ -89,6 +96,7 @@ export class JudgeRun {
   private readonly notChecked = new Set<string>();
   private downgrade: Omit<CrossCheckDowngrade, 'not_checked'> | undefined;
   private readonly agreement = new Map<string, { compared: number; agreed: number; differences: number[] }>();
+  private readonly pairs: CrossCheckPair[] = [];
   private verdicts = 0;
   private errors = 0;
   private reAsked = 0;
@@ -98,9 +106,10 @@ export class JudgeRun {
 
   constructor(private readonly options: JudgeRunOptions) {
     const crossCheck = options.judge.cross_check;
-    const sample = crossCheck ? crossCheckSample(options.scenarioIds, crossCheck.sample ?? DEFAULT_CROSS_CHECK_SAMPLE, options.seed) : new Set<string>();
-    const ran = options.runScenarioIds === undefined ? undefined : new Set(options.runScenarioIds);
-    this.sampled = ran === undefined ? sample : new Set([...sample].filter((id) => ran.has(id)));
+    // Drawn over scenarios, not cases: in a comparison run every agent is cross-checked on the same scenarios.
+    const sample = crossCheck ? crossCheckSample(options.scenarioIds.map(scenarioOfCase), crossCheck.sample ?? DEFAULT_CROSS_CHECK_SAMPLE, options.seed) : new Set<string>();
+    const pool = options.runScenarioIds ?? options.scenarioIds;
+    this.sampled = new Set(pool.filter((id) => sample.has(scenarioOfCase(id))));
   }
 
   isJudgeMetric(name: string): boolean {
@@ -118,7 +127,7 @@ export class JudgeRun {
    */
   async judgeScenario(scenario: ScenarioToJudge): Promise<MetricResult[]> {
     const { primary, cross_check: crossCheck } = this.options.judge;
-    const votesOnFail = this.options.judge.votes_on_fail ?? 1;
+    const { votes: votesOnFail, panel } = votesOnFailOf(this.options.judge.votes_on_fail);
     const sampled = crossCheck !== undefined && this.sampled.has(scenario.scenario.id);
     let crossChecked = false;
     const digest = transcriptDigest(scenario.transcript);
@@ -137,10 +146,10 @@ export class JudgeRun {
         continue;
       }
       const question = Object.keys(params).length > 0 ? params : undefined;
-      const judge = (model: ModelRef, votes: number) =>
-        this.judged({ metric, params: parsed.data, threshold, model, votes, scenario, digest, ...(question ? { question } : {}) });
+      const judge = (model: ModelRef, votes: number, panelModels: readonly ModelRef[] = []) =>
+        this.judged({ metric, params: parsed.data, threshold, model, votes, panel: panelModels, scenario, digest, ...(question ? { question } : {}) });
 
-      const main = await judge(primary, votesOnFail);
+      const main = await judge(primary, votesOnFail, panel);
       const result = withCacheMark(judgeResult(metric, main.outcome, threshold, modelVersion(primary)), main);
       this.verdicts += 1;
       if (main.outcome.kind !== 'verdict') this.errors += 1;
@@ -168,7 +177,7 @@ export class JudgeRun {
   /** The report's `judge` section. */
   report(): JudgeReport {
     const { primary, cross_check: crossCheck } = this.options.judge;
-    const votesOnFail = this.options.judge.votes_on_fail ?? 1;
+    const { votes: votesOnFail, panel } = votesOnFailOf(this.options.judge.votes_on_fail);
     const cacheUsed = this.options.cache !== undefined && this.options.mode === 'live';
     return {
       primary: modelVersion(primary),
@@ -176,6 +185,7 @@ export class JudgeRun {
       verdicts: this.verdicts,
       errors: this.errors,
       ...(votesOnFail > 1 ? { votes_on_fail: votesOnFail, re_asked: this.reAsked } : {}),
+      ...(panel.length > 0 ? { panel: panel.map(modelVersion) } : {}),
       cache: {
         read: cacheUsed && this.options.readCache,
         written: cacheUsed,
@@ -198,6 +208,11 @@ export class JudgeRun {
           }
         : {}),
     };
+  }
+
+  /** Every sampled verdict both judges gave, in the order judged: what the run's kappa is computed from. */
+  crossCheckPairs(): readonly CrossCheckPair[] {
+    return this.pairs;
   }
 
   /** What the budget made the judging give up, for the report's `budget.downgrades`. */
@@ -235,6 +250,8 @@ export class JudgeRun {
     threshold: number;
     model: ModelRef;
     votes: number;
+    /** `votes_on_fail` as a panel of other judge models (empty: re-asks of `model`). */
+    panel: readonly ModelRef[];
     scenario: ScenarioToJudge;
     digest: string;
     question?: Record<string, unknown>;
@@ -250,6 +267,7 @@ export class JudgeRun {
       metric_version: `${metric.name}:${metric.version}`,
       transcript_digest: request.digest,
       ...(request.question ? { question: JSON.stringify(request.question) } : {}),
+      ...(request.panel.length > 0 ? { panel: request.panel.map(modelVersion).join(',') } : {}),
       ...attempt,
     });
     if (useCache && readCache) {
@@ -265,15 +283,19 @@ export class JudgeRun {
     }
     const spend = { usd: 0 as number | null };
     const pricing = this.options.pricing ?? {};
-    const inner = scenario.provider(model);
-    const counted: Provider = {
-      async complete(completion, context, signal) {
-        const response = await inner.complete(completion, context, signal);
-        const usd = costOfCall(completion.model, response.usage, pricing);
-        spend.usd = spend.usd === null || usd === null ? null : spend.usd + usd;
-        return response;
-      },
+    // Every call of this verdict (panel included) counts into what a cache hit saves later.
+    const countedProvider = (judgeModel: ModelRef): Provider => {
+      const inner = scenario.provider(judgeModel);
+      return {
+        async complete(completion, context, signal) {
+          const response = await inner.complete(completion, context, signal);
+          const usd = costOfCall(completion.model, response.usage, pricing);
+          spend.usd = spend.usd === null || usd === null ? null : spend.usd + usd;
+          return response;
+        },
+      };
     };
+    const counted = countedProvider(model);
     const outcome = await judgeExpectation({
       metric,
       params: request.params,
@@ -282,6 +304,7 @@ export class JudgeRun {
       model,
       provider: counted,
       votesOnFail: request.votes,
+      ...(request.panel.length > 0 ? { panel: request.panel.map((panelModel) => ({ model: panelModel, provider: countedProvider(panelModel) })) } : {}),
       ...(scenario.signal ? { signal: scenario.signal } : {}),
     });
     if (useCache && outcome.kind === 'verdict') {
@@ -322,6 +345,7 @@ export class JudgeRun {
       if (agrees) tally.agreed += 1;
       tally.differences.push(Math.abs(primary.verdict.score - verdict.score));
       this.agreement.set(metric, tally);
+      this.pairs.push({ metric, primary: { score: primary.verdict.score, passed: verdictPasses(primary.verdict, threshold) }, cross_check: { score: verdict.score, passed } });
     }
     return details;
   }
@@ -337,6 +361,16 @@ export class JudgeRun {
         mean_abs_score_difference: tally.differences.length === 0 ? null : tally.differences.reduce((sum, value) => sum + value, 0) / tally.differences.length,
       }));
   }
+}
+
+/**
+ * `judge.votes_on_fail` as votes and panel: a number N is N votes of the primary; a list of models
+ * is a panel, one vote each after the primary's.
+ */
+export function votesOnFailOf(setting: NonNullable<SuiteFile['judge']>['votes_on_fail']): { votes: number; panel: readonly ModelRef[] } {
+  if (setting === undefined) return { votes: 1, panel: [] };
+  if (typeof setting === 'number') return { votes: setting, panel: [] };
+  return { votes: 1 + setting.length, panel: setting };
 }
 
 /** SPEC §3.1: `cross_check: { …, sample: 0.10 }` is the default sample. */

@@ -1,6 +1,6 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ConfigIssue } from '@parley/core';
+import { writeFileAtomically, type ConfigIssue } from '@parley/core';
 import { readConfigFile, RubricMetricSchema, type LoadedRubricMetric } from '@parley/config';
 import { z } from 'zod';
 
@@ -77,13 +77,5 @@ function writeLock(file: string, lock: RubricLock): void {
   const sorted = Object.fromEntries(Object.entries(lock.metrics).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)));
   const text = `${JSON.stringify({ schema_version: 1, metrics: sorted }, null, 2)}\n`;
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const descriptor = openSync(temporary, 'w');
-  try {
-    writeSync(descriptor, text);
-    fsyncSync(descriptor);
-  } finally {
-    closeSync(descriptor);
-  }
-  renameSync(temporary, file);
+  writeFileAtomically(file, text);
 }

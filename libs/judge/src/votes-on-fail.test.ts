@@ -75,3 +75,53 @@ describe('votes_on_fail', () => {
     expect(once.result.details?.['votes']).toBeUndefined();
   });
 });
+
+describe('votes_on_fail as a panel of judge models', () => {
+  beforeAll(async () => {
+    await fake.server.close();
+    fake = await fakeJudge({
+      rules: [
+        { when: { model: 'strict-primary' }, reply: verdict(40) },
+        { when: { model: 'lenient-a' }, reply: verdict(90) },
+        { when: { model: 'lenient-b' }, reply: verdict(85) },
+        { when: { model: 'strict-c' }, reply: verdict(30) },
+      ],
+    });
+  });
+
+  async function panelVote(panel: string[]) {
+    await fake.reset();
+    const primary = { provider: 'openai' as const, model: 'strict-primary' };
+    const outcome = await judgeExpectation({
+      metric: conversationJudgeMetric,
+      params: {},
+      threshold: 0.7,
+      input: { transcript: BOOKING_TRANSCRIPT, scenario: { id: 's' } },
+      model: primary,
+      provider: fake.provider(primary),
+      votesOnFail: 1 + panel.length,
+      panel: panel.map((model) => ({ model: { provider: 'openai' as const, model }, provider: fake.provider({ provider: 'openai', model }) })),
+    });
+    return { result: judgeResult(conversationJudgeMetric, outcome, 0.7, 'openai:strict-primary'), models: fake.judgeCalls().map((call) => call.model) };
+  }
+
+  it('puts a failing verdict to the other models, each once: the majority across models decides', async () => {
+    const { result, models } = await panelVote(['lenient-a', 'lenient-b']);
+    expect(models).toEqual(['strict-primary', 'lenient-a', 'lenient-b']);
+    expect(result).toMatchObject({ passed: true, score: 0.9 });
+    expect(result.details?.['votes']).toEqual([
+      { score: 0.4, passed: false, model: 'openai:strict-primary' },
+      { score: 0.9, passed: true, model: 'openai:lenient-a' },
+      { score: 0.85, passed: true, model: 'openai:lenient-b' },
+    ]);
+  });
+
+  it('stops once the models agree, and an even panel that ties keeps the failing verdict', async () => {
+    const agreed = await panelVote(['strict-c', 'lenient-a']);
+    expect(agreed.models).toEqual(['strict-primary', 'strict-c']);
+    expect(agreed.result.passed).toBe(false);
+    const tie = await panelVote(['lenient-a']);
+    expect(tie.models).toEqual(['strict-primary', 'lenient-a']);
+    expect(tie.result).toMatchObject({ passed: false, score: 0.4 });
+  });
+});

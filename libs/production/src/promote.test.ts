@@ -134,6 +134,15 @@ describe('promoteConversations', () => {
     expect(existsSync(join(dir, 'scenarios/from_production'))).toBe(false);
   });
 
+  it.each(['Dental', 'DENTAL', ' dental ', 'ｄｅｎｔａｌ'])('refuses the restricted vertical however it is spelled (%j): nothing reaches scenarios/ or recordings/', async (vertical) => {
+    const dir = writePromotionSuite();
+    const before = filesUnder(dir);
+    const input = inputFor(dir, [...CONVERSATIONS, { ...DENTIST_VISIT, vertical }], [...FEEDBACK_LINES, DENTIST_FEEDBACK]);
+    await expect(promoteConversations(input)).rejects.toThrow(/is a restricted vertical without redaction extras: add redaction\.extras\.dental to parley\.yaml; nothing was promoted/);
+    expect(filesUnder(dir)).toEqual([...before, join(dir, 'logs.jsonl'), join(dir, 'feedback.jsonl')].sort());
+    expect(existsSync(join(dir, 'scenarios/from_production'))).toBe(false);
+  });
+
   it('promotes the restricted vertical once its extras exist, masking their terms', async () => {
     const dir = writePromotionSuite('  extras:\n    dental:\n      terms: [teeth, cosmetic services]\n');
     const result = await promoteConversations(inputFor(dir, [DENTIST_VISIT], [DENTIST_FEEDBACK]));

@@ -5,6 +5,7 @@ export * from './openai-responses-provider.js';
 export * from './anthropic-provider.js';
 export * from './live-provider.js';
 export * from './recording.js';
+export * from './redact-recording.js';
 export * from './replay.js';
 export * from './recorded-conversation.js';
 export * from './pricing.js';

@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { CallContext, Clock, CompletionRequest, CompletionResponse, Provider } from '@parley/core';
+import { writeFileAtomically, type CallContext, type Clock, type CompletionRequest, type CompletionResponse, type Provider } from '@parley/core';
 import type { RecordingEntry } from '@parley/config';
 import { keyMaterial, requestKey } from './request-key.js';
 
@@ -54,18 +54,14 @@ export function recordingPath(recordingsDir: string, scenarioId: string): string
 }
 
 /**
- * Writes a recording atomically (temp file, fsync, rename): an interrupted re-recording never
- * leaves a half-written cassette behind.
+ * Writes a recording atomically (every byte, fsync, check, rename; see writeFileAtomically): an
+ * interrupted re-recording or a full disk never leaves a half-written cassette behind, and the
+ * committed recording it would replace stays as it was.
  */
 export function writeRecording(path: string, entries: RecordingEntry[]): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  const descriptor = openSync(temporary, 'w');
-  try {
-    writeSync(descriptor, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-    fsyncSync(descriptor);
-  } finally {
-    closeSync(descriptor);
-  }
-  renameSync(temporary, path);
+  writeFileAtomically(
+    path,
+    entries.map((entry) => `${JSON.stringify(entry)}\n`),
+  );
 }

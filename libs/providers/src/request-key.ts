@@ -18,6 +18,11 @@ export function requestKey(request: CompletionRequest): string {
 }
 
 const keysByRequest = new WeakMap<CompletionRequest, string>();
+
+/** The recording key of a request's {@link keyMaterial} (as a recording stores it under `request`). */
+export function materialKey(material: Record<string, unknown>): string {
+  return sha256Hex(canonicalKeyText(material));
+}
 /** Canonical text of the messages (and tools) requests share: every request of a conversation repeats the earlier messages. */
 const canonicalMessages: WeakMap<object, string> = new WeakMap<object, string>();
 

@@ -3,6 +3,7 @@ import { countStatuses, exitCodeFor, finishedRunStatus, interruptedExitCode, typ
 import { baselineReport, type BaselineSource } from './baseline-report.js';
 import {
   REPORT_SCHEMA_VERSION,
+  type AgentComparisonReport,
   type BudgetReport,
   type JudgeReport,
   type MergedShard,
@@ -47,6 +48,8 @@ export interface RunInfo {
   merged_from?: readonly MergedShard[];
   /** What the LLM judges did (SPEC §5): verdicts, cache, cross-check agreement. */
   judge?: JudgeReport;
+  /** A comparison run's side-by-side view of its agents (computed by @parley/compare). */
+  comparison?: AgentComparisonReport;
   /** Scenarios of the suite marked flaky in triage (the store's marks); shown beside those that ran. */
   flaky_marks?: readonly FlakyMarkInput[];
 }
@@ -120,6 +123,7 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
     ...(warnings.length > 0 ? { warnings: warnings.map((warning) => ({ ...warning })) } : {}),
     ...(run.merged_from !== undefined ? { merged_from: run.merged_from.map((shard) => ({ ...shard })) } : {}),
     ...(run.judge !== undefined ? { judge: structuredClone(run.judge) } : {}),
+    ...(run.comparison !== undefined ? { comparison: structuredClone(run.comparison) } : {}),
     counts: countStatuses(sorted),
     results: reported,
   };

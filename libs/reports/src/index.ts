@@ -13,3 +13,4 @@ export * from './report-file-schema.js';
 export * from './read-report.js';
 export * from './merge-reports.js';
 export * from './judge-section.js';
+export * from './comparison-section.js';

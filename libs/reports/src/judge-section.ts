@@ -13,7 +13,10 @@ export function judgeSummary(judge: JudgeReport | undefined): string | null {
   if (judge === undefined) return null;
   const parts = [`${judge.verdicts} ${judge.verdicts === 1 ? 'verdict' : 'verdicts'}`];
   if (judge.errors > 0) parts.push(`${judge.errors} could not be evaluated`);
-  if (judge.votes_on_fail !== undefined) parts.push(`${judge.re_asked ?? 0} failing re-asked (majority of ${judge.votes_on_fail})`);
+  if (judge.votes_on_fail !== undefined) {
+    const panel = judge.panel !== undefined && judge.panel.length > 0 ? ` with the panel ${judge.panel.join(', ')}` : '';
+    parts.push(`${judge.re_asked ?? 0} failing re-asked${panel} (majority of ${judge.votes_on_fail})`);
+  }
   if (judge.cache.hits > 0) {
     const saved = judge.cache.saved_usd === null ? 'saved an unknown amount' : `saved $${judge.cache.saved_usd.toFixed(4)}`;
     parts.push(`${judge.cache.hits} from the cache (cost 0, ${saved})`);
@@ -28,6 +31,11 @@ export function judgeSummary(judge: JudgeReport | undefined): string | null {
     );
     text += `; cross-check ${crossCheck.model} on ${crossCheck.checked.length} of ${crossCheck.sampled.length} sampled scenarios (${percent}, seed ${crossCheck.seed})`;
     if (agreement.length > 0) text += `: ${agreement.join(', ')}`;
+    const kappa = crossCheck.kappa;
+    if (kappa !== undefined && kappa.pass_fail !== null) {
+      const before = kappa.trend.length === 0 ? '' : ` (before: ${kappa.trend.map((entry) => entry.kappa.toFixed(2)).join(', ')})`;
+      text += `; kappa ${kappa.pass_fail.toFixed(2)} on ${kappa.pairs} verdicts${before}`;
+    }
     if (crossCheck.downgrade !== undefined) text += `; ${crossCheck.downgrade.message}`;
   }
   return text;
@@ -83,6 +91,7 @@ export function mergeJudgeReports(judges: ReadonlyArray<JudgeReport | undefined>
     verdicts: sum((judge) => judge.verdicts),
     errors: sum((judge) => judge.errors),
     ...(first.votes_on_fail !== undefined ? { votes_on_fail: first.votes_on_fail, re_asked: sum((judge) => judge.re_asked) } : {}),
+    ...(first.panel !== undefined ? { panel: [...first.panel] } : {}),
     cache: {
       read: present.some((judge) => judge.cache.read),
       written: present.some((judge) => judge.cache.written),

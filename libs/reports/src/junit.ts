@@ -1,3 +1,4 @@
+import { scenarioOfCase } from '@parley/core';
 import { failsGate } from '@parley/gate';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
@@ -5,7 +6,8 @@ import { openTag, textElement } from './xml-text.js';
 
 /**
  * `junit.xml` for CI systems (GitHub, GitLab, Jenkins): one `<testsuite>` named after the suite,
- * one `<testcase>` per scenario, classname `parley.<suite>.<agent>`.
+ * one `<testcase>` per scenario, classname `parley.<suite>.<agent>` (in a comparison run, one per
+ * scenario and agent, named `<scenario> [<agent>]`).
  *
  * A testcase is a `<failure>` or `<error>` exactly when the scenario fails the gate (see
  * `failsGate` in @parley/gate), so the CI's red testcases are the ones that made the run exit 1:
@@ -70,7 +72,8 @@ export function renderJunit(report: RunReport): string {
 function renderTestCase(report: RunReport, result: ReportResult): string {
   const attributes = {
     classname: `parley.${report.suite}.${result.agent}`,
-    name: result.scenario_id,
+    // A comparison run has one case per scenario and agent: `spa_booking [booking_v2]`.
+    name: report.comparison === undefined ? result.scenario_id : `${scenarioOfCase(result.scenario_id)} [${result.agent}]`,
     time: millisecondsToSeconds(assistantLatencyMs(result)),
   };
   const properties = [

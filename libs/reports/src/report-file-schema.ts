@@ -143,6 +143,9 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       mode: z.enum(['live', 'replay']),
       verdicts: z.number().int().min(0),
       errors: z.number().int().min(0),
+      votes_on_fail: z.number().int().min(1).optional(),
+      re_asked: z.number().int().min(0).optional(),
+      panel: z.array(z.string()).optional(),
       cache: z.looseObject({ read: z.boolean(), written: z.boolean(), cleared: z.boolean(), hits: z.number(), misses: z.number(), saved_usd: z.number().nullable() }),
       cross_check: z
         .looseObject({
@@ -154,11 +157,50 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
           agreement: z.array(
             z.looseObject({ metric: z.string(), compared: z.number(), agreed: z.number(), rate: z.number().nullable(), mean_abs_score_difference: z.number().nullable() }),
           ),
+          kappa: z
+            .looseObject({
+              pairs: z.number().int().min(0),
+              pass_fail: z.number().nullable(),
+              weighted: z.number().nullable(),
+              trend: z.array(z.looseObject({ run_id: z.string(), kappa: z.number() })),
+            })
+            .optional(),
           downgrade: z
             .looseObject({ reason: z.literal('budget'), spent_usd: z.number(), limit_usd: z.number(), not_checked: z.array(z.string()), message: z.string() })
             .optional(),
         })
         .optional(),
+    })
+    .optional(),
+  comparison: z
+    .looseObject({
+      agents: z.array(z.string()).min(1),
+      per_agent: z.array(
+        z.looseObject({
+          agent: z.string(),
+          cases: z.number().int().min(0),
+          counts: z.record(StatusSchema, z.number().int().min(0)),
+          cost: CostSchema,
+          mean_latency_ms: z.number().nullable(),
+          p95_latency_ms: z.number().nullable(),
+        }),
+      ),
+      scores: z.array(z.looseObject({ scenario_id: z.string(), metric: z.string(), scores: z.record(z.string(), z.number().nullable()) })),
+      tests: z.array(
+        z.looseObject({
+          metric: z.string(),
+          agent: z.string(),
+          against: z.string(),
+          pairs: z.number().int().min(0),
+          agent_mean: z.number(),
+          against_mean: z.number(),
+          mean_delta: z.number(),
+          p_value: z.number(),
+          interval: z.looseObject({ low: z.number(), high: z.number() }),
+          winner: z.string().nullable(),
+        }),
+      ),
+      statistics_note: z.string(),
     })
     .optional(),
   counts: z.record(StatusSchema, z.number().int().min(0)),

@@ -48,6 +48,8 @@ export interface RunReport {
   merged_from?: MergedShard[];
   /** Present when judge metrics ran: judge model, cache hits, cross-check agreement (SPEC §5). */
   judge?: JudgeReport;
+  /** Present in a comparison run (`--agent A --agent B`, `matrix:`): the agents side by side. */
+  comparison?: AgentComparisonReport;
   counts: Record<Status, number>;
   /** Sorted by scenario id. */
   results: ReportResult[];
@@ -90,6 +92,8 @@ export interface JudgeReport {
   errors: number;
   /** `judge.votes_on_fail` when above 1, and how many failing verdicts were re-asked. */
   votes_on_fail?: number;
+  /** `judge.votes_on_fail` as a panel: its judge models (`<provider>:<model>`), asked after the primary. */
+  panel?: string[];
   re_asked?: number;
   cache: JudgeCacheReport;
   cross_check?: CrossCheckReport;
@@ -121,6 +125,8 @@ export interface CrossCheckReport {
   checked: string[];
   /** Per metric: how often the two judges agreed on pass/fail, and how far apart their scores were. */
   agreement: MetricAgreement[];
+  /** Cohen's kappa between the primary judge and the cross-check on the sampled verdicts, with the suite's trend. */
+  kappa?: CrossCheckKappa;
   /** Present when spending reached the budget and the sample dropped to 0% for the rest of the run. */
   downgrade?: CrossCheckDowngrade;
 }
@@ -246,4 +252,73 @@ export interface ReportFlakyMark {
   run_id: string;
   /** The person's note; left out when empty, and for metadata_only scenarios. */
   note?: string;
+}
+
+/**
+ * A comparison run's agents side by side. Each result of such a run is one (scenario, agent) case;
+ * its `scenario_id` is the scenario's id for the scenario's own agent and `<scenario>@<agent>`
+ * for another one (see `caseId` in @parley/core).
+ */
+export interface AgentComparisonReport {
+  /** The agents compared, in the order they were named; the first is the one the others are tested against. */
+  agents: string[];
+  /** Per agent, over its cases: how they went, what they cost and how fast the agent answered. */
+  per_agent: AgentTotals[];
+  /** Per scenario and scored metric key: each agent's score (the mean over attempts), null when it has none. */
+  scores: AgentScoreRow[];
+  /** Per metric and agent after the first: the paired test of the two over the scenarios both scored. */
+  tests: AgentMetricTest[];
+  /** How the tests were made (test, seed, significance level). */
+  statistics_note: string;
+}
+
+export interface AgentTotals {
+  agent: string;
+  cases: number;
+  /** Cases by status. */
+  counts: Record<Status, number>;
+  cost: CostSummary;
+  /** Over the agent's answers in the transcripts; null when none carries a latency (a metadata_only case, a replay of one without). */
+  mean_latency_ms: number | null;
+  p95_latency_ms: number | null;
+}
+
+export interface AgentScoreRow {
+  /** The scenario (without `@agent`). */
+  scenario_id: string;
+  /** Metric key (`content_signals`, `content_signals#2` for the second occurrence). */
+  metric: string;
+  /** By agent name. */
+  scores: Record<string, number | null>;
+}
+
+export interface AgentMetricTest {
+  metric: string;
+  /** The challenger and the agent it is compared with (the first one named). */
+  agent: string;
+  against: string;
+  /** Paired (scenario, metric key) units both agents scored. */
+  pairs: number;
+  /** Mean score over those pairs of each side. */
+  agent_mean: number;
+  against_mean: number;
+  /** Mean of the paired differences `agent − against`: positive means `agent` scores higher. */
+  mean_delta: number;
+  p_value: number;
+  /** 95% percentile bootstrap interval of the mean difference. */
+  interval: { low: number; high: number };
+  /** The better agent when p < alpha and the interval excludes 0; null when the difference may be noise. */
+  winner: string | null;
+}
+
+/** How far the cross-check agreed with the primary judge in a run, beyond chance (seed 000's drift signal). */
+export interface CrossCheckKappa {
+  /** Verdicts both judges gave on the same expectation. */
+  pairs: number;
+  /** Cohen's kappa on pass/fail; null when undefined (every verdict of both judges the same). */
+  pass_fail: number | null;
+  /** Quadratic-weighted kappa on the scores in five bands of 0.2; null when undefined. */
+  weighted: number | null;
+  /** The pass/fail kappa of the suite's earlier runs that measured one, oldest first (at most 5). */
+  trend: Array<{ run_id: string; kappa: number }>;
 }

@@ -3,6 +3,7 @@ import { EXIT_GATE_FAILED, failsGate, isInterruptedExit, STATUSES_BY_SEVERITY, s
 import { baselineSection, selectionSentence, warningLines } from './gate-sections.js';
 import { escapeInlineText, escapeTableCell } from './markdown-text.js';
 import { judgeSummary } from './judge-section.js';
+import { comparisonSection } from './comparison-section.js';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
 
@@ -29,6 +30,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     ...(selection !== null ? [selection] : []),
     ...(warnings.length > 0 ? [warnings.join('\n')] : []),
     ...(baseline !== null ? [baseline] : []),
+    ...(report.comparison !== undefined ? [comparisonSection(report.comparison)] : []),
     scenarioTable('Blocking scenarios', blocking),
     ...(advisory.length > 0 ? [scenarioTable('Advisory scenarios', advisory, 'Advisory scenarios never fail the run.')] : []),
     ...(failing.length > 0 ? [failuresSection(failing)] : []),

@@ -1,6 +1,6 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { ConfigError, DiskFullError, isDiskFull, writeFileAtomically } from '@parley/core';
 import { reportJsonChunks } from './build-report.js';
 import { renderJunit } from './junit.js';
 import type { RunReport } from './report-schema.js';
@@ -51,25 +51,7 @@ export function writeReports(outDir: string, report: RunReport, options: WriteRe
 }
 
 function writeAtomically(path: string, text: string | Iterable<string>): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  attempt(path, () => {
-    try {
-      if (typeof text === 'string') {
-        writeFileSync(temporary, text, 'utf8');
-      } else {
-        const descriptor = openSync(temporary, 'w');
-        try {
-          for (const chunk of text) writeSync(descriptor, chunk);
-        } finally {
-          closeSync(descriptor);
-        }
-      }
-      renameSync(temporary, path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
-  });
+  attempt(path, () => writeFileAtomically(path, text));
 }
 
 /** A blank line between what is already in the step summary and this run's summary. */
@@ -84,6 +66,8 @@ function attempt(path: string, action: () => void): void {
   try {
     action();
   } catch (error) {
+    if (error instanceof DiskFullError) throw error;
+    if (isDiskFull(error)) throw new DiskFullError(path);
     const cause = error instanceof Error ? error.message : String(error);
     throw new ConfigError({ file: path, message: `cannot write report: ${cause}` });
   }

@@ -1,7 +1,7 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BaselineFile, LoadedScenario, LoadedSuite } from '@parley/config';
-import { ConfigError, type MetricResult } from '@parley/core';
+import { ConfigError, DiskFullError, writeFileAtomically, type MetricResult } from '@parley/core';
 import { baselineWarnings, gateAgainstBaseline, indexBaseline, readBaselineFile, renderBaselineJson, type RunWarning } from '@parley/gate';
 import type { BaselineSource } from '@parley/reports';
 import { shellWord } from './shell-word.js';
@@ -74,13 +74,11 @@ export function exportCommand(suiteAsGiven: string, fileAsGiven: string): string
  * for the next run to refuse. A path that cannot be written is a ConfigError naming it.
  */
 export function writeBaselineFile(file: string, baseline: BaselineFile): void {
-  const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temporary, renderBaselineJson(baseline), 'utf8');
-    renameSync(temporary, file);
+    writeFileAtomically(file, renderBaselineJson(baseline));
   } catch (error) {
-    rmSync(temporary, { force: true });
+    if (error instanceof DiskFullError) throw error;
     throw new ConfigError({ file, message: `cannot write the baseline: ${error instanceof Error ? error.message : String(error)}` });
   }
 }

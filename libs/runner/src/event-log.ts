@@ -1,11 +1,13 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RunEvent, RunListener, ScenarioResult } from '@parley/core';
+import { appendAllSync, type RunEvent, type RunListener, type ScenarioResult } from '@parley/core';
 import { floorRedactor, type Redactor } from '@parley/redaction';
 import { redactResultContent } from '@parley/reports';
 
 export interface EventLog {
   listener: RunListener;
+  /** The error that stopped the log (a full disk), if one did: the run reports it when it ends. */
+  readonly failure: unknown;
   close(): void;
 }
 
@@ -36,14 +38,24 @@ export function openEventLog(
   // Lines are buffered and written when a scenario or the run starts or finishes: one write per
   // scenario instead of one per turn, and a crash loses at most the turns of unfinished scenarios.
   let pending = '';
+  // A failed append is cut back to the last whole line (appendAllSync) and stops the log: a run
+  // that cannot log goes on to finish its scenarios, and reports the failure when it ends.
+  let failure: unknown;
   const flush = (): void => {
-    if (pending === '') return;
-    writeSync(descriptor, pending);
+    if (pending === '' || failure !== undefined) return;
+    try {
+      appendAllSync(descriptor, path, pending);
+    } catch (error) {
+      failure = error;
+    }
     pending = '';
   };
   return {
+    get failure() {
+      return failure;
+    },
     listener(event) {
-      if (!open) return;
+      if (!open || failure !== undefined) return;
       pending += `${JSON.stringify(redact(withoutContent(event, isMetadataOnly)))}\n`;
       if (event.type !== 'turn_completed') flush();
     },

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Clock, Random } from '@parley/core';
 import { buildBaseline } from '@parley/gate';
+import { compareAgents } from '@parley/compare';
 import { mergeShardReports, readReportFile, reportResultInput, writeReports, type RunReport } from '@parley/reports';
 import { openStore } from '@parley/store';
 import { writeBaselineFile } from './baseline-gating.js';
@@ -34,7 +35,11 @@ export interface MergedRun {
 export function mergeShardRuns(options: MergeRunOptions, dependencies: { cwd: string; clock: Clock; random: Random }): MergedRun {
   const shards = options.paths.map((path) => ({ source: path, report: readReportFile(resolve(dependencies.cwd, path)) }));
   const runId = newRunId(dependencies.clock, dependencies.random);
-  const report = mergeShardReports(shards, { run_id: runId, ...(options.strict ? { strict: true } : {}) });
+  const merged = mergeShardReports(shards, { run_id: runId, ...(options.strict ? { strict: true } : {}) });
+  // Shards of a comparison run each compared their part: the merged run compares all of it.
+  const agents = shards.find((shard) => shard.report.comparison !== undefined)?.report.comparison?.agents;
+  const { counts, results, ...facts } = merged;
+  const report: RunReport = agents === undefined ? merged : { ...facts, comparison: compareAgents(results, agents), counts, results };
   const outDir = resolve(dependencies.cwd, options.outDir ?? join('.parley', 'runs', runId));
   writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
 

@@ -1,8 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { RunMode, ScenarioResult } from '@parley/core';
+import { writeFileAtomically, type RunMode, type ScenarioResult } from '@parley/core';
 import type { RecordingEntry } from '@parley/config';
-import { readRecording, recordingPath, writeRecording } from '@parley/providers';
+import { readRecording, recordingPath, redactRecordingEntries, writeRecording } from '@parley/providers';
 
 /**
  * Re-recordings (SPEC §3.3, §8): a live or record run keeps each scenario's fresh recording beside
@@ -57,6 +57,8 @@ export interface RecordingKeeperOptions {
    * took of the original is then kept, not overwritten with the half-done re-recording.
    */
   resumed?: boolean;
+  /** The suite's secrets redactor (keys, tokens): every string of every recording written goes through it. */
+  secrets?: (text: string) => string;
 }
 
 /**
@@ -76,7 +78,8 @@ export function recordingKeeper(options: RecordingKeeperOptions): RecordingKeepe
         started.add(scenarioId);
         if (options.mode === 'record') keepReplaced(suiteFile, kept, replacedRecordingPath(options.keepDir, scenarioId), options.resumed ?? false);
       }
-      const list = [...entries];
+      // Recordings are committed and shared: they pass through the suite's secrets redactor too.
+      const list = options.secrets ? redactRecordingEntries(entries, options.secrets) : [...entries];
       if (options.mode === 'record') writeRecording(suiteFile, list);
       if (keep) writeRecording(kept, list);
     },
@@ -91,9 +94,7 @@ function keepReplaced(suiteFile: string, kept: string, replaced: string, resumed
     return;
   }
   mkdirSync(dirname(replaced), { recursive: true });
-  const temporary = `${replaced}.${process.pid}.tmp`;
-  copyFileSync(suiteFile, temporary);
-  renameSync(temporary, replaced);
+  writeFileAtomically(replaced, readFileSync(suiteFile, 'utf8'));
 }
 
 /** A scenario's re-recording as triage shows it. */

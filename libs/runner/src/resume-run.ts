@@ -23,6 +23,8 @@ export interface ResumeState {
     seed?: number;
     judgeMode?: 'live' | 'replay';
     noCache?: boolean;
+    /** `--agent`: the agents a comparison run compared. */
+    agents?: string[];
   };
 }
 
@@ -59,6 +61,7 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
         ...(typeof stored.seed === 'number' ? { seed: stored.seed } : {}),
         ...(stored.judge === 'live' || stored.judge === 'replay' ? { judgeMode: stored.judge } : {}),
         ...(stored.no_cache === true ? { noCache: true } : {}),
+        ...(stringList(stored.agents) ? { agents: stringList(stored.agents)! } : {}),
       },
     };
   } finally {

@@ -28,6 +28,10 @@ import { checkSuiteJudging, refuseJudgeReplayWhileRecording, RunJudging, type Ju
 import { budgetLimit } from './budget.js';
 import { claimOutDir } from './out-dir.js';
 import { recordingKeeper, rerecordingsDir } from './rerecording.js';
+import { comparedAgents, withComparisonCases } from './comparison-cases.js';
+import { calibrationWarnings } from './calibration-warnings.js';
+import { recordJudgeAgreement } from './judge-agreement.js';
+import { compareAgents } from '@parley/compare';
 
 export const PARLEY_VERSION = '0.1.0';
 export const DEFAULT_CONCURRENCY = 4;
@@ -66,6 +70,11 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   shard?: Shard;
   /** `--changed-since GITREF`: only the scenarios the changes since GITREF affect (the gate matrix). */
   changedSince?: string;
+  /**
+   * `--agent NAME` (repeatable): a comparison run, every selected scenario against each of these
+   * agents instead of its own (else `matrix.agents` of parley.yaml). See comparison-cases.ts.
+   */
+  agents?: string[];
 }
 
 export interface RunDependencies {
@@ -109,7 +118,9 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   const storePath = resolve(dependencies.cwd, givenOptions.storePath ?? join('.parley', 'parley.db'));
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
-  const suite = loadSuiteForRun(resolve(dependencies.cwd, options.suitePath), options);
+  const loaded = loadSuiteForRun(resolve(dependencies.cwd, options.suitePath), options);
+  const agents = comparedAgents(loaded, options.agents);
+  const suite = agents ? withComparisonCases(loaded, agents) : loaded;
   if (options.strict && suite.warnings.length > 0) {
     // --strict: what `parley validate` warns about (e.g. a judge judging its own model) stops the run.
     throw new ConfigError(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })));
@@ -124,7 +135,8 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
   if (resumed && givenOptions.outDir !== undefined && resolve(dependencies.cwd, givenOptions.outDir) !== resumed.outDir) {
     throw new ConfigError(`--resume ${resumed.runId} continues the run in its own folder ${resumed.outDir}; leave out --out ${givenOptions.outDir}`);
   }
-  const fingerprint = configFingerprint(suite, metricVersions());
+  // The suite's own fingerprint, the same whichever agents a run compares: shards and baselines match it.
+  const fingerprint = configFingerprint(loaded, metricVersions());
   const plan = await planGate(suite, options, { cwd: dependencies.cwd, fingerprint, parleyVersion: PARLEY_VERSION });
   const runId = resumed?.runId ?? newRunId(clock, random);
   // The run seed draws the cross-check sample; stored with the run so that --resume draws the same.
@@ -158,9 +170,11 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
     }
   };
 
+  // Credentials are masked in everything the run keeps for itself: the history and the recordings.
+  const secrets = suiteSecretsRedactor(suite, { env });
   let store: Store;
   try {
-    store = secretSafeStore(openRunStore(storePath), suiteSecretsRedactor(suite, { env }));
+    store = secretSafeStore(openRunStore(storePath), secrets);
   } catch (error) {
     eventLog.close();
     releaseOutDir();
@@ -192,6 +206,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...(seed !== undefined ? { seed } : {}),
         ...(options.judgeMode !== undefined ? { judge: options.judgeMode } : {}),
         ...(options.noCache ? { no_cache: true } : {}),
+        ...(agents ? { agents } : {}),
         // Not a flag: how many scenarios the run is to run, so an interrupted run says "n of N ran".
         planned: plan.scenarios.length,
       },
@@ -248,12 +263,31 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       ...(plan.baseline ? { gateMetrics: plan.baseline.gateMetrics } : {}),
       // Live and record runs keep each scenario's recording beside the history for triage (rerecording.ts).
       ...(mode !== 'replay'
-        ? { recordingKeeper: recordingKeeper({ mode, recordingsDir: recordingsDir(suite), keepDir: rerecordingsDir(storePath, runId), resumed: resumed !== undefined }) }
+        ? {
+            recordingKeeper: recordingKeeper({
+              mode,
+              recordingsDir: recordingsDir(suite),
+              keepDir: rerecordingsDir(storePath, runId),
+              resumed: resumed !== undefined,
+              secrets: (text) => secrets.text(text),
+            }),
+          }
         : {}),
+    };
+    // A bad file or a full disk in one scenario (a ConfigError) stops the run from starting more;
+    // the scenarios in flight finish (and tear down) before the run ends with it (exit 2).
+    let fatal: { error: unknown } | undefined;
+    const settle = (task: () => Promise<void>) => async (): Promise<void> => {
+      if (fatal !== undefined) return;
+      try {
+        await task();
+      } catch (error) {
+        fatal ??= { error };
+      }
     };
     await Promise.all(
       pending.map((scenario) =>
-        limit(async () => {
+        limit(settle(async () => {
           if (options.signal?.aborted) return;
           const id = scenario.data.id;
           const notStarted = sweepFailure ? erroredBySweep(scenario, sweepFailure) : live.budget?.exhausted ? skippedForBudget(scenario, live.budget) : undefined;
@@ -283,13 +317,25 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
           const redacted = finish(repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
           saves.save(result);
           emitFinished(result, redacted);
-        }),
+        })),
       ),
     );
 
     saves.close();
+    if (fatal !== undefined) throw fatal.error;
+    // The event log stopped at its last whole line (a full disk): the run cannot vouch for its outputs.
+    if (eventLog.failure !== undefined) throw eventLog.failure;
     const interruptedBy = options.signal?.aborted ? interruptSignalOf(options.signal) : undefined;
     const interrupted = interruptedBy !== undefined;
+    const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath, now: clock.now() }) : [];
+    const judgeReport = judging.judgeRun?.report();
+    const pairs = judging.judgeRun?.crossCheckPairs() ?? [];
+    // The run's kappa between the two judges, kept per run for the trend (not for an interrupted run's partial sample).
+    const agreement =
+      judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted
+        ? await recordJudgeAgreement({ storePath, run: { id: runId, suite: suite.config.suite, started_at: startedAt.toISOString() }, pairs })
+        : undefined;
+    const runWarnings = [...(plan.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
     const sha = await pendingSha;
     const finishedAt = clock.now();
     const durationMs = Math.round(clock.monotonicMs() - startedMs);
@@ -308,12 +354,14 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...(interruptedBy !== undefined ? { interrupted: interruptedBy } : {}),
         planned: plan.scenarios.length,
         ...(live.budget ? { budget: withJudgeDowngrades(live.budget.report(), judging.budgetDowngrades()) } : {}),
-        ...(judging.judgeRun ? { judge: judging.judgeRun.report() } : {}),
+        ...(judgeReport ? { judge: agreement && judgeReport.cross_check ? { ...judgeReport, cross_check: { ...judgeReport.cross_check, kappa: agreement.kappa } } : judgeReport } : {}),
         ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
         ...(plan.selection ? { selection: plan.selection } : {}),
-        ...(plan.baseline ? { baseline: plan.baseline.source, warnings: plan.baseline.warnings } : {}),
+        ...(plan.baseline ? { baseline: plan.baseline.source } : {}),
+        ...(plan.baseline || runWarnings.length > 0 ? { warnings: runWarnings } : {}),
         // Scenarios marked flaky in triage (`parley tui`): the reports say so beside them.
         flaky_marks: store.flakyMarks(suite.config.suite),
+        ...(agents && agents.length > 1 ? { comparison: compareAgents(results, agents, seed !== undefined ? { seed } : {}) } : {}),
       },
       results,
       { redactor, alreadyRedacted: true },

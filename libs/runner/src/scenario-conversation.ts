@@ -157,6 +157,8 @@ export async function playScenario(
 
   let transport: AgentTransport | undefined;
   let result: ScenarioConversation;
+  // A bad file or a full disk (a ConfigError) ends the run with exit 2, but only after teardown.
+  let fatal: unknown;
   try {
     if (isolation?.setup) {
       const setup = await runHook(isolation.setup, { cwd: suite.dir, env: hookEnv });
@@ -221,7 +223,7 @@ export async function playScenario(
       result = conversationFailure(outcome.error, outcome.transcript);
     }
   } catch (error) {
-    if (isConfigError(error)) throw error;
+    if (isConfigError(error)) fatal = error;
     result = error instanceof SetupFailed ? error.result : conversationFailure(error);
   } finally {
     await transport?.close();
@@ -237,6 +239,7 @@ export async function playScenario(
         .join('\n\n');
     }
   }
+  if (fatal !== undefined) throw fatal;
   return result;
 }
 

@@ -31,6 +31,8 @@ describe('migrate', () => {
         'calibration_sessions',
         'calibration_sessions_by_set',
         'flaky_marks',
+        'judge_agreement',
+        'judge_agreement_by_suite',
         'judge_cache',
         'judge_cache_by_metric',
         'metric_scores',

@@ -236,6 +236,25 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    description: 'judge agreement per run',
+    sql: `
+      -- How far the cross-check judge agreed with the primary on a run's sampled verdicts (Cohen's
+      -- kappa), one row per run that measured it: the trend a drifting judge shows up in.
+      CREATE TABLE judge_agreement (
+        run_id         TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+        suite          TEXT NOT NULL,
+        started_at     TEXT NOT NULL,
+        -- Verdicts both judges gave on the same expectation.
+        pairs          INTEGER NOT NULL,
+        -- On pass/fail, unweighted; NULL when undefined (no pairs, or one category only).
+        kappa          REAL,
+        -- On the scores in five bands, quadratic weights; NULL when undefined.
+        weighted_kappa REAL
+      );
+      CREATE INDEX judge_agreement_by_suite ON judge_agreement (suite, started_at DESC);
+    `,
+  },
+  {
     description: 'model spend',
     sql: `
       -- What a run paid each model (\`parley cost\`): calls that went to a provider, not replayed

@@ -78,7 +78,7 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
     );
   }
   const backHint: KeyHint = navigation.depth === 0 ? ['q', 'quit'] : ['Esc', 'back'];
-  const footer: KeyHint[] = [...keys, ...(helpKey ? [['?', 'keys'] as KeyHint] : []), ...(backKeys ? [backHint] : [])];
+  const footer: KeyHint[] = [...keys, ...(helpKey ? [['?', 'keys'] as KeyHint] : []), ...(backKeys && !escapeTaken ? [backHint] : [])];
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Box justifyContent="space-between">

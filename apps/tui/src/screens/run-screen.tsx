@@ -14,6 +14,9 @@ import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useServices } from '../tui-context.js';
 import { useKeys } from '../components/keyboard.js';
+import { AgentComparisonTable, comparisonLines } from '../components/agent-comparison-table.js';
+import { compareAgents } from '@parley/compare';
+import type { AgentComparisonReport } from '@parley/reports';
 
 /** Body rows besides the list: run summary, column header, and up to three lines of the selected reason. */
 const CHROME_ROWS = 5;
@@ -26,6 +29,8 @@ interface RunView {
   results: ScenarioResult[];
   /** Scenario ids a person marked flaky in this suite. */
   flaky: Set<string>;
+  /** A comparison run's agents side by side. */
+  comparison?: AgentComparisonReport;
 }
 
 /**
@@ -44,11 +49,14 @@ export function RunScreen({ runId }: { runId: string }) {
     // The list never shows a metadata_only transcript; the store leaves it out already.
     const results = triageOrder(store.getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })).map(withholdScenarioContent);
     const flaky = new Set(store.flakyMarks(run.suite).map((mark) => mark.scenario_id));
-    return { run, results, flaky };
+    const agents = run.options['agents'];
+    const compared = Array.isArray(agents) && agents.length > 1 && agents.every((agent) => typeof agent === 'string');
+    return { run, results, flaky, ...(compared ? { comparison: compareAgents(results, agents) } : {}) };
   }, [runId]);
   const view = read.kind === 'read' ? read.value : undefined;
   const results = view?.results ?? [];
-  const visible = Math.max(1, bodyRows - CHROME_ROWS);
+  const comparisonRows = view?.comparison ? comparisonLines(view.comparison, columns).length : 0;
+  const visible = Math.max(1, bodyRows - CHROME_ROWS - comparisonRows);
   const cursor = useListCursor(results.length, visible);
   const selected = results[cursor.index];
   useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
@@ -77,6 +85,7 @@ export function RunScreen({ runId }: { runId: string }) {
           </Text>
           {` · ${run.id} · ${run.mode} · ${formatStartTime(run.started_at)} · ${formatDuration(run.duration_ms)} · ${formatUsd(run.cost?.usd)}`}
         </Text>
+        {view.comparison ? <AgentComparisonTable comparison={view.comparison} width={columns} /> : null}
         {results.length === 0 ? (
           <Text>This run saved no scenario results (it was interrupted before the first one finished).</Text>
         ) : (

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { DiskFullError, isDiskFull, writeAllSync } from '@parley/core';
 import { hostname } from 'node:os';
 import { processIsAlive } from './process-alive.js';
 
@@ -63,13 +64,18 @@ function tryCreate(lockPath: string, token: string): boolean {
     descriptor = openSync(lockPath, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (isDiskFull(error)) throw new DiskFullError(lockPath);
     throw error;
   }
   try {
-    writeSync(descriptor, token);
-  } finally {
+    writeAllSync(descriptor, token);
+  } catch (error) {
     closeSync(descriptor);
+    rmSync(lockPath, { force: true }); // half a token would read as a lock nobody holds
+    if (isDiskFull(error)) throw new DiskFullError(lockPath);
+    throw error;
   }
+  closeSync(descriptor);
   return true;
 }
 

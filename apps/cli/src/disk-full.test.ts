@@ -1,0 +1,130 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, seededRandom } from '@parley/core';
+import { startFakeLlm } from '@parley/fake-llm';
+import { main } from './main.js';
+import { captureOutput } from './test-support/capture-output.js';
+import type { parseCalibrationSet as ParseCalibrationSetFunction } from '@parley/calibration';
+import { REPO_ROOT } from './test-support/example-copy.js';
+import { GATE_FAKE_SCRIPT, recordedGateSuite } from './test-support/gate-suite.js';
+import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-support/small-disk.js';
+
+type ParseCalibrationSet = typeof ParseCalibrationSetFunction;
+
+/**
+ * A full disk on a real (tmpfs) file system, at several fill levels: every command either does
+ * its work completely or exits 2 with "disk full: nothing was changed", and no file that held data
+ * before the command is shorter or unparsable after it.
+ */
+const FREE_BYTES = [0, 4096, 12_288, 24_576, 65_536];
+
+async function parley(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const output = captureOutput();
+  const code = await main(argv, { cwd, env, output, clock: manualClock(new Date('2026-12-07T09:00:00Z')), random: seededRandom(7) });
+  return { code, stdout: output.stdout(), stderr: output.stderr() };
+}
+
+/** A recording rewritten whole: as many entries as before (a re-recording of the same conversation), each a JSON line. */
+function sameEntriesParsable(old: Buffer, now: Buffer): boolean {
+  const lines = (buffer: Buffer) => buffer.toString('utf8').split('\n').filter((line) => line !== '');
+  try {
+    for (const line of lines(now)) JSON.parse(line);
+  } catch {
+    return false;
+  }
+  return now.toString('utf8').endsWith('\n') && lines(now).length === lines(old).length;
+}
+
+/** The example set cut after its first item (comments, header, one rated item). */
+function firstItemOfExampleSet(): string {
+  const lines = readFileSync(join(REPO_ROOT, 'calibration/human_labelled.yaml'), 'utf8').split('\n');
+  const items = lines.flatMap((line, index) => (line.startsWith('  - id: ') ? [index] : []));
+  return `${lines.slice(0, items[1]).join('\n')}\n`;
+}
+
+let disk: ReturnType<typeof mountSmallDisk>;
+let parseCalibrationSet: ParseCalibrationSet;
+beforeAll(async () => {
+  // The CLI loads @parley/calibration lazily; so does this test.
+  ({ parseCalibrationSet } = await import('@parley/calibration'));
+  disk = mountSmallDisk(1024);
+});
+afterAll(() => {
+  disk?.unmount();
+});
+
+describe('a full disk (real tmpfs) never costs a file its data', () => {
+  it('parley calibrate import: the set is imported whole or not at all (exit 2, "disk full: nothing was changed")', async () => {
+    const outcomes: string[] = [];
+    for (const free of FREE_BYTES) {
+      const root = join(disk.dir, `import-${free}`);
+      mkdirSync(join(root, 'calibration'), { recursive: true });
+      // A set holding people's work: the example's first item with its ratings (the inbox holds 24 others).
+      writeFileSync(join(root, 'calibration/human_labelled.yaml'), firstItemOfExampleSet());
+      cpSync(join(REPO_ROOT, 'calibration/rubric.md'), join(root, 'calibration/rubric.md'));
+      const before = snapshotFiles(root);
+      const itemsBefore = parseCalibrationSet(before.get('calibration/human_labelled.yaml')!.toString('utf8'), 'set').items.length;
+      fillDisk(disk.dir, free);
+      const result = await parley(['calibrate', 'import', join(REPO_ROOT, 'calibration/inbox/2026-11-production.jsonl'), '--dir', 'calibration'], root);
+      fillDisk(disk.dir, Number.MAX_SAFE_INTEGER); // free the space again for the checks
+      const damaged = damagedFiles(before, root, (_path, old, now) => {
+        try {
+          return now.length >= old.length && parseCalibrationSet(now.toString('utf8'), 'set').items.length >= itemsBefore;
+        } catch {
+          return false;
+        }
+      });
+      expect(damaged, `free ${free} bytes`).toEqual([]);
+      if (result.code === 2) {
+        expect(result.stderr, `free ${free} bytes`).toMatch(/^error: calibration\/\.?human_labelled\.yaml(\.lock)?: disk full: nothing was changed\n$/);
+        expect(snapshotFiles(root)).toEqual(before);
+        outcomes.push('refused');
+      } else {
+        expect(result.code, result.stderr).toBe(0);
+        const added = Number(/^(\d+) added/.exec(result.stdout)?.[1]);
+        expect(added).toBeGreaterThan(20);
+        expect(parseCalibrationSet(readFileSync(join(root, 'calibration/human_labelled.yaml'), 'utf8'), 'set').items).toHaveLength(itemsBefore + added);
+        outcomes.push('imported');
+      }
+    }
+    // The fill levels cover both outcomes: a full disk refuses, a roomy one imports.
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('imported');
+  });
+
+  it('parley run --mode record: a committed recording is replaced whole or kept as it was', async () => {
+    const recorded = await recordedGateSuite();
+    const server = await startFakeLlm({ script: GATE_FAKE_SCRIPT });
+    const outcomes: string[] = [];
+    try {
+      for (const free of FREE_BYTES) {
+        const suite = join(disk.dir, `suite-${free}`);
+        cpSync(recorded, suite, { recursive: true, filter: (source) => !source.includes('record-run') });
+        const before = snapshotFiles(suite);
+        // The history, the reports and the kept re-recordings live off the small disk: only the suite's recordings are on it.
+        const cwd = mkdtempSync(join(tmpdir(), 'parley-disk-full-cwd-'));
+        await fetch(`${server.url}/_fake/reset`, { method: 'POST' }); // the same answers as when the suite was recorded
+        fillDisk(disk.dir, free);
+        const result = await parley(['run', suite, '--mode', 'record', '--out', join(cwd, 'out')], cwd, {
+          OPENAI_API_KEY: 'sk-test-DISKFULL-0123456789',
+          OPENAI_BASE_URL: server.openaiBaseUrl,
+        });
+        fillDisk(disk.dir, Number.MAX_SAFE_INTEGER);
+        expect(damagedFiles(before, suite, (path, old, now) => path.endsWith('.jsonl') && sameEntriesParsable(old, now)), `free ${free} bytes`).toEqual([]);
+        if (result.code === 2) {
+          expect(result.stderr, `free ${free} bytes`).toMatch(/recordings\/[a-z_0-9]+\.jsonl: disk full: nothing was changed/);
+          outcomes.push('refused');
+        } else {
+          expect([0, 1], result.stderr).toContain(result.code);
+          outcomes.push('recorded');
+        }
+      }
+    } finally {
+      await server.close();
+    }
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('recorded');
+  });
+});

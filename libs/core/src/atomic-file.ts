@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ConfigError } from './config-error.js';
+
+/**
+ * The file-system calls an atomic write makes. Tests replace some of them (a `writeSync` that
+ * writes only part of what it is given, one that fails with ENOSPC half-way) to prove that a
+ * short or failed write never reaches the file.
+ */
+export interface FileIo {
+  openSync(path: string, flags: string): number;
+  writeSync(descriptor: number, buffer: Uint8Array, offset: number, length: number): number;
+  fsyncSync(descriptor: number): void;
+  fstatSync(descriptor: number): { size: number };
+  ftruncateSync(descriptor: number, length: number): void;
+  closeSync(descriptor: number): void;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string, options: { force: true }): void;
+}
+
+/** The real calls. */
+export const nodeFileIo: FileIo = {
+  openSync: (path, flags) => fs.openSync(path, flags),
+  writeSync: (descriptor, buffer, offset, length) => fs.writeSync(descriptor, buffer, offset, length),
+  fsyncSync: (descriptor) => fs.fsyncSync(descriptor),
+  fstatSync: (descriptor) => fs.fstatSync(descriptor),
+  ftruncateSync: (descriptor, length) => fs.ftruncateSync(descriptor, length),
+  closeSync: (descriptor) => fs.closeSync(descriptor),
+  renameSync: (from, to) => fs.renameSync(from, to),
+  rmSync: (path, options) => fs.rmSync(path, options),
+};
+
+/** The one message a full disk gets, whatever was being written. */
+export const DISK_FULL_MESSAGE = 'disk full: nothing was changed';
+
+/**
+ * A write that found the disk (or the quota) full. The file it was to replace is exactly as it
+ * was; the CLI prints `error: <file>: disk full: nothing was changed` and exits 2.
+ */
+export class DiskFullError extends ConfigError {
+  readonly file: string;
+
+  constructor(file: string, message: string = DISK_FULL_MESSAGE) {
+    super({ file, message });
+    this.name = 'DiskFullError';
+    this.file = file;
+  }
+}
+
+/** ENOSPC (no space left) or EDQUOT (quota exceeded): the disk is full as far as this write can tell. */
+export function isDiskFull(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** Where an atomic write of `file` writes before the rename: beside it, so the rename stays on one file system. */
+export function temporaryPathFor(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+export interface AtomicWriteOptions {
+  /** Replaces file-system calls (tests). */
+  io?: Partial<FileIo>;
+}
+
+/**
+ * Replaces `file` with `content` so that a reader, a crash at any instant or a full disk sees the
+ * old content or the whole new one, never a mix and never a cut-short file:
+ *
+ * 1. write a temporary file beside it, every byte (a short write is continued until all is written);
+ * 2. fsync it, and check that its size is the number of bytes meant;
+ * 3. only then rename it over the file, and fsync the folder so the rename survives a power loss.
+ *
+ * Any failure removes the temporary file and leaves `file` untouched. A full disk (ENOSPC, EDQUOT)
+ * is a {@link DiskFullError} ("disk full: nothing was changed", exit 2); anything else is rethrown.
+ * `content` may be a string or pieces of one (a large report is written piece by piece).
+ *
+ * @example writeFileAtomically('calibration/human_labelled.yaml', text);
+ */
+export function writeFileAtomically(file: string, content: string | Iterable<string>, options: AtomicWriteOptions = {}): void {
+  const io: FileIo = { ...nodeFileIo, ...options.io };
+  const temporary = temporaryPathFor(file);
+  try {
+    const descriptor = io.openSync(temporary, 'wx');
+    try {
+      let expected = 0;
+      for (const piece of typeof content === 'string' ? [content] : content) expected += writeAllSync(descriptor, piece, io);
+      io.fsyncSync(descriptor);
+      const { size } = io.fstatSync(descriptor);
+      if (size !== expected) throw Object.assign(new Error(`${temporary} holds ${size} bytes after writing ${expected}`), { code: 'EIO' });
+    } finally {
+      io.closeSync(descriptor);
+    }
+    io.renameSync(temporary, file);
+  } catch (error) {
+    io.rmSync(temporary, { force: true });
+    if (isDiskFull(error)) throw new DiskFullError(file);
+    throw error;
+  }
+  syncFolder(dirname(file), io);
+}
+
+/**
+ * Appends `text` to an open file (an append-only log) in full, or not at all: a short write is
+ * continued, and a failed one is cut back to where the file ended, so the log never ends in half a
+ * line. A full disk is a {@link DiskFullError} naming `file`.
+ */
+export function appendAllSync(descriptor: number, file: string, text: string, options: AtomicWriteOptions = {}): void {
+  const io: FileIo = { ...nodeFileIo, ...options.io };
+  const before = io.fstatSync(descriptor).size;
+  try {
+    writeAllSync(descriptor, text, io);
+  } catch (error) {
+    try {
+      io.ftruncateSync(descriptor, before);
+    } catch {
+      // The append failed and so did the repair; the error that matters is the first.
+    }
+    if (isDiskFull(error)) throw new DiskFullError(file, `${DISK_FULL_MESSAGE} (the log ends at its last complete line)`);
+    throw error;
+  }
+}
+
+/**
+ * Writes every byte of `text` at the descriptor's position: `writeSync` may write fewer bytes than
+ * asked (a nearly full disk, a signal), so it is called until all are written. A call that writes
+ * nothing at all means the disk took no more. Returns the number of bytes written.
+ */
+export function writeAllSync(descriptor: number, text: string, io: Pick<FileIo, 'writeSync'> = nodeFileIo): number {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    const written = io.writeSync(descriptor, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw Object.assign(new Error(`no space left: write took 0 of ${bytes.length - offset} bytes`), { code: 'ENOSPC' });
+    offset += written;
+  }
+  return bytes.length;
+}
+
+/** Some platforms (Windows) cannot open a folder for fsync; the rename is still atomic there. */
+function syncFolder(folder: string, io: FileIo): void {
+  let descriptor: number | undefined;
+  try {
+    descriptor = io.openSync(folder, 'r');
+    io.fsyncSync(descriptor);
+  } catch {
+    // Best effort: see above.
+  } finally {
+    if (descriptor !== undefined) io.closeSync(descriptor);
+  }
+}

@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
 import { registerCalibrateCommand } from './calibrate-command.js';
+import { registerCanaryCommand } from './canary-command.js';
+import { registerCostCommand } from './cost-command.js';
 import type { CommandContext } from './command-context.js';
 import { compareCommand, type CompareFlags } from './compare-command.js';
 import { printIssues } from './config-error-output.js';
@@ -128,6 +130,8 @@ export function buildProgram(context: CommandContext, setExitCode: (code: number
   registerTuiCommand(program, context, setExitCode);
   registerSchemaCommand(program, context, setExitCode);
   registerInitCommand(program, context, setExitCode);
+  registerCanaryCommand(program, context, setExitCode);
+  registerCostCommand(program, context, setExitCode);
 
   const runs = program.command('runs').description('the run history in .parley/parley.db');
   runs

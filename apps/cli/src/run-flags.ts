@@ -16,6 +16,7 @@ export interface RunFlags {
   repeat?: string;
   concurrency?: string;
   budget?: string;
+  budgetPerShard?: boolean;
   cache?: boolean;
   cacheClear?: boolean;
   shard?: string;
@@ -47,7 +48,8 @@ export function addRunFlags(command: Command): Command {
     .option('--strict', 'warnings, flaky results and missing baselines fail the run')
     .option('--repeat <n>', 'run every scenario N times')
     .option('--concurrency <n>', 'scenarios run in parallel')
-    .option('--budget <usd>', 'spending limit for this run')
+    .option('--budget <usd>', 'spending limit (with --shard: the whole PR\'s, each shard gets budget / N)')
+    .option('--budget-per-shard', 'with --shard: every shard gets the whole budget instead of budget / N')
     .option('--no-cache', 'ignore the judge cache')
     .option('--cache-clear', 'empty the judge cache first')
     .option('--shard <i/n>', 'run the I-th of N deterministic shards')
@@ -100,6 +102,7 @@ export function runOptionsFromFlags(flags: RunFlags) {
     ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
     ...(flags.exportBaseline !== undefined ? { exportBaseline: flags.exportBaseline } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(flags.budgetPerShard ? { budgetPerShard: true } : {}),
     ...(flags.resume !== undefined ? { resume: flags.resume.trim() } : {}),
     ...(mode ? { mode } : {}),
     ...(concurrency ? { concurrency } : {}),

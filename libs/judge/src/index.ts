@@ -17,7 +17,7 @@ export { judgeExpectation, judgeResult, verdictPasses, type JudgeOutcome, type V
 export { judgeCacheKey, type JudgeCache, type JudgeCacheEntry, type JudgeCacheKeyParts } from './judge-cache.js';
 export { promptVersion } from './prompt-version.js';
 export { crossCheckSample } from './cross-check-sample.js';
-export { JudgeRun, modelVersion, votesOnFailOf, DEFAULT_CROSS_CHECK_SAMPLE, type JudgeRunOptions, type ScenarioToJudge, type BudgetView, type CrossCheckPair } from './judge-run.js';
+export { JudgeRun, modelVersion, votesOnFailOf, DEFAULT_CROSS_CHECK_SAMPLE, CROSS_CHECK_BUDGET_SHARE, type JudgeRunOptions, type ScenarioToJudge, type BudgetView, type CrossCheckPair } from './judge-run.js';
 export { checkRubricLock, RubricLockSchema, RUBRIC_LOCK_FILE_NAME, type RubricLock, type RubricLockCheck } from './rubric-lock.js';
 export { judgeSetupIssues } from './judge-setup.js';
 export {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '@parley/core';
 import { judgeMetricCatalog } from './judge-catalog.js';
-import { JudgeRun, type BudgetView, type JudgeRunOptions } from './judge-run.js';
+import { CROSS_CHECK_BUDGET_SHARE, JudgeRun, type BudgetView, type JudgeRunOptions } from './judge-run.js';
 import { BOOKING_TRANSCRIPT, fakeJudge, memoryCache } from './test-support/judge-fixtures.js';
 
 const SCORES = (score: number) => ({
@@ -146,8 +146,24 @@ describe('JudgeRun: cross-check', () => {
       spent_usd: 0.0123,
       limit_usd: 0.01,
       not_checked: sampled.slice(1).sort(),
-      message: 'cross-check sample 50% → 0% once $0.0123 of the $0.0100 budget was spent (1 of 5 sampled scenarios cross-checked before)',
+      message: 'cross-check sample 50% → 0% at 80% of the budget: $0.0123 of $0.0100 spent (1 of 5 sampled scenarios cross-checked before)',
     });
     expect(run.budgetDowngrades()).toEqual([`${report.downgrade!.message}; 4 sampled scenarios not cross-checked: ${sampled.slice(1).sort().join(', ')}`]);
+  });
+
+  it('drops to 0% at 80% of the budget, before it is exhausted, so the rest pays for judging', async () => {
+    expect(CROSS_CHECK_BUDGET_SHARE).toBe(0.8);
+    const budget = { exhausted: false, spentUsd: 0.0079, limitUsd: 0.01 };
+    const run = judgeRun({ budget: budget as BudgetView, judge: { primary: { provider: 'anthropic', model: 'claude-opus-4-7' }, cross_check: { provider: 'openai', model: 'gpt-4.1', sample: 0.5 } } });
+    const sampled = ids.filter((id) => run.isSampled(id));
+    fake.server.resetLog();
+    await run.judgeScenario(scenario(sampled[0]!));
+    expect(fake.judgeCalls().filter((call) => call.model === 'gpt-4.1')).toHaveLength(1);
+    budget.spentUsd = 0.008;
+    for (const id of sampled.slice(1)) await run.judgeScenario(scenario(id));
+    expect(fake.judgeCalls().filter((call) => call.model === 'gpt-4.1')).toHaveLength(1);
+    // The primary judge still judged every scenario.
+    expect(fake.judgeCalls().filter((call) => call.model === 'claude-opus-4-7')).toHaveLength(sampled.length);
+    expect(run.report().cross_check!.downgrade).toMatchObject({ spent_usd: 0.008, limit_usd: 0.01, message: expect.stringMatching(/^cross-check sample 50% → 0% at 80% of the budget: \$0\.0080 of \$0\.0100 spent/) });
   });
 });

@@ -10,6 +10,12 @@ import { judgeExpectation, judgeResult, verdictPasses, type JudgeOutcome } from 
 import type { JudgeMetric } from './judge-metric.js';
 import { transcriptDigest } from './transcript-digest.js';
 
+/**
+ * The share of the budget at which the cross-check sample drops to 0 % for the rest of the run
+ * (seed practice: 10 % → 0 % on budget breach, moved forward so the remaining 20 % buys coverage).
+ */
+export const CROSS_CHECK_BUDGET_SHARE = 0.8;
+
 /** One expectation both the primary judge and the cross-check judged: their scores (0–1) and pass/fail. */
 export interface CrossCheckPair {
   metric: string;
@@ -218,18 +224,19 @@ export class JudgeRun {
   }
 
   /**
-   * Cross-checking stops for the rest of the run once spending reaches the budget (SPEC §4 Cost):
-   * the second opinion is the first thing to go, before any scenario is given up.
+   * Cross-checking stops for the rest of the run once spending reaches CROSS_CHECK_BUDGET_SHARE of
+   * the budget (SPEC §4 Cost): the second opinion is the first thing to go, and it goes while a
+   * fifth of the budget is left, so that money judges scenarios instead of re-judging a few.
    */
   private crossCheckAllowed(scenarioId: string): boolean {
     const budget = this.options.budget;
-    if (this.downgrade === undefined && budget?.exhausted) {
+    if (this.downgrade === undefined && budget && (budget.exhausted || budget.spentUsd >= budget.limitUsd * CROSS_CHECK_BUDGET_SHARE)) {
       const sample = this.options.judge.cross_check?.sample ?? DEFAULT_CROSS_CHECK_SAMPLE;
       this.downgrade = {
         reason: 'budget',
         spent_usd: budget.spentUsd,
         limit_usd: budget.limitUsd,
-        message: `cross-check sample ${formatPercent(sample)} → 0% once $${budget.spentUsd.toFixed(4)} of the $${budget.limitUsd.toFixed(4)} budget was spent (${this.checked.size} of ${this.sampled.size} sampled scenarios cross-checked before)`,
+        message: `cross-check sample ${formatPercent(sample)} → 0% at ${formatPercent(CROSS_CHECK_BUDGET_SHARE)} of the budget: $${budget.spentUsd.toFixed(4)} of $${budget.limitUsd.toFixed(4)} spent (${this.checked.size} of ${this.sampled.size} sampled scenarios cross-checked before)`,
       };
     }
     if (this.downgrade === undefined) return true;

@@ -32,6 +32,8 @@ export const LoggedConversationSchema = z.looseObject({
   language: z.string().optional(),
   /** The Langfuse trace of the conversation, when it differs from the conversation id. */
   trace_id: z.string().optional(),
+  /** The prompt version the agent answered with (what `parley canary compare` splits by). */
+  prompt_version: z.string().min(1).optional(),
   turns: z.array(LoggedTurnSchema).min(1),
 });
 export type LoggedConversation = z.output<typeof LoggedConversationSchema>;

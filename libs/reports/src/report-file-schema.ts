@@ -125,7 +125,13 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
   cost_usd: z.number().nullable(),
   cost: CostSchema,
   budget: z
-    .looseObject({ limit_usd: z.number(), exhausted: z.boolean(), downgrades: z.array(z.string()), unchecked_blocking: z.number().int().min(0).optional() })
+    .looseObject({
+      limit_usd: z.number(),
+      exhausted: z.boolean(),
+      downgrades: z.array(z.string()),
+      unchecked_blocking: z.number().int().min(0).optional(),
+      split: z.object({ total_usd: z.number(), shards: z.number().int() }).optional(),
+    })
     .optional(),
   repeat: z.number().int().min(2).optional(),
   selection: SelectionSchema.optional(),

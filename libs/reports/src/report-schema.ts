@@ -77,6 +77,8 @@ export interface BudgetReport {
    * that did not run did not pass), so `--strict` fails the run. Written by every run with a budget.
    */
   unchecked_blocking?: number;
+  /** Under `--shard I/N`: `limit_usd` is this shard's share of the PR's budget `total_usd` (÷ `shards`). */
+  split?: { total_usd: number; shards: number };
 }
 
 /** What the LLM judges did in a run (SPEC §5): written by @parley/judge, read by people and dashboards. */

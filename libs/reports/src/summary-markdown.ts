@@ -100,9 +100,10 @@ function totalsSection(report: RunReport): string {
     `| ${counts.join(' | ')} |`,
   ];
   if (report.budget !== undefined) {
-    const { limit_usd, exhausted, downgrades } = report.budget;
+    const { limit_usd, exhausted, downgrades, split } = report.budget;
     const what = downgrades.length > 0 ? `: ${downgrades.map(escapeInlineText).join('; ')}` : '';
-    lines.push('', `Budget ${formatUsd(limit_usd)}, ${exhausted ? 'exhausted' : 'not reached'}${what}`);
+    const share = split ? ` (this shard's share of ${formatUsd(split.total_usd)} for ${split.shards} shards)` : '';
+    lines.push('', `Budget ${formatUsd(limit_usd)}${share}, ${exhausted ? 'exhausted' : 'not reached'}${what}`);
   }
   const judge = judgeSummary(report.judge);
   if (judge !== null) lines.push('', escapeInlineText(judge));

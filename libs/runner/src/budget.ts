@@ -1,4 +1,5 @@
 import { ConfigError } from '@parley/core';
+import type { Shard } from '@parley/gate';
 import type { BudgetReport } from '@parley/reports';
 
 /**
@@ -16,6 +17,8 @@ export class BudgetTracker {
   constructor(
     readonly limitUsd: number,
     alreadySpentUsd = 0,
+    /** Set when the limit is this shard's share of a budget for the whole PR (`--shard I/N`). */
+    private readonly split?: BudgetSplit,
   ) {
     this.spent = alreadySpentUsd;
   }
@@ -59,8 +62,28 @@ export class BudgetTracker {
     if (this.unpricedCalls > 0) {
       downgrades.push(`${this.unpricedCalls} call${this.unpricedCalls === 1 ? '' : 's'} to models without a known price not counted against the budget (add them under pricing:)`);
     }
-    return { limit_usd: this.limitUsd, exhausted: this.exhausted, downgrades, unchecked_blocking: this.uncheckedBlocking };
+    return { limit_usd: this.limitUsd, exhausted: this.exhausted, downgrades, unchecked_blocking: this.uncheckedBlocking, ...(this.split ? { split: { ...this.split } } : {}) };
   }
+}
+
+/** A budget for the whole PR divided among its shards. */
+export interface BudgetSplit {
+  /** The budget as given (flag, environment or suite): the PR's. */
+  total_usd: number;
+  shards: number;
+}
+
+/**
+ * The limit one run holds to. Under `--shard I/N` the budget in force is the whole PR's (seed
+ * practice: $20 a PR), so each shard gets an equal share, budget / N, and the shards together
+ * never spend more than the PR may; `--budget-per-shard` gives every shard the whole amount instead.
+ *
+ * @example shardBudget(20, { index: 1, total: 4 }, false) // { limitUsd: 5, split: { total_usd: 20, shards: 4 } }
+ */
+export function shardBudget(limit: number | undefined, shard: Shard | undefined, perShard: boolean | undefined): { limitUsd: number; split?: BudgetSplit } | undefined {
+  if (limit === undefined) return undefined;
+  if (shard === undefined || shard.total <= 1 || perShard) return { limitUsd: limit };
+  return { limitUsd: limit / shard.total, split: { total_usd: limit, shards: shard.total } };
 }
 
 /** The budget in force: the flag, else the environment, else the suite; undefined when none is set. */

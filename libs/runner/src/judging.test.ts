@@ -372,12 +372,32 @@ describe('cross-check', () => {
     expect(crossCheck.checked).toEqual(['s00']);
     expect(crossCheck.downgrade).toMatchObject({ reason: 'budget', spent_usd: expect.closeTo(0.005, 12), limit_usd: 0.0045, not_checked: ['s01'] });
     expect(outcome.report.budget?.downgrades[0]).toBe(
-      'cross-check sample 100% → 0% once $0.0050 of the $0.0045 budget was spent (1 of 50 sampled scenarios cross-checked before); 1 sampled scenario not cross-checked: s01',
+      'cross-check sample 100% → 0% at 80% of the budget: $0.0050 of $0.0045 spent (1 of 50 sampled scenarios cross-checked before); 1 sampled scenario not cross-checked: s01',
     );
     expect(outcome.report.budget?.downgrades[1]).toMatch(/^48 scenarios skipped/);
     expect(outcome.report.results.find((result) => result.scenario_id === 's01')!.status).toBe('pass');
     const summary = readFileSync(join(dir, 'out/budget/summary.md'), 'utf8');
     expect(summary).toContain('cross-check sample 100% → 0%');
+  });
+
+  it('stops cross-checking at 80% of the budget, so what is left judges one more scenario', async () => {
+    const files = fiftyScenarios(
+      'pricing:\n  gpt-4.1-mini: { input: 1, output: 0 }\n  claude-opus-4-7: { input: 1, output: 0 }\n  gpt-4.1: { input: 1, output: 0 }\n',
+    );
+    const dir = writeTempSuite({
+      ...files,
+      'parley.yaml': files['parley.yaml']!.replace('sample: 0.1', 'sample: 1.0').replace('concurrency: 8', 'concurrency: 1'),
+    });
+    // $0.0055, 80% = $0.0044. s00: $0.003 with its cross-check. s01: agent $0.004, judge $0.005 ≥ $0.0044: no
+    // cross-check (cross-checking at the limit would have cost $0.006 and left nothing for s02).
+    // s02 starts at $0.005 < $0.0055 and is judged ($0.007); s03… are skipped.
+    const outcome = await runSuite({ suitePath: dir, mode: 'live', seed: 1, noCache: true, budgetUsd: 0.0055, outDir: 'out/budget80' }, fiftyDeps(dir));
+    const crossCheck = outcome.report.judge!.cross_check!;
+    expect(crossCheck.checked).toEqual(['s00']);
+    expect(crossCheck.downgrade).toMatchObject({ spent_usd: expect.closeTo(0.005, 12), limit_usd: 0.0055, not_checked: ['s01', 's02'] });
+    const judged = outcome.report.results.filter((result) => result.status === 'pass').map((result) => result.scenario_id);
+    expect(judged).toEqual(['s00', 's01', 's02']);
+    expect(outcome.report.budget?.downgrades[1]).toMatch(/^47 scenarios skipped/);
   });
 });
 

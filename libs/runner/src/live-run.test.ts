@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom, type RunEvent } from '@parley/core';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
-import { openStore } from '@parley/store';
-import { budgetLimit } from './budget.js';
+import { openModelSpend, openStore } from '@parley/store';
+import { inShard } from '@parley/gate';
+import { budgetLimit, shardBudget } from './budget.js';
 import { runSuite, type RunDependencies } from './run-suite.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
@@ -213,6 +214,48 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     expect(run.report.budget?.downgrades).toEqual([
       '4 calls to models without a known price not counted against the budget (add them under pricing:)',
     ]);
+  });
+
+  it('under --shard I/N holds each shard to budget / N of the PR budget, unless --budget-per-shard', async () => {
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
+    const shard = [1, 2].map((index) => ({ index, total: 2 })).find((candidate) => ['a', 'b', 'c', 'd'].filter((id) => inShard(id, candidate)).length >= 2)!;
+    const selected = ['a', 'b', 'c', 'd'].filter((id) => inShard(id, shard));
+    // The PR's $0.80 over 2 shards: $0.40 here, spent by the shard's first scenario.
+    const split = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out-split', budgetUsd: 0.8, shard }, deps(dir));
+    expect(split.report.budget).toMatchObject({ limit_usd: 0.4, exhausted: true, split: { total_usd: 0.8, shards: 2 } });
+    expect(split.report.results.filter((result) => result.status === 'pass')).toHaveLength(1);
+    // The rest of the shard never started (blocking scenarios that did not run are warn).
+    expect(split.report.results.filter((result) => result.status === 'warn')).toHaveLength(selected.length - 1);
+    expect(readFileSync(join(dir, 'out-split/summary.md'), 'utf8')).toContain("Budget $0.4000 (this shard's share of $0.8000 for 2 shards), exhausted");
+
+    const whole = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out-whole', budgetUsd: 0.8, shard, budgetPerShard: true }, deps(dir));
+    expect(whole.report.budget).toMatchObject({ limit_usd: 0.8, exhausted: selected.length >= 2 });
+    expect(whole.report.budget!.split).toBeUndefined();
+    expect(whole.report.results.filter((result) => result.status === 'pass')).toHaveLength(2);
+  });
+
+  it('stores what the run paid each model for parley cost; a replay of it pays nothing', async () => {
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
+    const live = await runSuite({ suitePath: dir, mode: 'record', outDir: 'out-live' }, deps(dir));
+    const replay = await runSuite({ suitePath: dir, mode: 'replay', outDir: 'out-replay' }, deps(dir));
+    const spend = openModelSpend(join(dir, '.parley/parley.db'));
+    try {
+      const runs = spend.runsSince('1970-01-01');
+      expect(runs.find((run) => run.run_id === live.run_id)!.models).toEqual([
+        { provider: 'openai', model: 'pricey', role: 'agent', calls: 4, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost_usd: expect.closeTo(1.6, 10), unpriced_calls: 0 },
+      ]);
+      expect(runs.find((run) => run.run_id === replay.run_id)!.models).toEqual([]);
+    } finally {
+      spend.close();
+    }
+  });
+
+  it('splits a budget across shards only when there is more than one', () => {
+    expect(shardBudget(20, { index: 1, total: 4 }, false)).toEqual({ limitUsd: 5, split: { total_usd: 20, shards: 4 } });
+    expect(shardBudget(20, { index: 3, total: 4 }, true)).toEqual({ limitUsd: 20 });
+    expect(shardBudget(20, { index: 1, total: 1 }, false)).toEqual({ limitUsd: 20 });
+    expect(shardBudget(20, undefined, false)).toEqual({ limitUsd: 20 });
+    expect(shardBudget(undefined, { index: 1, total: 4 }, false)).toBeUndefined();
   });
 
   it('takes the budget from --budget, else PARLEY_BUDGET_USD, else settings.budget_usd', () => {

@@ -2,7 +2,8 @@ import type { ProviderKind, RunMode, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
 import type { LoadedScenario, LoadedSuite } from '@parley/config';
 import { RateLimiter, realSleep } from '@parley/providers';
-import { BudgetTracker, budgetLimit } from './budget.js';
+import { BudgetTracker, budgetLimit, shardBudget } from './budget.js';
+import { ModelSpendTally } from './model-spend.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
 import type { RunDependencies, RunOptions } from './run-suite.js';
 import type { ScenarioRunContext } from './scenario-run.js';
@@ -11,6 +12,8 @@ import type { ScenarioRunContext } from './scenario-run.js';
 export interface LiveRunParts {
   context: Pick<ScenarioRunContext, 'limiters' | 'resilience' | 'onCall' | 'liveProviders'>;
   budget: BudgetTracker | undefined;
+  /** What the run pays each model (calls that reached a provider), for `parley cost`. */
+  spend: ModelSpendTally;
   /** Runs `isolation.sweep` once (not in replay); a failure is returned, to be every scenario's error. */
   sweep(runId: string, signal?: AbortSignal): Promise<{ command: string; outcome: HookOutcome } | undefined>;
 }
@@ -23,9 +26,10 @@ export function liveRunParts(
   finishedResults: readonly ScenarioResult[],
 ): LiveRunParts {
   const settings = suite.config.settings;
-  const limit = budgetLimit(options.budgetUsd, dependencies.env, settings?.budget_usd);
+  const limit = shardBudget(budgetLimit(options.budgetUsd, dependencies.env, settings?.budget_usd), options.shard, options.budgetPerShard);
   const spentBefore = finishedResults.reduce((sum, result) => sum + (result.cost.usd ?? 0), 0);
-  const budget = limit === undefined ? undefined : new BudgetTracker(limit, spentBefore);
+  const budget = limit === undefined ? undefined : new BudgetTracker(limit.limitUsd, spentBefore, limit.split);
+  const spend = new ModelSpendTally(mode, options.judgeMode);
   const resilience = dependencies.resilience;
   const limiters = new Map<ProviderKind, RateLimiter>();
   for (const [kind, limits] of Object.entries(settings?.rate_limits ?? {}) as Array<[ProviderKind, NonNullable<NonNullable<typeof settings>['rate_limits']>[ProviderKind]]>) {
@@ -48,9 +52,13 @@ export function liveRunParts(
       liveProviders: new Map(),
       ...(limiters.size > 0 ? { limiters } : {}),
       ...(resilience ? { resilience } : {}),
-      ...(budget ? { onCall: (_call, usd) => budget.addCall(usd) } : {}),
+      onCall: (call, usd) => {
+        budget?.addCall(usd);
+        spend.add(call, usd);
+      },
     },
     budget,
+    spend,
     async sweep(runId) {
       const command = suite.config.isolation?.sweep;
       if (!command || mode === 'replay') return undefined;

@@ -18,6 +18,7 @@ export interface ResumeState {
     concurrency?: number;
     strict?: boolean;
     budgetUsd?: number;
+    budgetPerShard?: boolean;
     /** The run seed, so the cross-check sample is the one the run started with. */
     seed?: number;
     judgeMode?: 'live' | 'replay';
@@ -56,6 +57,7 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
         ...(typeof stored.concurrency === 'number' ? { concurrency: stored.concurrency } : {}),
         ...(stored.strict === true ? { strict: true } : {}),
         ...(typeof stored.budget_usd === 'number' ? { budgetUsd: stored.budget_usd } : {}),
+        ...(stored.budget_per_shard === true ? { budgetPerShard: true } : {}),
         ...(typeof stored.seed === 'number' ? { seed: stored.seed } : {}),
         ...(stored.judge === 'live' || stored.judge === 'replay' ? { judgeMode: stored.judge } : {}),
         ...(stored.no_cache === true ? { noCache: true } : {}),

@@ -22,6 +22,12 @@ describe('runBudget', () => {
     expect(() => runBudget({ suitePath: dir }, { cwd: dir, env: { PARLEY_BUDGET_USD: 'lots' } })).toThrow('PARLEY_BUDGET_USD must be a number');
   });
 
+  it('under --shard I/N shows the shard its share of the PR budget, unless --budget-per-shard', () => {
+    const dir = suiteWith('settings: { budget_usd: 20 }\n');
+    expect(runBudget({ suitePath: dir, shard: { index: 2, total: 4 } }, { cwd: dir, env: {} })).toEqual({ limitUsd: 5, spentBeforeUsd: 0 });
+    expect(runBudget({ suitePath: dir, shard: { index: 2, total: 4 }, budgetPerShard: true }, { cwd: dir, env: {} })).toEqual({ limitUsd: 20, spentBeforeUsd: 0 });
+  });
+
   it('is undefined without a budget, or when the suite cannot be read (the run reports why)', () => {
     expect(runBudget({ suitePath: '.' }, { cwd: suiteWith(''), env: {} })).toBeUndefined();
     expect(runBudget({ suitePath: 'missing' }, { cwd: suiteWith(''), env: {} })).toBeUndefined();

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readConfigFile, SUITE_FILE_NAME, SuiteSchema } from '@parley/config';
-import { budgetLimit } from './budget.js';
+import { budgetLimit, shardBudget } from './budget.js';
 import { loadResumeState } from './resume-run.js';
 import type { RunOptions } from './run-suite.js';
 
@@ -12,7 +12,7 @@ export interface RunBudget {
   spentBeforeUsd: number;
 }
 
-export type RunBudgetOptions = Pick<RunOptions, 'suitePath' | 'budgetUsd' | 'resume' | 'storePath'>;
+export type RunBudgetOptions = Pick<RunOptions, 'suitePath' | 'budgetUsd' | 'resume' | 'storePath' | 'shard' | 'budgetPerShard'>;
 
 /**
  * The budget `runSuite` will give this run, for views that show spend against it while the run
@@ -29,8 +29,9 @@ export function runBudget(options: RunBudgetOptions, dependencies: { cwd: string
   const resumed = options.resume !== undefined ? loadResumeState(storePath, options.resume) : undefined;
   const flag = resumed?.options.budgetUsd ?? options.budgetUsd;
   const suitePath = resolve(dependencies.cwd, resumed?.options.suitePath ?? options.suitePath);
-  const limitUsd = budgetLimit(flag, dependencies.env, suiteBudgetSetting(suitePath));
-  if (limitUsd === undefined) return undefined;
+  const limit = shardBudget(budgetLimit(flag, dependencies.env, suiteBudgetSetting(suitePath)), options.shard, resumed?.options.budgetPerShard ?? options.budgetPerShard);
+  if (limit === undefined) return undefined;
+  const limitUsd = limit.limitUsd;
   const spentBeforeUsd = (resumed?.previous ?? []).reduce((sum, result) => sum + (result.cost.usd ?? 0), 0);
   return { limitUsd, spentBeforeUsd };
 }

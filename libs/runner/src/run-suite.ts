@@ -7,7 +7,7 @@ import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedSuite } from '@parley/config';
 import { buildBaseline, type Shard } from '@parley/gate';
 import { buildReport, redactResultContent, writeReports, type BudgetReport, type ReportInput, type RunReport } from '@parley/reports';
-import { openStore, type Store } from '@parley/store';
+import { openModelSpend, openStore, type ModelSpend, type Store } from '@parley/store';
 import { preloadRecording, recordingPath } from '@parley/providers';
 import { suiteRedactor, suiteSecretsRedactor } from '@parley/redaction';
 import { secretSafeStore } from './secret-safe-store.js';
@@ -56,6 +56,8 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   signal?: AbortSignal;
   /** `--budget`: USD limit (else PARLEY_BUDGET_USD, else settings.budget_usd); scenarios not started once it is reached are skipped. */
   budgetUsd?: number;
+  /** `--budget-per-shard`: under `--shard I/N` every shard gets the whole budget instead of budget / N. */
+  budgetPerShard?: boolean;
   /** `--resume RUN_ID`: finish an interrupted run with its own flags (those given here are replaced). */
   resume?: string;
   /** `--repeat N`: every scenario N times; all pass → pass, all fail → fail, mixed → flaky. */
@@ -200,6 +202,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
         ...runOptionsForStore(options, mode),
         suite_dir: suite.dir,
         ...(options.budgetUsd !== undefined ? { budget_usd: options.budgetUsd } : {}),
+        ...(options.budgetPerShard ? { budget_per_shard: true } : {}),
         ...(seed !== undefined ? { seed } : {}),
         ...(options.judgeMode !== undefined ? { judge: options.judgeMode } : {}),
         ...(options.noCache ? { no_cache: true } : {}),
@@ -364,6 +367,7 @@ export async function runSuite(givenOptions: RunOptions, dependencies: RunDepend
       { redactor, alreadyRedacted: true, files: scenarioFiles(suite, dependencies.cwd) },
     );
     writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
+    saveModelSpend(storePath, runId, live.spend.spend());
     store.finishRun(runId, {
       status: report.status,
       exit_code: report.exit_code,
@@ -441,6 +445,17 @@ export function defaultMode(suite: LoadedSuite): RunMode {
   const directory = recordingsDir(suite);
   if (!existsSync(directory)) return 'live';
   return readdirSync(directory).some((name) => name.endsWith('.jsonl')) ? 'replay' : 'live';
+}
+
+/** Adds the run's per-model spend to the store (`parley cost`); nothing to add when it paid nothing. */
+function saveModelSpend(storePath: string, runId: string, spend: readonly ModelSpend[]): void {
+  if (spend.length === 0) return;
+  const spendStore = openModelSpend(storePath);
+  try {
+    spendStore.add(runId, spend);
+  } finally {
+    spendStore.close();
+  }
 }
 
 function runOptionsForStore(options: RunOptions, mode: RunMode): Record<string, unknown> {

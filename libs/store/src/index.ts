@@ -24,5 +24,7 @@ export {
   type JudgeCacheGroup,
   type JudgeCacheFilter,
 } from './judge-cache-store.js';
+export { openModelSpend, type ModelSpend, type ModelSpendStore, type RunSpend } from './model-spend-store.js';
+export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary.js';
 export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
 export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';

@@ -37,6 +37,7 @@ describe('migrate', () => {
         'judge_cache_by_metric',
         'metric_scores',
         'metric_scores_by_scenario',
+        'model_spend',
         'monitor_conversations',
         'monitor_scores',
         'monitor_scores_by_time',

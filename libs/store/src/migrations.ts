@@ -254,6 +254,26 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX judge_agreement_by_suite ON judge_agreement (suite, started_at DESC);
     `,
   },
+  {
+    description: 'model spend',
+    sql: `
+      -- What a run paid each model (\`parley cost\`): calls that went to a provider, not replayed
+      -- ones. One row per run, provider, model and role (agent, simulator, judge).
+      CREATE TABLE model_spend (
+        run_id         TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        provider       TEXT NOT NULL,
+        model          TEXT NOT NULL,
+        role           TEXT NOT NULL,
+        calls          INTEGER NOT NULL,
+        input_tokens   INTEGER NOT NULL,
+        output_tokens  INTEGER NOT NULL,
+        -- Sum over the priced calls; unpriced_calls says how many had no known price.
+        cost_usd       REAL NOT NULL,
+        unpriced_calls INTEGER NOT NULL,
+        PRIMARY KEY (run_id, provider, model, role)
+      );
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

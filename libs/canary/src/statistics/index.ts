@@ -1,0 +1,3 @@
+export * from './two-proportion-z-test.js';
+export * from './minimum-sample-size.js';
+export * from './bootstrap-difference-interval.js';

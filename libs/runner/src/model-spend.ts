@@ -1,0 +1,42 @@
+import type { CallRole, RunMode } from '@parley/core';
+import type { CallRecord } from '@parley/providers';
+import type { ModelSpend } from '@parley/store';
+
+/**
+ * Adds up what a run pays each model, for `parley cost`: only calls that went to a provider count.
+ * Replayed answers cost nothing, so in replay mode only live judging (`--judge live`) spends, and a
+ * live run with `--judge replay` pays for its agent and simulator calls only.
+ */
+export class ModelSpendTally {
+  private readonly rows = new Map<string, ModelSpend>();
+
+  constructor(
+    private readonly mode: RunMode,
+    private readonly judgeMode: 'live' | 'replay' | undefined,
+  ) {}
+
+  add(call: CallRecord, usd: number | null): void {
+    if (!this.spends(call.role)) return;
+    const key = `${call.provider}\u0000${call.model}\u0000${call.role}`;
+    let row = this.rows.get(key);
+    if (!row) {
+      row = { provider: call.provider, model: call.model, role: call.role, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0 };
+      this.rows.set(key, row);
+    }
+    row.calls += 1;
+    row.input_tokens += call.usage.input_tokens;
+    row.output_tokens += call.usage.output_tokens;
+    if (usd === null) row.unpriced_calls += 1;
+    else row.cost_usd += usd;
+  }
+
+  /** The spend so far, one row per provider, model and role. */
+  spend(): ModelSpend[] {
+    return [...this.rows.values()].map((row) => ({ ...row }));
+  }
+
+  private spends(role: CallRole): boolean {
+    if (role === 'judge') return this.judgeMode !== undefined ? this.judgeMode === 'live' : this.mode !== 'replay';
+    return this.mode !== 'replay';
+  }
+}

@@ -1,0 +1,74 @@
+import { openDatabase } from './open-database.js';
+
+/** What one run paid one model in one role: the sum of its calls that went to the provider. */
+export interface ModelSpend {
+  provider: string;
+  model: string;
+  /** agent, simulator or judge. */
+  role: string;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** USD of the priced calls. */
+  cost_usd: number;
+  /** Calls whose model has no known price (their cost is not in cost_usd). */
+  unpriced_calls: number;
+}
+
+/** A run with what it spent, per model when the run recorded that. */
+export interface RunSpend {
+  run_id: string;
+  suite: string;
+  mode: string;
+  started_at: string;
+  /** The run's total as finishRun stored it; null when unknown or the run never finished. */
+  cost_usd: number | null;
+  /** Empty for runs made before Parley recorded spend per model, and for runs that paid nothing. */
+  models: ModelSpend[];
+}
+
+export interface ModelSpendStore {
+  /** Adds a run's spend (a resumed run adds to what it had). */
+  add(runId: string, spend: readonly ModelSpend[]): void;
+  /** Runs started at or after `since` (ISO 8601), oldest first, with their per-model spend. */
+  runsSince(since: string): RunSpend[];
+  close(): void;
+}
+
+/** Opens (creating and migrating it when needed) the per-model spend of the database at `path`. */
+export function openModelSpend(path: string): ModelSpendStore {
+  const database = openDatabase(path);
+  const upsert = database.prepare<[{ run_id: string } & ModelSpend]>(`
+    INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls)
+    VALUES (@run_id, @provider, @model, @role, @calls, @input_tokens, @output_tokens, @cost_usd, @unpriced_calls)
+    ON CONFLICT (run_id, provider, model, role) DO UPDATE SET
+      calls = calls + excluded.calls, input_tokens = input_tokens + excluded.input_tokens,
+      output_tokens = output_tokens + excluded.output_tokens, cost_usd = cost_usd + excluded.cost_usd,
+      unpriced_calls = unpriced_calls + excluded.unpriced_calls`);
+  const addAll = database.transaction((runId: string, spend: readonly ModelSpend[]) => {
+    for (const row of spend) upsert.run({ run_id: runId, ...row });
+  });
+  const runs = database.prepare<[string], Omit<RunSpend, 'models'>>(
+    'SELECT id AS run_id, suite, mode, started_at, cost_usd FROM runs WHERE started_at >= ? ORDER BY started_at, id',
+  );
+  const spendRows = database.prepare<[string], { run_id: string } & ModelSpend>(`
+    SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls
+    FROM model_spend s JOIN runs r ON r.id = s.run_id WHERE r.started_at >= ? ORDER BY s.provider, s.model, s.role`);
+  return {
+    add(runId, spend) {
+      addAll(runId, spend);
+    },
+    runsSince(since) {
+      const byRun = new Map<string, ModelSpend[]>();
+      for (const { run_id: runId, ...row } of spendRows.all(since)) {
+        const list = byRun.get(runId);
+        if (list) list.push(row);
+        else byRun.set(runId, [row]);
+      }
+      return runs.all(since).map((run) => ({ ...run, models: byRun.get(run.run_id) ?? [] }));
+    },
+    close() {
+      database.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ModelSpend, RunSpend } from './model-spend-store.js';
+
+/** The model a run's spend is filed under when it was not recorded per model. */
+export const NOT_ITEMISED = '(not itemised)';
+
+export interface SpendSummary {
+  total_usd: number;
+  runs: number;
+  by_suite: Array<{ suite: string; runs: number; usd: number }>;
+  by_model: Array<{ provider: string; model: string; calls: number; input_tokens: number; output_tokens: number; usd: number; unpriced_calls: number }>;
+  /** `YYYY-MM` of each run's start, UTC. */
+  by_month: Array<{ month: string; runs: number; usd: number }>;
+}
+
+/**
+ * Adds up what runs spent, by suite, by model and by month. A run's spend is the sum of its
+ * per-model rows; a run without them (made before Parley recorded spend per model, or read from a
+ * report folder) counts its total under the model "(not itemised)" unless it replayed everything
+ * (a replay pays no provider). Runs that paid nothing still count as runs of their suite and month.
+ */
+export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
+  const suites = new Map<string, { runs: number; usd: number }>();
+  const months = new Map<string, { runs: number; usd: number }>();
+  const models = new Map<string, SpendSummary['by_model'][number]>();
+  let total = 0;
+  for (const run of runs) {
+    const rows: ModelSpend[] =
+      run.models.length > 0
+        ? run.models
+        : run.mode !== 'replay' && run.cost_usd !== null && run.cost_usd > 0
+          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: run.cost_usd, unpriced_calls: 0 }]
+          : [];
+    const usd = rows.reduce((sum, row) => sum + row.cost_usd, 0);
+    total += usd;
+    add(suites, run.suite, usd);
+    add(months, run.started_at.slice(0, 7), usd);
+    for (const row of rows) {
+      const key = `${row.provider}\u0000${row.model}`;
+      const entry = models.get(key) ?? { provider: row.provider, model: row.model, calls: 0, input_tokens: 0, output_tokens: 0, usd: 0, unpriced_calls: 0 };
+      entry.calls += row.calls;
+      entry.input_tokens += row.input_tokens;
+      entry.output_tokens += row.output_tokens;
+      entry.usd += row.cost_usd;
+      entry.unpriced_calls += row.unpriced_calls;
+      models.set(key, entry);
+    }
+  }
+  return {
+    total_usd: total,
+    runs: runs.length,
+    by_suite: [...suites].map(([suite, value]) => ({ suite, ...value })).sort((left, right) => right.usd - left.usd || left.suite.localeCompare(right.suite)),
+    by_model: [...models.values()].sort((left, right) => right.usd - left.usd || left.model.localeCompare(right.model)),
+    by_month: [...months].map(([month, value]) => ({ month, ...value })).sort((left, right) => left.month.localeCompare(right.month)),
+  };
+}
+
+function add(map: Map<string, { runs: number; usd: number }>, key: string, usd: number): void {
+  const entry = map.get(key) ?? { runs: 0, usd: 0 };
+  entry.runs += 1;
+  entry.usd += usd;
+  map.set(key, entry);
+}

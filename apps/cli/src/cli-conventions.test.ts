@@ -59,7 +59,7 @@ describe('--format json: one JSON document on stdout and nothing else', () => {
     const suite = copyExample('booking');
     const valid = await parley(['validate', '.', '--format', 'json'], suite);
     expect(valid.code).toBe(0);
-    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, suite: 'ratiba_booking', scenarios: 8, agents: 1 });
+    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, suite: 'ratiba_booking', scenarios: 8, agents: 2 });
 
     const run = await parley(['run', '.', '--out', 'out'], suite);
     expect(run.code).toBe(0);

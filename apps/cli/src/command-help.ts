@@ -172,6 +172,27 @@ export const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [...KEYS, ['PARLEY_BUDGET_USD', 'spending limit when --budget is not given']],
   },
+  'canary assign': {
+    examples: [
+      ['parley canary assign --rollout 5 conv-1042 conv-1043', 'which of two conversations a 5% canary takes'],
+      ['parley canary assign --rollout 5 --salt prompt-v4 < ids.txt', 'one id per line from stdin, another canary population'],
+    ],
+    environment: [],
+  },
+  'canary compare': {
+    examples: [
+      ['parley canary compare --logs l.jsonl --feedback f.json --stable 3 --canary 4', 'verdict'],
+      ['parley canary compare --logs p.jsonl --stable 3 --canary 4 --since 24h', 'the last day only'],
+    ],
+    environment: [],
+  },
+  cost: {
+    examples: [
+      ['parley cost', 'spend of the last 30 days by suite, model and month'],
+      ['parley cost --since 12w --format json shards/*', 'twelve weeks, with CI shard reports, as JSON'],
+    ],
+    environment: [],
+  },
   'runs list': {
     examples: [
       ['parley runs list', 'the last 20 runs, newest first'],

@@ -54,8 +54,13 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     return { line, column: col };
   };
 
+  // A stack overflow inside `yaml` may be recorded once per level it unwinds through (Node 24's
+  // larger stack gets further than Node 22's): one nesting problem is reported once, at its first place.
+  const errors = document.errors.filter(
+    (error, index, all) => !isStackOverflow(error.message) || all.findIndex((other) => isStackOverflow(other.message)) === index,
+  );
   const issues: ConfigIssue[] = [
-    ...document.errors.map((error) => ({
+    ...errors.map((error) => ({
       file,
       ...positionOf(error.pos[0]),
       message: describeYamlError(error.code, error.message, keyTextAt(text, error.pos[0])),
@@ -133,9 +138,13 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   return { data, issues, locate };
 }
 
+function isStackOverflow(message: string): boolean {
+  return message.includes('Maximum call stack size exceeded');
+}
+
 function describeYamlError(code: string, message: string, keyText: string): string {
   if (code === 'DUPLICATE_KEY') return `duplicate key${keyText ? ` "${keyText}"` : ''}: keys must be unique`;
-  if (message.includes('Maximum call stack size exceeded')) return NESTING_MESSAGE;
+  if (isStackOverflow(message)) return NESTING_MESSAGE;
   return `invalid YAML: ${message}`;
 }
 

@@ -1,4 +1,4 @@
-import { fluencyMetricFor } from './fluency-metric.js';
+import { fluencyMetricFor, fluencyReplacements } from './fluency-metric.js';
 import { hashCanonical } from '@parley/core';
 import type { LoadedSuite } from './load-suite.js';
 import type { ScenarioFile } from './scenario-schema.js';
@@ -22,7 +22,7 @@ export function configFingerprint(suite: LoadedSuite, metricVersions: Record<str
   const versions = new Map<string, string>(suite.customMetrics.map((metric) => [metric.data.name, metric.data.version]));
   for (const [name, version] of Object.entries(metricVersions)) versions.set(name, version);
 
-  const replacements = new Map(suite.customMetrics.flatMap((metric) => (metric.data.replaces ? [[metric.data.replaces, metric.data.name] as const] : [])));
+  const replacements = fluencyReplacements(suite.customMetrics.map((metric) => metric.data));
   const usedMetrics = new Set<string>();
   const scenarios: Record<string, unknown> = {};
   const add = (data: ScenarioFile, metrics: Iterable<string>): void => {

@@ -19,3 +19,13 @@ export function fluencyMetricFor(
   if (!FLUENCY_METRIC_PATTERN.test(fluency)) return undefined;
   return replacements.get(fluency) ?? (isKnown(fluency) ? fluency : undefined);
 }
+
+/**
+ * `fluency_<language>` → the metric that replaces it, from metrics that may declare `replaces`
+ * (rubric files, judge metrics). The loader refuses two replacing the same name, so the first wins.
+ */
+export function fluencyReplacements(metrics: Iterable<{ name: string; replaces?: string | undefined }>): Map<string, string> {
+  const replacements = new Map<string, string>();
+  for (const metric of metrics) if (metric.replaces !== undefined && !replacements.has(metric.replaces)) replacements.set(metric.replaces, metric.name);
+  return replacements;
+}

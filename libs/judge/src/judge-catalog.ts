@@ -1,4 +1,4 @@
-import { fluencyMetricFor, type Expectation, type LoadedRubricMetric } from '@parley/config';
+import { fluencyMetricFor, fluencyReplacements, type Expectation, type LoadedRubricMetric } from '@parley/config';
 import type { z } from 'zod';
 import { conversationJudgeMetric } from './conversation-judge.js';
 import type { JudgeMetric } from './judge-metric.js';
@@ -57,7 +57,7 @@ export function expectationsWithFluency(
   judgeConfigured: boolean,
 ): Expectation[] {
   if (!judgeConfigured || language === undefined) return [...expectations];
-  const replacements = new Map([...catalog.values()].flatMap((metric) => (metric.replaces ? [[metric.replaces, metric.name] as const] : [])));
+  const replacements = fluencyReplacements(catalog.values());
   const fluency = fluencyMetricFor(language, (name) => catalog.has(name), replacements);
   if (fluency === undefined) return [...expectations];
   if (expectations.some((expectation) => expectation.metric === fluency)) return [...expectations];

@@ -12,6 +12,7 @@ import { maxOffset, StyledLines, type StyledLine } from '../triage/styled-lines.
 import { useScenarioActions } from '../triage/use-scenario-actions.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useKeys } from '../components/keyboard.js';
+import { useNavigation } from '../navigation.js';
 
 type Section = 'metrics' | 'transcript';
 
@@ -42,6 +43,7 @@ export function ScenarioScreen({ runId, scenarioId }: { runId: string; scenarioI
 
 function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult }) {
   const theme = useTheme();
+  const navigation = useNavigation();
   const { columns } = useTerminalSize();
   const bodyRows = useBodyRows();
   const [section, setSection] = useState<Section>('metrics');
@@ -80,6 +82,7 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
       else if (input === 'm') setSection('metrics');
       else if (key.tab) setSection(section === 'metrics' ? 'transcript' : 'metrics');
       else if (input === 'r' && hidden) setConfirming(true);
+      else if (input === 'R') navigation.push({ screen: 'rerun', runId, scenarioId: result.scenario_id });
       else if (key.downArrow || input === 'j') scrollTo(offset + 1);
       else if (key.upArrow || input === 'k') scrollTo(offset - 1);
       else if (key.pageDown || input === ' ') scrollTo(offset + windowRows);
@@ -96,6 +99,7 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
     ['↑↓', 'scroll'],
     ...(hidden ? ([['r', 'reveal']] as const) : []),
     ...actions.keys,
+    ...(actions.capturesInput ? [] : ([['R', 're-run']] as const)),
   ];
   const position = lines.length > windowRows ? ` ${offset + 1}-${Math.min(lines.length, offset + windowRows)}/${lines.length}` : '';
   return (

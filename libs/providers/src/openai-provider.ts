@@ -111,6 +111,8 @@ export function fromOpenAiCompletion(
     usage: {
       input_tokens: completion.usage?.prompt_tokens ?? 0,
       output_tokens: completion.usage?.completion_tokens ?? 0,
+      // Automatic prefix caching: the static start of a prompt seen before is read from the cache.
+      ...((completion.usage?.prompt_tokens_details?.cached_tokens ?? 0) > 0 ? { cached_input_tokens: completion.usage!.prompt_tokens_details!.cached_tokens! } : {}),
     },
     finish_reason: choice.finish_reason ?? 'stop',
     model: completion.model,

@@ -71,7 +71,14 @@ export function buildAnthropicMessage(reply: ScriptedReply, request: NormalisedR
     content,
     stop_reason: finishReasonFor('anthropic', reply.finish_reason, hasToolUse),
     stop_sequence: null,
-    usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    // Anthropic's input_tokens leaves out what was read from the cache, and reads happen only for
+    // a prompt marked with cache_control.
+    usage: {
+      input_tokens: usage.input_tokens - (request.cacheControl ? Math.min(usage.cached_input_tokens, usage.input_tokens) : 0),
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: request.cacheControl ? Math.min(usage.cached_input_tokens, usage.input_tokens) : 0,
+    },
   };
 }
 

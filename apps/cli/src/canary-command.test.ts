@@ -3,7 +3,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manualClock, seededRandom } from '@parley/core';
-import { openMonitorStore } from '@parley/store';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { captureOutput } from './test-support/capture-output.js';
@@ -175,7 +174,8 @@ describe('parley canary compare', () => {
      * arms: normal around `means[version]` (sd 0.15, clamped, seeded), plus a pass/fail `resolved`
      * metric passed by 80 % of each arm and one judge error that must be left out.
      */
-    function storeScores(dir: string, arms: Array<{ version: string; count: number }>, means: Record<string, number>): void {
+    async function storeScores(dir: string, arms: Array<{ version: string; count: number }>, means: Record<string, number>): Promise<void> {
+      const { openMonitorStore } = await import('@parley/store');
       const random = seededRandom(7);
       const normal = () => Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next());
       const store = openMonitorStore(join(dir, '.parley', 'parley.db'));
@@ -213,7 +213,7 @@ describe('parley canary compare', () => {
     it('rolls back when a metric\'s canary mean is significantly lower, with equal 👎 rates: exit 1, interval in text and JSON', async () => {
       const dir = writeSuite(ZURI_SUITE);
       const { logs, feedback } = production(arms, dir);
-      storeScores(dir, arms, { v1: 0.8, v2: 0.7 });
+      await storeScores(dir, arms, { v1: 0.8, v2: 0.7 });
       const argv = ['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2'];
       const json = await parley([...argv, '--format', 'json'], dir);
       expect(json.code).toBe(1);
@@ -242,7 +242,7 @@ describe('parley canary compare', () => {
     it('promotes when the metrics hold: the interval straddles 0, exit 0', async () => {
       const dir = writeSuite(ZURI_SUITE);
       const { logs, feedback } = production(arms, dir);
-      storeScores(dir, arms, { v1: 0.8, v2: 0.8 });
+      await storeScores(dir, arms, { v1: 0.8, v2: 0.8 });
       const result = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--format', 'json'], dir);
       expect(result.code).toBe(0);
       const parsed = JSON.parse(result.stdout);
@@ -256,7 +256,7 @@ describe('parley canary compare', () => {
     it('says so when the store holds no scores of the suite for these conversations', async () => {
       const dir = writeSuite(ZURI_SUITE);
       const { logs, feedback } = production(arms, dir);
-      storeScores(dir, [{ version: 'v9', count: 3 }], { v9: 0.5 });
+      await storeScores(dir, [{ version: 'v9', count: 3 }], { v9: 0.5 });
       const result = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--format', 'json'], dir);
       expect(result.code).toBe(0);
       const parsed = JSON.parse(result.stdout);

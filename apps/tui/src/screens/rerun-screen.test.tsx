@@ -6,6 +6,9 @@ import { KEYS, press, renderApp, waitForFrame } from '../test-support/render-scr
 import { overflow } from '../triage/test-support/triage-store.js';
 import { startRerunFixture } from '../triage/rerun/test-support/rerun-suite.js';
 
+/** Event-loop turns a re-run may take: it makes HTTP calls to the fake LLM (slow on a loaded machine). */
+const RUN_TURNS = 50_000;
+
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -43,7 +46,7 @@ describe('RerunScreen', () => {
     expect(fake.requests.length).toBe(callsBefore);
 
     await press(rendered, KEYS.enter);
-    const done = await waitForFrame(rendered, (text) => text.includes('after (re-run)'));
+    const done = await waitForFrame(rendered, (text) => text.includes('after (re-run)'), RUN_TURNS);
     expect(done).toMatch(/Re-run: ✓ pass \(was fail\) · spent \$0\.0400, estimated \$0\.0400/);
     expect(done).toMatch(/status\s+✗ FAIL\s+✓ pass/);
     expect(done).toMatch(/cost\s+\$0\.0400\s+\$0\.0400/);
@@ -66,7 +69,7 @@ describe('RerunScreen', () => {
     await press(rendered, KEYS.enter);
     await waitForFrame(rendered, (text) => text.includes('Scenario s1') && text.includes(`run ${newRunId}`));
     await press(rendered, KEYS.escape);
-    await waitForFrame(rendered, (text) => text.includes('after (re-run)'));
+    await waitForFrame(rendered, (text) => text.includes('after (re-run)'), RUN_TURNS);
   });
 
   it('R on the run screen re-runs the selected scenario with --repeat and shows every attempt', async () => {
@@ -76,7 +79,7 @@ describe('RerunScreen', () => {
     await press(rendered, 'R', '3');
     await waitForFrame(rendered, (text) => text.includes('$0.1200'));
     await press(rendered, KEYS.enter);
-    const done = await waitForFrame(rendered, (text) => text.includes('after (re-run)'));
+    const done = await waitForFrame(rendered, (text) => text.includes('after (re-run)'), RUN_TURNS);
     expect(done).toMatch(/mode\s+live\s+live · 3 attempts/);
     expect(done).toMatch(/attempts\s+✓ ✓ ✓/);
     expect(done).toMatch(/spent \$0\.1200, estimated \$0\.1200/);

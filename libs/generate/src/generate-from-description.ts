@@ -165,10 +165,19 @@ export async function generateFromDescription(input: DescriptionInput, dependenc
   };
 }
 
-/** The description as comment lines, each starting with `> `. */
+/** The description as comment lines of at most 100 characters, each starting with `> `. */
 function quoted(text: string): string[] {
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => `> ${line.trim()}`);
+  const lines: string[] = [];
+  for (const paragraph of text.trim().split(/\n\s*\n/)) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter((part) => part !== '')) {
+      if (line !== '' && line.length + 1 + word.length > 96) {
+        lines.push(`> ${line}`);
+        line = '';
+      }
+      line = line === '' ? word : `${line} ${word}`;
+    }
+    if (line !== '') lines.push(`> ${line}`);
+  }
+  return lines;
 }

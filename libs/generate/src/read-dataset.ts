@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from '@parley/core';
+import { z } from 'zod';
 import { parseConfigText, readTextFile, withoutByteOrderMark } from '@parley/config';
 import { parseJsonLines, LoggedConversationSchema, type Located, type LoggedConversation } from '@parley/production';
 import { sgdDialogues, SgdFileSchema, type SgdDialogue } from './sgd-dataset.js';
@@ -44,19 +45,13 @@ function isJsonLines(text: string): boolean {
   }
 }
 
-/** The log's lines; a line that is not JSON is reported with its column (where JSON.parse stopped). */
+/** The log's lines; a line that is not JSON is reported with its column (where the parser stopped). */
 function readJsonLinesLog(text: string, file: string): Array<Located<LoggedConversation>> {
   const issues: ConfigIssue[] = [];
   for (const [index, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;
-    try {
-      JSON.parse(line);
-    } catch (error) {
-      const message = (error as Error).message;
-      const position = /at position (\d+)/.exec(message)?.[1];
-      const reason = message.replace(/ in JSON at position \d+.*$/s, '');
-      issues.push({ file, line: index + 1, column: position === undefined ? line.length + 1 : Number(position) + 1, message: `invalid JSON: ${reason}` });
-    }
+    const parsed = parseConfigText(line, file, z.unknown(), { format: 'json' });
+    if (parsed.raw === undefined) issues.push(...parsed.issues.map((issue) => ({ ...issue, line: index + 1 })));
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return parseJsonLines(text, file, LoggedConversationSchema, 'conversation log');

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadFakeScript, startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
+import { loadFakeScript, startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
@@ -78,7 +78,7 @@ describe('parley generate --from (the simulator model drafts scenarios)', () => 
   it('records through the real OpenAI client against tools/fake-llm, and replays the new recording', async () => {
     const suite = exampleCopy();
     const description = 'A booking assistant for a chain of unisex hair salons: test a walk-in customer.';
-    const script = {
+    const script: FakeScript = {
       rules: [
         {
           name: 'drafts',
@@ -115,7 +115,7 @@ describe('parley generate --from (the simulator model drafts scenarios)', () => 
     const [good, second] = draftsFromExample();
     const badId = { ...good!, id: 'Bad Id!' };
     const unknownTool = { ...second!, id: 'salon_wrong_tool', expected_tools: ['cancel_booking'] };
-    const script = {
+    const script: FakeScript = {
       rules: [
         { name: 'repair-id', when: { api: 'openai', last_user: '/Scenario 1 of your answer has these problems/' }, reply: { content: JSON.stringify({ ...good!, id: 'salon_fixed_id' }) } },
         { name: 'repair-tool', when: { api: 'openai', any_message: '/cancel_booking/', last_user: '/problems/' }, reply: { content: JSON.stringify(unknownTool) } },
@@ -260,7 +260,7 @@ describe('parley generate --from-dataset (scripted scenarios, no model)', () => 
 /** The five drafts of the example's fake-llm.yaml, as the model answered them. */
 function draftsFromExample(): Array<Record<string, unknown>> {
   const script = loadFakeScript(join(REPO_ROOT, 'examples/generate/fake-llm.yaml'));
-  const reply = script.rules[0]?.reply;
+  const reply = script.rules?.[0]?.reply;
   const content = reply !== undefined && 'content' in reply ? reply.content : undefined;
   if (typeof content !== 'string') throw new Error('examples/generate/fake-llm.yaml: the first rule has no content');
   const parsed = JSON.parse(content) as { scenarios: Array<Record<string, unknown>> };

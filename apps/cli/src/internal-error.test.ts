@@ -59,3 +59,4 @@ describe('describeInternalError', () => {
     expect(describeInternalError(error, { PARLEY_DEBUG: '1' })).toContain(error.stack!.split('\n')[1]!);
   });
 });
+

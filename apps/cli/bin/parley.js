@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 
+// Before anything else loads: on an older Node the SQLite module crashes outright (a segfault on
+// Node 20), so say which Node is needed instead, and exit 2 (the run could not be evaluated).
+const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number);
+if (nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 12)) {
+  process.stderr.write(
+    `parley: Node.js 22.12 or later is needed; this is Node.js ${process.versions.node}\n` +
+      '  what to do: install Node.js 22 or 24 (for example `nvm install 22`), then `npm ci` again\n',
+  );
+  process.exit(2);
+}
+
 // The heap may grow to twice its live size before a full collection (V8's default lets it reach
 // about four times): a 10,000-scenario replay peaks at ~270 MiB instead of 330-400 MiB, as fast.
 // Set before the bundle is imported, so before the heap grows.

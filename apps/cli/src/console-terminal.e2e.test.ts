@@ -55,6 +55,23 @@ describe.skipIf(!TmuxSession.available())('the console in a real terminal with c
     expect(coloured).toMatch(/\u001b\[31mfail\u001b\[39m/); // the status cell is coloured whole
   });
 
+  it('parley runs list and runs show at 80 columns: the tables give up columns instead of wrapping', async () => {
+    const suite = copyExample('booking');
+    const run = start('history-run', [process.execPath, BIN, 'run', '.', '--out', 'out'], suite, 80);
+    await run.waitFor((text) => text.includes('[exit 0]'));
+    const list = start('runs-list', [process.execPath, BIN, 'runs', 'list'], suite, 80);
+    const listed = await list.waitFor((text) => text.includes('[exit 0]'));
+    expect(listed).toMatch(/^RUN +SUITE +STATUS +P\/F\/E +COST +STARTED$/m);
+    expect(listed).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6} +ratiba_booking +pass +7\/1\/0 +\$[\d.]+ +\d{4}-\d\d-\d\d \d\d:\d\d$/m);
+    for (const line of listed.split('\n')) expect(line.length, line).toBeLessThan(80);
+    const id = /^(\d{8}-\d{6}-[0-9a-f]{6}) /m.exec(listed)?.[1] ?? '';
+    const show = start('runs-show', [process.execPath, BIN, 'runs', 'show', id], suite, 80);
+    const shown = await show.waitFor((text) => text.includes('[exit 0]'));
+    expect(shown).toMatch(/^spa_booking_codeswitch +fail \(advisory\) +\S/m);
+    expect(shown).toMatch(/^ {2}\S.*fluency_sw 0\.50 ✗/m);
+    for (const line of shown.split('\n')) expect(line.length, line).toBeLessThan(80);
+  });
+
   it('progress lines (plain, as under CI) and the run header fit 80 columns, in colour', async () => {
     const suite = copyExample('booking');
     const session = start('progress', ['env', 'CI=true', process.execPath, BIN, 'run', '.', '--out', 'out'], suite, 80);

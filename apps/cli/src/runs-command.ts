@@ -7,6 +7,14 @@ function storePath(context: CommandContext): string {
   return resolve(context.cwd, join('.parley', 'parley.db'));
 }
 
+/**
+ * In a terminal, tables fit its width (one column spare, so a full line never wraps); off a
+ * terminal (logs, pipes) every column is written whole, for grep and for tools.
+ */
+function tableWidth(context: CommandContext): { width?: number } {
+  return context.output.wrap ? { width: context.output.columns - 1 } : {};
+}
+
 /** `parley runs list`: the run history, newest first. */
 export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
   const { openStore, formatRunList } = await import('@parley/store');
@@ -19,7 +27,7 @@ export async function runsListCommand(flags: { limit?: string; suite?: string; f
       context.output.out(`${JSON.stringify(runs, null, 2)}\n`);
       return 0;
     }
-    if (runs.length > 0) context.output.out(`${formatRunList(runs)}\n`);
+    if (runs.length > 0) context.output.out(`${formatRunList(runs, tableWidth(context))}\n`);
     else if (flags.suite) context.output.out(`suite ${flags.suite} has no runs (parley runs list shows the runs of every suite)\n`);
     else context.output.out('no runs yet: start one with `parley run <suite>`\n');
     return 0;
@@ -44,7 +52,7 @@ export async function runsShowCommand(id: string, flags: { format?: string }, co
       return 0;
     }
     // Reasons hold what agents printed: their control characters are shown, not obeyed.
-    context.output.out(`${terminalSafe(formatRunDetail(run, results))}\n`);
+    context.output.out(`${terminalSafe(formatRunDetail(run, results, tableWidth(context)))}\n`);
     return 0;
   } finally {
     store.close();

@@ -21,6 +21,25 @@ describe('formatRunList', () => {
     );
   });
 
+  it('fits a terminal by giving up the columns a person misses least, narrowest head first', () => {
+    const interrupted: RunRow = { ...finishedRun, id: '20261126-134951-e4e9f9', status: 'interrupted', suite: 'municipal_services_multilingual' };
+    const runs = [unfinishedRun, finishedRun, interrupted];
+    const whole = formatRunList(runs);
+    expect(Math.max(...whole.split('\n').map((line) => line.length))).toBeGreaterThan(100);
+    expect(formatRunList(runs, { width: 200 })).toBe(whole);
+
+    const at80 = formatRunList(runs, { width: 79 }).split('\n');
+    for (const line of at80) expect(line.length).toBeLessThanOrEqual(79);
+    expect(at80[0]).toMatch(/^RUN +SUITE +STATUS +P\/F\/E +COST/);
+    expect(at80[0]).not.toMatch(/SCENARIOS|DURATION|MODE/);
+    expect(at80[3]).toMatch(/^20261126-134951-e4e9f9 +municipal_services_multilin… +interrupted +1\/1\/1 +\$0\.01$/);
+
+    const at60 = formatRunList(runs, { width: 60 }).split('\n');
+    for (const line of at60) expect(line.length).toBeLessThanOrEqual(60);
+    expect(at60[0]).toMatch(/^RUN +SUITE +STATUS +P\/F\/E$/);
+    expect(at60[3]).toMatch(/ municipal_servi… +interrupted +1\/1\/1$/);
+  });
+
   it('says so when there are no runs', () => {
     expect(formatRunList([])).toBe('No runs stored yet.');
   });
@@ -55,6 +74,26 @@ describe('formatRunDetail', () => {
         'spa_booking_swahili_happy  pass              all expectations met                   content_signals pass, conversation_judge 0.91',
       ].join('\n'),
     );
+  });
+
+  it('fits a terminal by cutting reasons to what is left and wrapping the metric scores under each scenario', () => {
+    const results = [failingResult(), errorResult(), passingResult()];
+    const lines = formatRunDetail(finishedRun, results, { width: 79 }).split('\n\n')[1]?.split('\n') ?? [];
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(79);
+    expect(lines).toEqual([
+      'SCENARIO                   STATUS            REASON',
+      'physio_cancel_sheng        fail              conversation_judge 0.62 is below…',
+      '  conversation_judge 0.62 ✗, booking_slot_consistency error,',
+      '  conversation_judge 0.80',
+      'refund_request_english     error (advisory)  recording miss at turn 2 (agent)',
+      'spa_booking_swahili_happy  pass              all expectations met',
+      '  content_signals pass, conversation_judge 0.91',
+    ]);
+    expect(formatRunDetail(finishedRun, results, { width: 200 })).toBe(formatRunDetail(finishedRun, results));
+    const fingerprint = `sha256:${'74b3559'.repeat(9).slice(0, 64)}`;
+    const fingerprinted: RunRow = { ...finishedRun, config_fingerprint: fingerprint };
+    expect(formatRunDetail(fingerprinted, [], { width: 79 })).toContain('\nConfig     sha256:74b355974b35…\n');
+    expect(formatRunDetail(fingerprinted, [])).toContain(`\nConfig     ${fingerprint}\n`);
   });
 
   it('shows an unfinished run without results', () => {

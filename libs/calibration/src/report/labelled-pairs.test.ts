@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CalibrationRatingSchema } from '@parley/config';
 import { confusionMatrix } from '../statistics/confusion-matrix.js';
 import { rubricFixture } from '../test-support/judge-fixture.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
@@ -15,7 +16,7 @@ const JUDGE = [[5, 4, 5], [4, 4, 2], [3, 3, 3], [2, 2, 2], [1, 1, 1], [5, 4, 3]]
 function source() {
   const set = ratedSet(HUMANS);
   // An item rated under another rubric version does not count, as in the report.
-  set.items[5]!.ratings.push({ ...set.items[5]!.ratings[0]!, reviewer: 'rev-old', rubric_version: '0.9.0' });
+  set.items[5]!.ratings.push(CalibrationRatingSchema.parse({ ...set.items[5]!.ratings[0]!, reviewer: 'rev-old', rubric_version: '0.9.0' }));
   const ratings = [...modelRatings(set, 's-1', 'judge', JUDGE), ...modelRatings(set, 's-1', 'cross_check', [...HUMANS['rev-a'].slice(0, 5), undefined])];
   ratings.find((rating) => rating.item_id === set.items[1]!.id && rating.rater === 'judge')!.reason = 'the booking time is never confirmed';
   return { set, ratings };

@@ -65,6 +65,12 @@ describe.skipIf(!TmuxSession.available())('parley tui kappa in a real terminal (
     // The judge's reason from the recording, in full under the list.
     expect(screen).toMatch(new RegExp(`^judge ${cell.row}: \\S+`, 'm'));
     for (const line of screen.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+    // `?` lists the keys of this screen too.
+    session.keys('?');
+    const overlay = await session.waitFor((text) => text.startsWith(`Keys · Kappa · judge vs human · ${axis}`));
+    expect(overlay).toMatch(/^ {2}g G\s+first \/ last item/m);
+    session.keys('?');
+    await session.waitFor((text) => text.startsWith(`Kappa · judge vs human · ${axis}`));
     session.keys('Escape');
     screen = await session.waitFor((text) => text.includes(`> ${axis}`) && text.includes('judge ↓ × human →'));
     expect(screen).toContain(`[${String(count).padStart(3)}]`);

@@ -167,5 +167,11 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     right.keys('k');
     await right.waitFor((text) => text.includes(`kept the rating of ${first} from the other session`) && /intent_comprehension\s+\[2\]/.test(text));
     expect(scoresOf(ownRatings(dir).get(first))).toEqual([2, 2, 2]);
+    // The item list shows the kept rating as this reviewer's; `?` lists its keys.
+    right.keys('l');
+    const list = await right.waitFor((text) => text.startsWith(`Items · ${REVIEWER}`));
+    expect(list).toMatch(new RegExp(`${first}\\s+rated\\s+2 2 2`));
+    right.keys('?');
+    await right.waitFor((text) => text.startsWith(`Keys · Items · ${REVIEWER}`) && text.includes('/ ID Enter'));
   }, 90_000);
 });

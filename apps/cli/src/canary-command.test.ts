@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { captureOutput } from './test-support/capture-output.js';
 import { REPO_ROOT } from './test-support/example-copy.js';
+import { writeSuite, ZURI_SUITE } from './test-support/zuri-suite.js';
 
 const NOW = new Date('2026-11-27T12:00:00Z');
 
@@ -20,8 +21,7 @@ async function parley(argv: string[], cwd: string) {
  * A production log and its feedback: `count` conversations on `version`, the first `negative` of
  * them with a 👎 and every fifth of the rest with a 👍; each ended `hoursAgo` before NOW.
  */
-function production(arms: Array<{ version: string; count: number; negative: number; hoursAgo?: number }>): { dir: string; logs: string; feedback: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-canary-'));
+function production(arms: Array<{ version: string; count: number; negative: number; hoursAgo?: number }>, dir = mkdtempSync(join(tmpdir(), 'parley-canary-'))): { dir: string; logs: string; feedback: string } {
   const logLines: string[] = [];
   const feedbackLines: string[] = [];
   for (const arm of arms) {
@@ -166,5 +166,102 @@ describe('parley canary compare', () => {
     const bad = await parley(['canary', 'compare', '--logs', logs, '--stable', 'v1', '--canary', 'v2'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/conversations\.jsonl:2:1/);
+  });
+
+  describe('judged metrics from the scores parley monitor stored', () => {
+    /**
+     * The suite's monitor store with a `service_quality` score (0–1) for every conversation of the
+     * arms: normal around `means[version]` (sd 0.15, clamped, seeded), plus a pass/fail `resolved`
+     * metric passed by 80 % of each arm and one judge error that must be left out.
+     */
+    async function storeScores(dir: string, arms: Array<{ version: string; count: number }>, means: Record<string, number>): Promise<void> {
+      const { openMonitorStore } = await import('@parley/store');
+      const random = seededRandom(7);
+      const normal = () => Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next());
+      const store = openMonitorStore(join(dir, '.parley', 'parley.db'));
+      try {
+        for (const arm of arms) {
+          for (let index = 0; index < arm.count; index += 1) {
+            const score = Math.min(1, Math.max(0, means[arm.version]! + 0.15 * normal()));
+            const common = { metric_version: '1.0.0', threshold: 0.6, reason: 'judged', judge_model: 'gpt-4.1@2025-04-14' };
+            store.save({
+              suite: 'zuri_booking',
+              conversation_id: `${arm.version}-conv-${index}`,
+              ended_at: new Date(NOW.getTime() - 3_600_000).toISOString(),
+              judged_at: NOW.toISOString(),
+              tenant: 'zuri_spa',
+              prompt_version: arm.version,
+              status: index === 0 ? 'error' : 'judged',
+              cost_usd: 0.001,
+              scores: [
+                { ...common, metric: 'service_quality', score: index === 0 ? null : score, passed: score >= 0.6, error: index === 0 },
+                { ...common, metric: 'resolved', score: null, threshold: null, passed: index % 5 !== 0, error: false },
+              ],
+            });
+          }
+        }
+      } finally {
+        store.close();
+      }
+    }
+
+    const arms = [
+      { version: 'v1', count: 2000, negative: 100 },
+      { version: 'v2', count: 300, negative: 15 },
+    ];
+
+    it('rolls back when a metric\'s canary mean is significantly lower, with equal 👎 rates: exit 1, interval in text and JSON', async () => {
+      const dir = writeSuite(ZURI_SUITE);
+      const { logs, feedback } = production(arms, dir);
+      await storeScores(dir, arms, { v1: 0.8, v2: 0.7 });
+      const argv = ['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2'];
+      const json = await parley([...argv, '--format', 'json'], dir);
+      expect(json.code).toBe(1);
+      const parsed = JSON.parse(json.stdout);
+      expect(parsed.verdict).toBe('rollback');
+      expect(parsed.feedback.worse).toBe(false);
+      const quality = parsed.metrics.find((metric: { metric: string }) => metric.metric === 'service_quality');
+      // The error of each arm's first conversation is left out.
+      expect(quality).toMatchObject({ stable: { scored: 1999 }, canary: { scored: 299 }, worse: true });
+      expect(quality.difference).toBeCloseTo(-0.1, 1);
+      expect(quality.interval.high).toBeLessThan(0);
+      expect(quality.interval.low).toBeLessThan(quality.difference);
+      // A pass/fail metric compares pass rates: 80 % on both arms, not worse.
+      expect(parsed.metrics.find((metric: { metric: string }) => metric.metric === 'resolved')).toMatchObject({ stable: { scored: 2000, mean: 0.8 }, canary: { scored: 300, mean: 0.8 }, worse: false });
+      expect(parsed.reasons[0]).toMatch(/^service_quality mean 0\.\d{3} on the canary vs 0\.\d{3} on stable .*wholly below 0/);
+      expect(parsed.notes.join('\n')).not.toMatch(/judged metrics/);
+
+      const text = await parley(argv, dir);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toMatch(/service_quality\s*│\s*0\.\d{3} \(1999\)\s*│\s*0\.\d{3} \(299\)\s*│\s*−0\.\d{3}\s*│\s*−0\.\d{3}…−0\.\d{3}\s*│/);
+      expect(text.stdout).toMatch(/│ test, 95 % CI\s*│/);
+      expect(text.stdout).toMatch(/verdict: rollback\n {2}service_quality mean/);
+      for (const line of text.stdout.split('\n')) expect([...line].length, text.stdout).toBeLessThanOrEqual(80);
+    });
+
+    it('promotes when the metrics hold: the interval straddles 0, exit 0', async () => {
+      const dir = writeSuite(ZURI_SUITE);
+      const { logs, feedback } = production(arms, dir);
+      await storeScores(dir, arms, { v1: 0.8, v2: 0.8 });
+      const result = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--format', 'json'], dir);
+      expect(result.code).toBe(0);
+      const parsed = JSON.parse(result.stdout);
+      expect(parsed.verdict).toBe('promote');
+      const quality = parsed.metrics.find((metric: { metric: string }) => metric.metric === 'service_quality');
+      expect(quality.interval.low).toBeLessThan(0);
+      expect(quality.interval.high).toBeGreaterThan(0);
+      expect(parsed.reasons[0]).toMatch(/nor drop in a judged metric/);
+    });
+
+    it('says so when the store holds no scores of the suite for these conversations', async () => {
+      const dir = writeSuite(ZURI_SUITE);
+      const { logs, feedback } = production(arms, dir);
+      await storeScores(dir, [{ version: 'v9', count: 3 }], { v9: 0.5 });
+      const result = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--format', 'json'], dir);
+      expect(result.code).toBe(0);
+      const parsed = JSON.parse(result.stdout);
+      expect(parsed.metrics).toEqual([]);
+      expect(parsed.notes).toContain('judged metrics: parley monitor stored no scores of suite zuri_booking for these conversations');
+    });
   });
 });

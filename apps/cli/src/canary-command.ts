@@ -1,6 +1,7 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ConfigError, seededRandom } from '@parley/core';
-import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison } from '@parley/canary';
+import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison, type ConversationScore } from '@parley/canary';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from './command-context.js';
@@ -17,6 +18,7 @@ export interface CanaryCompareFlags {
   stable: string;
   canary: string;
   since?: string;
+  suite?: string;
   format?: 'text' | 'json';
   seed: string;
   minRise: string;
@@ -48,6 +50,7 @@ export function registerCanaryCommand(
     .requiredOption('--stable <version>', 'prompt_version of the stable prompt')
     .requiredOption('--canary <version>', 'prompt_version of the canary prompt')
     .option('--since <window>', 'only conversations that ended in this window: 24h, 7d, or a date')
+    .option('--suite <dir>', 'the suite whose `parley monitor` scores (in .parley/parley.db) are compared per metric', '.')
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
     .option('--seed <n>', 'seed of the bootstrap intervals', '1')
     .option('--min-rise <points>', 'smallest rise in 👎 rate (percentage points) the sample must be able to detect', '5')
@@ -134,11 +137,13 @@ export async function canaryCompareCommand(flags: CanaryCompareFlags, context: C
       if (item.verdict === 'negative') negative.add(item.conversation_id);
     }
   }
+  const judged = await monitorScores(context.cwd, flags.suite ?? '.', new Set(conversations.map((conversation) => conversation.conversation_id)));
   const comparison = compareCanary({
     stableVersion: flags.stable,
     canaryVersion: flags.canary,
     conversations: conversations.map((conversation) => ({ ...conversation, negative: negative.has(conversation.conversation_id) })),
     withFeedback: flags.feedback !== undefined,
+    ...(judged.scores !== undefined ? { scores: judged.scores } : {}),
     random: seededRandom(seed),
     power,
   });
@@ -146,7 +151,7 @@ export async function canaryCompareCommand(flags: CanaryCompareFlags, context: C
     ...(withoutVersion > 0 ? [`${withoutVersion} logged conversation${withoutVersion === 1 ? '' : 's'} without prompt_version left out`] : []),
     ...(outsideWindow > 0 ? [`${outsideWindow} conversation${outsideWindow === 1 ? '' : 's'} outside --since ${flags.since} (or without timestamps) left out`] : []),
     ...(flags.feedback === undefined ? ['no --feedback: the 👎 rate was not compared'] : []),
-    'judged metrics: not compared (no production scores stored by parley monitor in this project)',
+    ...(judged.note !== undefined ? [judged.note] : []),
   ];
 
   if (flags.format === 'json') {
@@ -157,12 +162,35 @@ export async function canaryCompareCommand(flags: CanaryCompareFlags, context: C
   return comparison.verdict === 'rollback' ? 1 : 0;
 }
 
+/**
+ * The judged scores `parley monitor` stored for these conversations (the suite's, in
+ * `.parley/parley.db`): a numeric score as it is, a pass/fail metric as 1/0; errors left out.
+ * Without a store there are no scores, and the note says so.
+ */
+async function monitorScores(cwd: string, suiteDir: string, conversationIds: ReadonlySet<string>): Promise<{ scores?: ConversationScore[]; note?: string }> {
+  const storePath = resolve(cwd, join('.parley', 'parley.db'));
+  if (!existsSync(storePath)) return { note: 'judged metrics: not compared (no production scores stored by parley monitor in this project)' };
+  const { loadSuiteForRun } = await import('@parley/runner');
+  const { openMonitorStore } = await import('@parley/store');
+  const suiteName = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
+  const store = openMonitorStore(storePath);
+  try {
+    const scores = store
+      .scoresBetween(suiteName, '', '\uffff')
+      .filter((score) => !score.error && conversationIds.has(score.conversation_id))
+      .map((score) => ({ conversation_id: score.conversation_id, metric: score.metric, score: score.score ?? (score.passed ? 1 : 0) }));
+    return scores.length > 0 ? { scores } : { scores, note: `judged metrics: parley monitor stored no scores of suite ${suiteName} for these conversations` };
+  } finally {
+    store.close();
+  }
+}
+
 function renderComparison(comparison: CanaryComparison, notes: readonly string[], color: boolean, since: Date | undefined, width: number): string {
   const colors = paint(color);
   const lines: string[] = [];
   const window = since ? ` since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
   lines.push(colors.bold(`canary ${comparison.canary_version} vs stable ${comparison.stable_version}${window}`));
-  const table = new Table({ head: ['', 'stable', 'canary', 'difference', 'test'], style: { head: color ? ['bold'] : [], border: color ? ['grey'] : [] } });
+  const table = new Table({ head: ['', 'stable', 'canary', 'diff', comparison.metrics && comparison.metrics.length > 0 ? `test, ${Math.round((comparison.metrics.find((metric) => metric.interval)?.interval?.level ?? 0.95) * 100)} % CI` : 'test'], style: { head: color ? ['bold'] : [], border: color ? ['grey'] : [] } });
   table.push(['conversations', String(comparison.conversations.stable), String(comparison.conversations.canary), '', '']);
   if (comparison.feedback) {
     const { stable, canary, test } = comparison.feedback;
@@ -180,7 +208,7 @@ function renderComparison(comparison: CanaryComparison, notes: readonly string[]
       metric.stable.mean === null ? '—' : `${metric.stable.mean.toFixed(3)} (${metric.stable.scored})`,
       metric.canary.mean === null ? '—' : `${metric.canary.mean.toFixed(3)} (${metric.canary.scored})`,
       metric.difference === null ? '—' : signed(metric.difference, 3),
-      metric.interval ? `${Math.round(metric.interval.level * 100)} % CI ${signed(metric.interval.low, 3)}…${signed(metric.interval.high, 3)}` : 'too few scores',
+      metric.interval ? `${signed(metric.interval.low, 3)}…${signed(metric.interval.high, 3)}` : 'too few scores',
     ]);
   }
   lines.push(table.toString());

@@ -75,15 +75,23 @@ function renderCost(summary: SpendSummary, since: Date, notes: readonly string[]
   }
   const suites = new Table({ head: ['suite', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
   for (const row of summary.by_suite) suites.push([row.suite, String(row.runs), usd(row.usd)]);
-  const models = new Table({ head: ['model', 'calls', 'tokens in/out', 'spend'], style, colAligns: ['left', 'right', 'right', 'right'] });
+  const cached = summary.by_model.some((row) => row.cached_input_tokens > 0);
+  const models = new Table({ head: ['model', 'calls', 'tokens in/out', ...(cached ? ['cached in'] : []), 'spend'], style, colAligns: ['left', 'right', 'right', ...(cached ? ['right' as const] : []), 'right'] });
   for (const row of summary.by_model) {
     const name = row.provider ? `${row.provider}:${row.model}` : row.model;
     const unpriced = row.unpriced_calls > 0 ? ` (+${row.unpriced_calls} unpriced)` : '';
-    models.push([name, row.calls === 0 ? '—' : String(row.calls), row.calls === 0 ? '—' : `${row.input_tokens}/${row.output_tokens}`, `${usd(row.usd)}${unpriced}`]);
+    models.push([
+      name,
+      row.calls === 0 ? '—' : String(row.calls),
+      row.calls === 0 ? '—' : `${row.input_tokens}/${row.output_tokens}`,
+      ...(cached ? [row.cached_input_tokens > 0 ? String(row.cached_input_tokens) : '—'] : []),
+      `${usd(row.usd)}${unpriced}`,
+    ]);
   }
   const months = new Table({ head: ['month', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
   for (const row of summary.by_month) months.push([row.month, String(row.runs), usd(row.usd)]);
   lines.push('by suite', suites.toString(), 'by model', summary.by_model.length > 0 ? models.toString() : colors.dim('  no calls reached a provider (replays cost nothing)'), 'by month', months.toString());
+  if (summary.cache_saving_usd !== 0) lines.push(`prompt caching saved ${usd(summary.cache_saving_usd)} against full input prices`);
   for (const note of notes) lines.push(colors.dim(`note: ${note}`));
   return `${lines.join('\n')}\n`;
 }

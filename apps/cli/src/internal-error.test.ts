@@ -60,26 +60,3 @@ describe('describeInternalError', () => {
   });
 });
 
-/** A Node.js older than 22.12 on this machine (the machines here have Node 20 as `/usr/bin/node`), if any. */
-function olderNode(): string | undefined {
-  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
-    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' });
-    const [major = 0, minor = 0] = (version.stdout ?? '').trim().split('.').map(Number);
-    if (version.status === 0 && (major < 22 || (major === 22 && minor < 12))) return candidate;
-  }
-  return undefined;
-}
-
-const oldNode = olderNode();
-
-describe.skipIf(oldNode === undefined)('parley on a Node.js older than 22.12', () => {
-  it('says which Node is needed and exits 2, before the SQLite module can crash', () => {
-    const suite = copyExample('booking');
-    const run = spawnSync(oldNode!, [BIN, 'runs', 'list'], { cwd: suite, env: { PATH: process.env.PATH, HOME: process.env.HOME }, encoding: 'utf8', timeout: 60_000 });
-    expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/^parley: Node\.js 22\.12 or later is needed; this is Node\.js \d+\.\d+\.\d+$/m);
-    expect(run.stderr).toContain('install Node.js 22 or 24');
-    expect(run.stdout).toBe('');
-  });
-});
-

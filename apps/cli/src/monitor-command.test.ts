@@ -64,8 +64,14 @@ function writeLogs(dir: string): { file: string; sampled: string[]; restricted: 
   return { file, sampled, restricted };
 }
 
+/** A judge answering `score` to everything; 1,024 of each prompt's 1,500 input tokens come from OpenAI's prefix cache. */
 function judgeAnswering(score: number): Promise<FakeLlmServer> {
-  return startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score, reason: 'The customer, Grace Achieng, got a clear answer.' }) } } });
+  return startFakeLlm({
+    script: {
+      rules: [],
+      fallback: { content: JSON.stringify({ score, reason: 'The customer, Grace Achieng, got a clear answer.' }), usage: { input_tokens: 1500, output_tokens: 40, cached_input_tokens: 1024 } },
+    },
+  });
 }
 
 describe('parley monitor (the binary, judge on fake-llm, scores to fake-langfuse)', () => {
@@ -94,7 +100,10 @@ describe('parley monitor (the binary, judge on fake-llm, scores to fake-langfuse
 
     const real = await parleyAsync(args, { cwd: suite, env });
     expect(real.status, real.stderr).toBe(0);
-    expect(real.stdout).toContain(`judged ${judgeable} conversations · $`);
+    // gpt-4.1: $2 / $8 per million, cached input at 0.25×: each call saves 1,024 × 0.75 × $2 / 1e6.
+    const spent = (judgeable * ((476 + 1024 * 0.25) * 2 + 40 * 8)) / 1e6;
+    const saved = (judgeable * 1024 * 0.75 * 2) / 1e6;
+    expect(real.stdout).toContain(`judged ${judgeable} conversations · $${spent.toFixed(4)} (${judgeable * 1024} input tokens from the prompt cache, saving $${saved.toFixed(4)})`);
     expect(real.stdout).toContain(`${judgeable} scores pushed to Langfuse`);
     expect(real.stdout).toMatch(new RegExp(`service_quality: 0\\.750 \\(n ${judgeable}\\) vs – before \\(n 0\\) · floor 0\\.60`));
     expect(llm.requests).toHaveLength(judgeable);

@@ -112,7 +112,8 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
     for (const item of outcome.planned) lines.push(`  ${item.source}  ${item.conversation}  ${item.metrics.join(', ')}`);
     return `${lines.join('\n')}\n`;
   }
-  const spent = outcome.spent_usd === null ? 'cost unknown' : `$${outcome.spent_usd.toFixed(4)}`;
+  const cached = outcome.cached_input_tokens > 0 ? ` (${outcome.cached_input_tokens} input tokens from the prompt cache${outcome.cache_saving_usd === null ? '' : `, saving $${outcome.cache_saving_usd.toFixed(4)}`})` : '';
+  const spent = `${outcome.spent_usd === null ? 'cost unknown' : `$${outcome.spent_usd.toFixed(4)}`}${cached}`;
   const pushed = facts.langfuse ? ` · ${outcome.pushed_scores} scores pushed to Langfuse` : '';
   lines.push(`judged ${count(outcome.judged.length, 'conversation')} · ${spent}${pushed}`);
   for (const item of outcome.judged) {

@@ -74,7 +74,8 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     .filter(([, count]) => count > 0)
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
-  const cost = report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`;
+  const saving = report.cost.cache_saving_usd;
+  const cost = `${report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`}${saving !== undefined && saving !== null && saving !== 0 ? ` (prompt cache saved $${saving.toFixed(4)})` : ''}`;
   const interruption = report.interruption;
   const scenarios =
     interruption !== undefined

@@ -7,7 +7,14 @@ const ToolCallSchema = z.object({
   args: z.record(z.string(), z.unknown()),
 });
 
-const UsageSchema = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+const UsageSchema = z.object({
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+  /** Of the input tokens, those the provider read from its prompt cache. */
+  cached_input_tokens: z.number().int().min(0).optional(),
+  /** Of the input tokens, those written to Anthropic's prompt cache. */
+  cache_write_input_tokens: z.number().int().min(0).optional(),
+});
 
 /** One line of `recordings/<scenario_id>.jsonl`: one LLM call (SPEC §3.3). */
 export const RecordingEntrySchema = z.object({

@@ -46,13 +46,25 @@ export interface CompletionRequest {
   temperature?: number;
   max_tokens?: number;
   seed?: number;
+  /**
+   * The system prompt is a static prefix that is sent again and again (a judge's instructions and
+   * rubric): Anthropic gets it as a `cache_control` block so repeats read it from the prompt cache.
+   * A wire hint only: it changes neither the answer nor the recording key. OpenAI caches prefixes
+   * of 1,024+ tokens by itself, which is why judges put the static part first.
+   */
+  cache_system?: boolean;
   /** Ask for JSON matching this schema (OpenAI json_schema response format; Anthropic tool use). */
   response_schema?: { name: string; schema: Record<string, unknown> };
 }
 
 export interface TokenUsage {
+  /** All input tokens of the call, cached ones included. */
   input_tokens: number;
   output_tokens: number;
+  /** Of the input tokens, those read from the provider's prompt cache (billed at a discount). */
+  cached_input_tokens?: number;
+  /** Of the input tokens, those written to Anthropic's prompt cache (billed at a premium). */
+  cache_write_input_tokens?: number;
 }
 
 export interface CompletionResponse {

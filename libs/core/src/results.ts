@@ -32,6 +32,10 @@ export interface CostSummary {
   /** null when some call's model has no known price: never silently 0. */
   usd: number | null;
   calls: number;
+  /** Of the input tokens, those read from the providers' prompt caches (absent when none were). */
+  cached_input_tokens?: number;
+  /** What the prompt cache saved against full input price (USD; absent when nothing was cached, null when a model has no price). */
+  cache_saving_usd?: number | null;
 }
 
 /**
@@ -49,6 +53,10 @@ export interface CallSummary {
   /** null when the model has no known price. */
   cost_usd: number | null;
   latency_ms: number;
+  /** Of the input tokens, those read from the provider's prompt cache (absent when none). */
+  cached_input_tokens?: number;
+  /** Of the input tokens, those written to Anthropic's prompt cache (absent when none). */
+  cache_write_input_tokens?: number;
 }
 
 export interface ScenarioResult {
@@ -79,10 +87,13 @@ export function emptyCost(): CostSummary {
 
 /** Adds two costs; unknown (null) USD is contagious. */
 export function addCost(left: CostSummary, right: CostSummary): CostSummary {
+  const cached = (left.cached_input_tokens ?? 0) + (right.cached_input_tokens ?? 0);
+  const saving = left.cache_saving_usd === null || right.cache_saving_usd === null ? null : (left.cache_saving_usd ?? 0) + (right.cache_saving_usd ?? 0);
   return {
     input_tokens: left.input_tokens + right.input_tokens,
     output_tokens: left.output_tokens + right.output_tokens,
     usd: left.usd === null || right.usd === null ? null : left.usd + right.usd,
     calls: left.calls + right.calls,
+    ...(cached > 0 || left.cache_saving_usd !== undefined || right.cache_saving_usd !== undefined ? { cached_input_tokens: cached, cache_saving_usd: saving } : {}),
   };
 }

@@ -26,6 +26,8 @@ export function judgeRequest(task: Pick<JudgeTask<unknown>, 'system' | 'user' | 
     model: model.model,
     system: task.system,
     messages: [{ role: 'user', content: task.user }],
+    // The instructions and rubric come first and are the same for every conversation: a cacheable prefix.
+    cache_system: true,
     temperature: model.temperature ?? 0,
     ...(model.seed !== undefined ? { seed: model.seed } : {}),
     ...(model.provider === 'anthropic' ? { max_tokens: JUDGE_MAX_TOKENS } : {}),

@@ -3,7 +3,7 @@ import { ConfigError, type Clock, type MetricResult, type Provider } from '@parl
 import { judgeMetricCatalog, JudgeRun, liveJudgeProvider, modelVersion, type BudgetView } from '@parley/judge';
 import { metricParamsOf } from '@parley/metrics';
 import { conversationEnd, type Located, type LoggedConversation } from '@parley/production';
-import { costOfCall, meteredProvider } from '@parley/providers';
+import { cacheSavingOfCall, costOfCall, meteredProvider } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
 import { openJudgeCache, openMonitorStore, type MonitorScore } from '@parley/store';
 import { monitorScoreId, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/telemetry';
@@ -74,6 +74,9 @@ export interface MonitorOutcome {
   judged: JudgedConversation[];
   skipped_for_budget: ConversationRef[];
   spent_usd: number | null;
+  /** Input tokens of the judge calls read from the providers' prompt caches, and what that saved (USD; null when unpriced). */
+  cached_input_tokens: number;
+  cache_saving_usd: number | null;
   pushed_scores: number;
   windows: MetricWindowComparison[];
   alerts: string[];
@@ -144,10 +147,12 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       estimated_usd: estimated,
     };
     if (input.dryRun) {
-      return { ...base, judged: [], skipped_for_budget: [], spent_usd: 0, pushed_scores: 0, windows: [], alerts: [], exit_code: 0 };
+      return { ...base, judged: [], skipped_for_budget: [], spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, windows: [], alerts: [], exit_code: 0 };
     }
 
     let spent: number | null = 0;
+    let cachedTokens = 0;
+    let cacheSaving: number | null = 0;
     const limit = input.budgetUsd;
     const budget: BudgetView = {
       get exhausted() {
@@ -198,6 +203,11 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
               const usd = costOfCall(call.model, call.usage, suite.config.pricing);
               conversationCost = conversationCost === null || usd === null ? null : conversationCost + usd;
               spent = spent === null || usd === null ? null : spent + usd;
+              if ((call.usage.cached_input_tokens ?? 0) > 0 || (call.usage.cache_write_input_tokens ?? 0) > 0) {
+                const saving = cacheSavingOfCall(call.model, call.usage, suite.config.pricing);
+                cachedTokens += call.usage.cached_input_tokens ?? 0;
+                cacheSaving = cacheSaving === null || saving === null ? null : cacheSaving + saving;
+              }
             });
           const conversation = item.conversation_data;
           const results = await judgeRun.judgeScenario({
@@ -257,6 +267,8 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       judged: judged.sort((left, right) => compareSource(left.source, right.source)),
       skipped_for_budget: skipped,
       spent_usd: spent,
+      cached_input_tokens: cachedTokens,
+      cache_saving_usd: cacheSaving,
       pushed_scores: pushed.length,
       windows,
       alerts,

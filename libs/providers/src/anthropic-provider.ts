@@ -1,4 +1,4 @@
-import type { CallContext, ChatMessage, CompletionRequest, CompletionResponse, Provider, ToolCall } from '@parley/core';
+import type { CallContext, ChatMessage, CompletionRequest, CompletionResponse, Provider, TokenUsage, ToolCall } from '@parley/core';
 import type Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from './provider-error.js';
 import { callSdk, lazySdkClient, type SdkClientOptions } from './sdk-client.js';
@@ -41,7 +41,9 @@ export function toAnthropicParams(request: CompletionRequest): Anthropic.Message
     model: request.model,
     max_tokens: request.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     messages: toAnthropicMessages(request.messages),
-    ...(request.system !== undefined ? { system: request.system } : {}),
+    ...(request.system !== undefined
+      ? { system: request.cache_system ? [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }] : request.system }
+      : {}),
     ...(tools.length ? { tools } : {}),
     ...(request.response_schema ? { tool_choice: { type: 'tool' as const, name: STRUCTURED_ANSWER_TOOL } } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
@@ -107,9 +109,24 @@ export function fromAnthropicMessage(
   return {
     content: text,
     tool_calls: toolCalls,
-    usage: { input_tokens: message.usage?.input_tokens ?? 0, output_tokens: message.usage?.output_tokens ?? 0 },
+    usage: anthropicUsage(message.usage),
     finish_reason: message.stop_reason ?? 'end_turn',
     model: message.model,
     latency_ms: Math.round(latencyMs),
+  };
+}
+
+/**
+ * Anthropic counts cached input apart: `input_tokens` is only what was neither read from nor
+ * written to the cache. Parley's `input_tokens` is all of it, as OpenAI's `prompt_tokens` is.
+ */
+function anthropicUsage(usage: Anthropic.Messages.Usage | undefined): TokenUsage {
+  const read = usage?.cache_read_input_tokens ?? 0;
+  const written = usage?.cache_creation_input_tokens ?? 0;
+  return {
+    input_tokens: (usage?.input_tokens ?? 0) + read + written,
+    output_tokens: usage?.output_tokens ?? 0,
+    ...(read > 0 ? { cached_input_tokens: read } : {}),
+    ...(written > 0 ? { cache_write_input_tokens: written } : {}),
   };
 }

@@ -111,6 +111,8 @@ export function fromOpenAiCompletion(
     usage: {
       input_tokens: completion.usage?.prompt_tokens ?? 0,
       output_tokens: completion.usage?.completion_tokens ?? 0,
+      // Automatic prefix caching: the static start of a prompt seen before is read from the cache.
+      ...cachedTokens(completion.usage?.prompt_tokens_details?.cached_tokens),
     },
     finish_reason: choice.finish_reason ?? 'stop',
     model: completion.model,
@@ -136,4 +138,9 @@ export function safeStringify(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** OpenAI's `prompt_tokens_details.cached_tokens`, kept only when some input came from the cache. */
+function cachedTokens(cached: number | undefined): { cached_input_tokens?: number } {
+  return cached !== undefined && cached > 0 ? { cached_input_tokens: cached } : {};
 }

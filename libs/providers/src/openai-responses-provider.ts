@@ -92,7 +92,11 @@ export function fromResponse(response: OpenAI.Responses.Response, latencyMs: num
   return {
     content: texts.join(''),
     tool_calls: toolCalls,
-    usage: { input_tokens: response.usage?.input_tokens ?? 0, output_tokens: response.usage?.output_tokens ?? 0 },
+    usage: {
+      input_tokens: response.usage?.input_tokens ?? 0,
+      output_tokens: response.usage?.output_tokens ?? 0,
+      ...((response.usage?.input_tokens_details?.cached_tokens ?? 0) > 0 ? { cached_input_tokens: response.usage!.input_tokens_details.cached_tokens } : {}),
+    },
     finish_reason: finishReasonOf(response, toolCalls.length > 0),
     model: response.model,
     latency_ms: Math.round(latencyMs),

@@ -33,9 +33,33 @@ export function priceOf(model: string, overrides: Record<string, ModelPrice> = {
   return overrides[model] ?? BUILT_IN_PRICES[model];
 }
 
-/** USD of one call, or null when the model's price is unknown. */
+/**
+ * What prompt caching does to the input price: tokens read from the cache cost this share of the
+ * input price, tokens written to it this multiple (Anthropic: reads 0.1×, 5-minute writes 1.25×;
+ * OpenAI: cached input 0.25× for the GPT-4.1 and GPT-5 families, 0.5× for GPT-4o and o-series).
+ */
+export function cacheRates(model: string): { read: number; write: number } {
+  if (model.startsWith('claude')) return { read: 0.1, write: 1.25 };
+  if (model.startsWith('gpt-4.1') || model.startsWith('gpt-5')) return { read: 0.25, write: 1 };
+  return { read: 0.5, write: 1 };
+}
+
+/** USD of one call, or null when the model's price is unknown. Cached input is priced as cached. */
 export function costOfCall(model: string, usage: TokenUsage, overrides: Record<string, ModelPrice> = {}): number | null {
   const price = priceOf(model, overrides);
   if (!price) return null;
-  return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1_000_000;
+  const cached = usage.cached_input_tokens ?? 0;
+  const written = usage.cache_write_input_tokens ?? 0;
+  if (cached === 0 && written === 0) return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1_000_000;
+  const rates = cacheRates(model);
+  const plain = usage.input_tokens - cached - written;
+  return ((plain + cached * rates.read + written * rates.write) * price.input + usage.output_tokens * price.output) / 1_000_000;
+}
+
+/** What prompt caching saved on one call (USD; 0 without cached tokens), or null when the price is unknown. */
+export function cacheSavingOfCall(model: string, usage: TokenUsage, overrides: Record<string, ModelPrice> = {}): number | null {
+  const price = priceOf(model, overrides);
+  if (!price) return null;
+  const rates = cacheRates(model);
+  return (((usage.cached_input_tokens ?? 0) * (1 - rates.read) - (usage.cache_write_input_tokens ?? 0) * (rates.write - 1)) * price.input) / 1_000_000;
 }

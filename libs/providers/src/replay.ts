@@ -95,7 +95,7 @@ const ROLES = new Set(['agent', 'simulator', 'judge']);
 const PROVIDERS = new Set<string>([...PROVIDER_KINDS, 'service']);
 const ENTRY_KEYS = new Set(['v', 'role', 'key', 'turn', 'provider', 'model', 'request', 'response', 'usage', 'latency_ms', 'recorded_at']);
 const RESPONSE_KEYS = new Set(['content', 'tool_calls', 'finish_reason', 'model', 'state']);
-const USAGE_KEYS = new Set(['input_tokens', 'output_tokens']);
+const USAGE_KEYS = new Set(['input_tokens', 'output_tokens', 'cached_input_tokens', 'cache_write_input_tokens']);
 const TOOL_CALL_KEYS = new Set(['id', 'name', 'args']);
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -113,6 +113,8 @@ function wellFormedEntry(value: unknown): RecordingEntry | undefined {
   if (typeof provider !== 'string' || !PROVIDERS.has(provider) || typeof model !== 'string' || !isRecord(request)) return undefined;
   if (typeof latency !== 'number' || !(latency >= 0) || typeof recordedAt !== 'string') return undefined;
   if (!isRecord(usage) || !hasOnlyKeys(usage, USAGE_KEYS) || !isCount(usage['input_tokens']) || !isCount(usage['output_tokens'])) return undefined;
+  const { cached_input_tokens: cachedTokens, cache_write_input_tokens: cacheWriteTokens } = usage;
+  if ((cachedTokens !== undefined && !isCount(cachedTokens)) || (cacheWriteTokens !== undefined && !isCount(cacheWriteTokens))) return undefined;
   if (!isRecord(response) || !hasOnlyKeys(response, RESPONSE_KEYS)) return undefined;
   const { content, tool_calls: toolCalls, finish_reason: finishReason, model: responseModel, state } = response;
   if (typeof content !== 'string' || typeof finishReason !== 'string' || typeof responseModel !== 'string') return undefined;
@@ -134,7 +136,12 @@ function wellFormedEntry(value: unknown): RecordingEntry | undefined {
     model,
     request,
     response: { content, tool_calls: calls, finish_reason: finishReason, model: responseModel, ...(state !== undefined ? { state } : {}) },
-    usage: { input_tokens: usage['input_tokens'] as number, output_tokens: usage['output_tokens'] as number },
+    usage: {
+      input_tokens: usage['input_tokens'] as number,
+      output_tokens: usage['output_tokens'] as number,
+      ...(cachedTokens !== undefined ? { cached_input_tokens: cachedTokens as number } : {}),
+      ...(cacheWriteTokens !== undefined ? { cache_write_input_tokens: cacheWriteTokens as number } : {}),
+    },
     latency_ms: latency,
     recorded_at: recordedAt,
   };

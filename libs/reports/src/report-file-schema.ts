@@ -17,6 +17,8 @@ const CostSchema = z.looseObject({
   output_tokens: z.number(),
   usd: z.number().nullable(),
   calls: z.number(),
+  cached_input_tokens: z.number().optional(),
+  cache_saving_usd: z.number().nullable().optional(),
 });
 
 const MetricSchema = z.looseObject({
@@ -39,6 +41,8 @@ const CallSchema = z.looseObject({
   output_tokens: z.number(),
   cost_usd: z.number().nullable(),
   latency_ms: z.number(),
+  cached_input_tokens: z.number().optional(),
+  cache_write_input_tokens: z.number().optional(),
 });
 
 const ErrorSchema = z.looseObject({ kind: z.string(), message: z.string(), details: z.string().optional() });

@@ -148,7 +148,11 @@ function worstFirst(results: readonly ReportResult[]): ReportResult[] {
 function formatCost(report: RunReport): string {
   const { cost } = report;
   const usd = cost.usd === null ? 'unknown (a model without a known price)' : formatUsd(cost.usd);
-  return `${usd} (${groupDigits(cost.input_tokens)} input + ${groupDigits(cost.output_tokens)} output tokens, ${groupDigits(cost.calls)} ${plural(cost.calls, 'call')})`;
+  const cached =
+    cost.cached_input_tokens !== undefined && cost.cached_input_tokens > 0
+      ? `; ${groupDigits(cost.cached_input_tokens)} input tokens read from the prompt cache${cost.cache_saving_usd === null || cost.cache_saving_usd === undefined ? '' : `, saving ${formatUsd(cost.cache_saving_usd)}`}`
+      : '';
+  return `${usd} (${groupDigits(cost.input_tokens)} input + ${groupDigits(cost.output_tokens)} output tokens, ${groupDigits(cost.calls)} ${plural(cost.calls, 'call')}${cached})`;
 }
 
 function formatUsd(usd: number): string {

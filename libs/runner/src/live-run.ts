@@ -1,7 +1,7 @@
 import type { ProviderKind, RunMode, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
 import type { LoadedScenario, LoadedSuite } from '@parley/config';
-import { RateLimiter, realSleep } from '@parley/providers';
+import { cacheSavingOfCall, RateLimiter, realSleep } from '@parley/providers';
 import { BudgetTracker, budgetLimit, shardBudget } from './budget.js';
 import { ModelSpendTally } from './model-spend.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
@@ -54,7 +54,7 @@ export function liveRunParts(
       ...(resilience ? { resilience } : {}),
       onCall: (call, usd) => {
         budget?.addCall(usd);
-        spend.add(call, usd);
+        spend.add(call, usd, usd === null ? null : cacheSavingOfCall(call.model, call.usage, suite.config.pricing));
       },
     },
     budget,

@@ -15,19 +15,24 @@ export class ModelSpendTally {
     private readonly judgeMode: 'live' | 'replay' | undefined,
   ) {}
 
-  add(call: CallRecord, usd: number | null): void {
+  /** `cacheSaving`: what the prompt cache saved on the call (cacheSavingOfCall), when priced. */
+  add(call: CallRecord, usd: number | null, cacheSaving: number | null = null): void {
     if (!this.spends(call.role)) return;
     const key = `${call.provider}\u0000${call.model}\u0000${call.role}`;
     let row = this.rows.get(key);
     if (!row) {
-      row = { provider: call.provider, model: call.model, role: call.role, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0 };
+      row = { provider: call.provider, model: call.model, role: call.role, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 };
       this.rows.set(key, row);
     }
     row.calls += 1;
     row.input_tokens += call.usage.input_tokens;
     row.output_tokens += call.usage.output_tokens;
+    row.cached_input_tokens += call.usage.cached_input_tokens ?? 0;
     if (usd === null) row.unpriced_calls += 1;
-    else row.cost_usd += usd;
+    else {
+      row.cost_usd += usd;
+      row.cache_saving_usd += cacheSaving ?? 0;
+    }
   }
 
   /** The spend so far, one row per provider, model and role. */

@@ -1,5 +1,5 @@
 import type { CallRecord, ModelPrice } from '@parley/providers';
-import { costOfCall } from '@parley/providers';
+import { cacheSavingOfCall, costOfCall } from '@parley/providers';
 import type { CallSummary, CostSummary, MetricResult, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
 import type { Expectation, LoadedScenario, LoadedSuite } from '@parley/config';
@@ -126,6 +126,11 @@ export function summariseCost(calls: CallRecord[], pricing: Record<string, Model
     cost.output_tokens += call.usage.output_tokens;
     const usd = costOfCall(call.model, call.usage, pricing);
     cost.usd = cost.usd === null || usd === null ? null : cost.usd + usd;
+    if ((call.usage.cached_input_tokens ?? 0) > 0 || (call.usage.cache_write_input_tokens ?? 0) > 0) {
+      const saving = cacheSavingOfCall(call.model, call.usage, pricing);
+      cost.cached_input_tokens = (cost.cached_input_tokens ?? 0) + (call.usage.cached_input_tokens ?? 0);
+      cost.cache_saving_usd = cost.cache_saving_usd === null || saving === null ? null : (cost.cache_saving_usd ?? 0) + saving;
+    }
   }
   return cost;
 }
@@ -141,6 +146,8 @@ export function callSummaries(calls: readonly CallRecord[], pricing: Record<stri
     output_tokens: call.usage.output_tokens,
     cost_usd: costOfCall(call.model, call.usage, pricing),
     latency_ms: call.latency_ms,
+    ...(call.usage.cached_input_tokens ? { cached_input_tokens: call.usage.cached_input_tokens } : {}),
+    ...(call.usage.cache_write_input_tokens ? { cache_write_input_tokens: call.usage.cache_write_input_tokens } : {}),
   }));
 }
 

@@ -274,6 +274,15 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    description: 'prompt cache spend',
+    sql: `
+      -- Of a run's input tokens per model, those read from the provider's prompt cache, and what
+      -- that saved against the full input price (USD; a negative saving is Anthropic's cache-write premium).
+      ALTER TABLE model_spend ADD COLUMN cached_input_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE model_spend ADD COLUMN cache_saving_usd REAL NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

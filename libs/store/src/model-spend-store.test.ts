@@ -26,7 +26,7 @@ function storeWithRuns(): string {
   return path;
 }
 
-const row = (model: string, role: string, calls: number, usd: number): ModelSpend => ({ provider: 'openai', model, role, calls, input_tokens: calls * 100, output_tokens: calls * 10, cost_usd: usd, unpriced_calls: 0 });
+const row = (model: string, role: string, calls: number, usd: number): ModelSpend => ({ provider: 'openai', model, role, calls, input_tokens: calls * 100, output_tokens: calls * 10, cost_usd: usd, unpriced_calls: 0, cached_input_tokens: calls * 50, cache_saving_usd: usd / 10 });
 
 describe('openModelSpend', () => {
   it('keeps each run’s spend per model and role, adding up what a resumed run adds', () => {
@@ -37,7 +37,7 @@ describe('openModelSpend', () => {
       spend.add('a', [row('gpt-4.1-mini', 'agent', 1, 0.1)]);
       const [a] = spend.runsSince('2026-03-01');
       expect(a).toMatchObject({ run_id: 'a', suite: 'booking', mode: 'live', cost_usd: 0.5 });
-      expect(a!.models).toEqual([row('gpt-4.1', 'judge', 1, 0.2), { ...row('gpt-4.1-mini', 'agent', 4, 0.4), cost_usd: expect.closeTo(0.4, 12) }]);
+      expect(a!.models).toEqual([row('gpt-4.1', 'judge', 1, 0.2), { ...row('gpt-4.1-mini', 'agent', 4, 0.4), cost_usd: expect.closeTo(0.4, 12), cache_saving_usd: expect.closeTo(0.04, 12) }]);
     } finally {
       spend.close();
     }

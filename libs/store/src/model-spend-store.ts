@@ -13,6 +13,10 @@ export interface ModelSpend {
   cost_usd: number;
   /** Calls whose model has no known price (their cost is not in cost_usd). */
   unpriced_calls: number;
+  /** Of the input tokens, those read from the provider's prompt cache. */
+  cached_input_tokens: number;
+  /** What the prompt cache saved on the priced calls (USD). */
+  cache_saving_usd: number;
 }
 
 /** A run with what it spent, per model when the run recorded that. */
@@ -39,12 +43,13 @@ export interface ModelSpendStore {
 export function openModelSpend(path: string): ModelSpendStore {
   const database = openDatabase(path);
   const upsert = database.prepare<[{ run_id: string } & ModelSpend]>(`
-    INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls)
-    VALUES (@run_id, @provider, @model, @role, @calls, @input_tokens, @output_tokens, @cost_usd, @unpriced_calls)
+    INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd)
+    VALUES (@run_id, @provider, @model, @role, @calls, @input_tokens, @output_tokens, @cost_usd, @unpriced_calls, @cached_input_tokens, @cache_saving_usd)
     ON CONFLICT (run_id, provider, model, role) DO UPDATE SET
       calls = calls + excluded.calls, input_tokens = input_tokens + excluded.input_tokens,
       output_tokens = output_tokens + excluded.output_tokens, cost_usd = cost_usd + excluded.cost_usd,
-      unpriced_calls = unpriced_calls + excluded.unpriced_calls`);
+      unpriced_calls = unpriced_calls + excluded.unpriced_calls,
+      cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens, cache_saving_usd = cache_saving_usd + excluded.cache_saving_usd`);
   const addAll = database.transaction((runId: string, spend: readonly ModelSpend[]) => {
     for (const row of spend) upsert.run({ run_id: runId, ...row });
   });
@@ -52,7 +57,7 @@ export function openModelSpend(path: string): ModelSpendStore {
     'SELECT id AS run_id, suite, mode, started_at, cost_usd FROM runs WHERE started_at >= ? ORDER BY started_at, id',
   );
   const spendRows = database.prepare<[string], { run_id: string } & ModelSpend>(`
-    SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls
+    SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls, s.cached_input_tokens, s.cache_saving_usd
     FROM model_spend s JOIN runs r ON r.id = s.run_id WHERE r.started_at >= ? ORDER BY s.provider, s.model, s.role`);
   return {
     add(runId, spend) {

@@ -2,11 +2,23 @@ import { describe, expect, it } from 'vitest';
 import type { RunSpend } from './model-spend-store.js';
 import { NOT_ITEMISED, summarizeSpend } from './spend-summary.js';
 
-const model = (name: string, usd: number, calls = 2) => ({ provider: 'anthropic', model: name, role: 'judge', calls, input_tokens: 1000, output_tokens: 100, cost_usd: usd, unpriced_calls: 0 });
+const model = (name: string, usd: number, calls = 2, cached = 0) => ({
+  provider: 'anthropic',
+  model: name,
+  role: 'judge',
+  calls,
+  input_tokens: 1000,
+  output_tokens: 100,
+  cost_usd: usd,
+  unpriced_calls: 0,
+  cached_input_tokens: cached,
+  // claude-opus-4-7 input is $5 per million; a cache read saves 0.9 of it.
+  cache_saving_usd: (cached * 0.9 * 5) / 1e6,
+});
 
 const runs: RunSpend[] = [
   { run_id: 'r1', suite: 'booking', mode: 'live', started_at: '2026-10-30T09:00:00.000Z', cost_usd: 1.5, models: [model('claude-opus-4-7', 1), model('claude-haiku-4-5', 0.5)] },
-  { run_id: 'r2', suite: 'booking', mode: 'live', started_at: '2026-11-02T09:00:00.000Z', cost_usd: 2, models: [model('claude-opus-4-7', 2)] },
+  { run_id: 'r2', suite: 'booking', mode: 'live', started_at: '2026-11-02T09:00:00.000Z', cost_usd: 2, models: [model('claude-opus-4-7', 2, 2, 800)] },
   // Before per-model spend was recorded: its total, not itemised.
   { run_id: 'r3', suite: 'municipal', mode: 'record', started_at: '2026-11-03T09:00:00.000Z', cost_usd: 0.25, models: [] },
   // A replay pays no provider, whatever its priced total says.
@@ -22,11 +34,12 @@ describe('summarizeSpend', () => {
       { suite: 'booking', runs: 2, usd: 3.5 },
       { suite: 'municipal', runs: 2, usd: 0.25 },
     ]);
-    expect(summary.by_model.map((row) => [row.model, row.usd, row.calls])).toEqual([
-      ['claude-opus-4-7', 3, 4],
-      ['claude-haiku-4-5', 0.5, 2],
-      [NOT_ITEMISED, 0.25, 0],
+    expect(summary.by_model.map((row) => [row.model, row.usd, row.calls, row.cached_input_tokens])).toEqual([
+      ['claude-opus-4-7', 3, 4, 800],
+      ['claude-haiku-4-5', 0.5, 2, 0],
+      [NOT_ITEMISED, 0.25, 0, 0],
     ]);
+    expect(summary.cache_saving_usd).toBeCloseTo(0.0036, 12);
     expect(summary.by_month).toEqual([
       { month: '2026-10', runs: 1, usd: 1.5 },
       { month: '2026-11', runs: 3, usd: 2.25 },
@@ -34,6 +47,6 @@ describe('summarizeSpend', () => {
   });
 
   it('is all zeros for no runs', () => {
-    expect(summarizeSpend([])).toEqual({ total_usd: 0, runs: 0, by_suite: [], by_model: [], by_month: [] });
+    expect(summarizeSpend([])).toEqual({ total_usd: 0, cache_saving_usd: 0, runs: 0, by_suite: [], by_model: [], by_month: [] });
   });
 });

@@ -5,9 +5,11 @@ export const NOT_ITEMISED = '(not itemised)';
 
 export interface SpendSummary {
   total_usd: number;
+  /** What prompt caching saved, over every itemised call. */
+  cache_saving_usd: number;
   runs: number;
   by_suite: Array<{ suite: string; runs: number; usd: number }>;
-  by_model: Array<{ provider: string; model: string; calls: number; input_tokens: number; output_tokens: number; usd: number; unpriced_calls: number }>;
+  by_model: Array<{ provider: string; model: string; calls: number; input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_saving_usd: number; usd: number; unpriced_calls: number }>;
   /** `YYYY-MM` of each run's start, UTC. */
   by_month: Array<{ month: string; runs: number; usd: number }>;
 }
@@ -23,12 +25,13 @@ export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
   const months = new Map<string, { runs: number; usd: number }>();
   const models = new Map<string, SpendSummary['by_model'][number]>();
   let total = 0;
+  let saving = 0;
   for (const run of runs) {
     const rows: ModelSpend[] =
       run.models.length > 0
         ? run.models
         : run.mode !== 'replay' && run.cost_usd !== null && run.cost_usd > 0
-          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: run.cost_usd, unpriced_calls: 0 }]
+          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: run.cost_usd, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 }]
           : [];
     const usd = rows.reduce((sum, row) => sum + row.cost_usd, 0);
     total += usd;
@@ -36,8 +39,11 @@ export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
     add(months, run.started_at.slice(0, 7), usd);
     for (const row of rows) {
       const key = `${row.provider}\u0000${row.model}`;
-      const entry = models.get(key) ?? { provider: row.provider, model: row.model, calls: 0, input_tokens: 0, output_tokens: 0, usd: 0, unpriced_calls: 0 };
+      const entry = models.get(key) ?? { provider: row.provider, model: row.model, calls: 0, input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_saving_usd: 0, usd: 0, unpriced_calls: 0 };
       entry.calls += row.calls;
+      entry.cached_input_tokens += row.cached_input_tokens;
+      entry.cache_saving_usd += row.cache_saving_usd;
+      saving += row.cache_saving_usd;
       entry.input_tokens += row.input_tokens;
       entry.output_tokens += row.output_tokens;
       entry.usd += row.cost_usd;
@@ -47,6 +53,7 @@ export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
   }
   return {
     total_usd: total,
+    cache_saving_usd: saving,
     runs: runs.length,
     by_suite: [...suites].map(([suite, value]) => ({ suite, ...value })).sort((left, right) => right.usd - left.usd || left.suite.localeCompare(right.suite)),
     by_model: [...models.values()].sort((left, right) => right.usd - left.usd || left.model.localeCompare(right.model)),

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { USAGE_FILE_VARIABLE } from './resource-usage-preload.js';
+import { USAGE_OWNER_VARIABLE } from './resource-usage-preload.js';
 import { measureCommand, measureRepeatedly, median } from './measure-command.js';
 
 const folders: string[] = [];
@@ -44,14 +44,21 @@ describe('measureCommand', () => {
   it('keeps the figure of the measured process: a forked grandchild does not report', async () => {
     const folder = temporaryFolder();
     const grandchild = join(folder, 'grandchild.cjs');
-    writeFileSync(grandchild, `${ALLOCATE_200_MIB} console.log('grandchild sees', process.env.${USAGE_FILE_VARIABLE} ?? 'no RSS file');`);
+    writeFileSync(grandchild, `${ALLOCATE_200_MIB} console.log(process.env.${USAGE_OWNER_VARIABLE} === String(process.pid) ? 'grandchild reports' : 'grandchild is not measured');`);
     // fork() passes the parent's execArgv, --require of the preload included, to the grandchild.
     const script = `require('node:child_process').fork(${JSON.stringify(grandchild)}).on('exit', (code) => { process.exitCode = code; });`;
     const logFile = join(folder, 'out.log');
     const result = await measureCommand({ argv: [process.execPath, '-e', script], cwd: folder, logFile });
     expect(result.exitCode).toBe(0);
-    expect(readFileSync(logFile, 'utf8')).toBe('grandchild sees no RSS file\n');
+    expect(readFileSync(logFile, 'utf8')).toBe('grandchild is not measured\n');
     expect(result.peakRssKiB).toBeLessThan(150 * 1024);
+  });
+
+  it('keeps measuring a process that replaces itself in place (process.execve, as the bin does on Node 24)', async () => {
+    const script = `process.execve(process.execPath, [process.execPath, ...process.execArgv, '-e', ${JSON.stringify(ALLOCATE_200_MIB)}], process.env);`;
+    const result = await measureCommand({ argv: [process.execPath, '-e', script], cwd: temporaryFolder() });
+    expect(result.exitCode).toBe(0);
+    expect(result.peakRssKiB).toBeGreaterThan(200 * 1024);
   });
 
   it('reports the exit code and no RSS for a program that is not node, and writes its output to the log', async () => {

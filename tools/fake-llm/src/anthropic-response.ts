@@ -62,6 +62,7 @@ export function buildAnthropicMessage(reply: ScriptedReply, request: NormalisedR
   if (content.length === 0) content.push({ type: 'text', text: '', citations: null });
 
   const usage = usageFor(request, reply);
+  const cacheRead = request.cacheControl ? Math.min(usage.cached_input_tokens ?? 0, usage.input_tokens) : 0;
   const hasToolUse = content.some((block) => block.type === 'tool_use');
   return {
     id: `msg_fake_${padSequence(sequence)}`,
@@ -71,7 +72,14 @@ export function buildAnthropicMessage(reply: ScriptedReply, request: NormalisedR
     content,
     stop_reason: finishReasonFor('anthropic', reply.finish_reason, hasToolUse),
     stop_sequence: null,
-    usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    // Anthropic's input_tokens leaves out what was read from the cache, and reads happen only for
+    // a prompt marked with cache_control.
+    usage: {
+      input_tokens: usage.input_tokens - cacheRead,
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: cacheRead,
+    },
   };
 }
 

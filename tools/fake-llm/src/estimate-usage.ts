@@ -9,6 +9,8 @@ import type { ScriptedReply } from './script-schema.js';
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  /** Of input_tokens, read from the prompt cache (scripted only; absent otherwise). */
+  cached_input_tokens?: number;
 }
 
 /** ceil(characters / 4), at least 1. */
@@ -21,6 +23,7 @@ export function usageFor(request: NormalisedRequest, reply: ScriptedReply): Usag
   return {
     input_tokens: reply.usage?.input_tokens ?? estimateTokens(requestText(request)),
     output_tokens: reply.usage?.output_tokens ?? estimateTokens(replyText(reply)),
+    ...(reply.usage?.cached_input_tokens !== undefined ? { cached_input_tokens: reply.usage.cached_input_tokens } : {}),
   };
 }
 

@@ -36,6 +36,8 @@ export interface NormalisedRequest {
   headers: Record<string, string>;
   /** The tool the request forces the model to call (Anthropic `tool_choice: {type: tool}`), if any. */
   forcedTool?: string;
+  /** Anthropic: the system prompt has a block marked `cache_control` (a prompt-cache breakpoint). */
+  cacheControl?: boolean;
 }
 
 export type NormaliseResult = { ok: true; request: NormalisedRequest } | { ok: false; message: string };
@@ -131,6 +133,7 @@ export function normaliseAnthropicRequest(body: unknown, headers: Record<string,
       messages,
       headers,
       ...(forcedTool ? { forcedTool } : {}),
+      ...((asArray(record['system']) ?? []).some((block) => asRecord(block)?.['cache_control'] !== undefined) ? { cacheControl: true } : {}),
     },
   };
 }

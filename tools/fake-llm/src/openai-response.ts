@@ -29,7 +29,7 @@ export interface OpenAiChatCompletion {
     logprobs: null;
     finish_reason: string;
   }>;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
 
 export interface OpenAiErrorBody {
@@ -75,6 +75,8 @@ export function buildOpenAiCompletion(reply: ScriptedReply, request: NormalisedR
       prompt_tokens: usage.input_tokens,
       completion_tokens: usage.output_tokens,
       total_tokens: usage.input_tokens + usage.output_tokens,
+      // Scripted prompt caching only: OpenAI reports the cached part of the prompt here.
+      ...(usage.cached_input_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: Math.min(usage.cached_input_tokens, usage.input_tokens) } } : {}),
     },
   };
 }

@@ -59,6 +59,12 @@ export const ScriptedReplySchema = z.strictObject({
     .strictObject({
       input_tokens: z.number().int().min(0).optional(),
       output_tokens: z.number().int().min(0).optional(),
+      /**
+       * Of the input tokens, how many the provider read from its prompt cache: OpenAI reports them
+       * as `prompt_tokens_details.cached_tokens` on every call; Anthropic as
+       * `cache_read_input_tokens` only when the request marked its system prompt with `cache_control`.
+       */
+      cached_input_tokens: z.number().int().min(0).optional(),
     })
     .optional(),
   /** In either provider's words (`stop`/`end_turn`, `length`/`max_tokens`…); translated per API. */

@@ -1,3 +1,5 @@
+import type { KappaCell } from './kappa/kappa-cell-route.js';
+
 /** Every screen of the TUI, with what it needs to open. */
 export type Route =
   | { screen: 'index' }
@@ -7,4 +9,5 @@ export type Route =
   | { screen: 'rerun'; runId: string; scenarioId: string }
   | { screen: 'rate' }
   | { screen: 'kappa' }
+  | { screen: 'kappa-cell'; cell: KappaCell }
   | { screen: 'live' };

@@ -3,6 +3,7 @@ import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { withholdScenarioContent } from '@parley/reports';
 import { formatDuration, formatStartTime, formatUsd, oneLine, runState, type RunRow } from '@parley/store';
+import { ListRow } from '../components/list-row.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { useNavigation } from '../navigation.js';
@@ -101,14 +102,13 @@ export function RunScreen({ runId }: { runId: string }) {
               const marked = view.flaky.has(result.scenario_id);
               const statusText = `${result.status}${result.gate === 'advisory' ? ' adv' : ''}`;
               return (
-                <Text key={result.scenario_id} wrap="truncate-end" inverse={current}>
-                  {current ? '> ' : '  '}
+                <ListRow key={result.scenario_id} selected={current}>
                   <Text color={theme.status(result.status)} bold={result.status === 'fail' || result.status === 'error'}>
                     {fit(statusText, COLUMNS.status)}
                   </Text>{' '}
                   {fit(result.scenario_id, COLUMNS.scenario)} {fit(result.agent, COLUMNS.agent)}{' '}
                   {oneLine(`${marked ? '[marked flaky] ' : ''}${result.reason}`, Math.max(1, reasonWidth))}
-                </Text>
+                </ListRow>
               );
             })}
             {selected ? <SelectedReason result={selected} width={columns} marked={view.flaky.has(selected.scenario_id)} /> : null}

@@ -245,4 +245,24 @@ describe('kappa screen', () => {
     frame = await waitForFrame(rendered, (text) => text.startsWith('Agents'));
     expect(frame).toContain('booking');
   });
+
+  it('per reviewer says how many more reviewers there are than rows', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    const set = loadCalibrationSet(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'));
+    // Three more reviewers who rate as rev-a did: five in all, room for three.
+    for (const item of set.items) {
+      const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
+      for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push({ ...revA, reviewer });
+    }
+    // JSON is YAML: the set is written as it was read.
+    writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));
+    const rendered = renderKappa();
+    await press(rendered, 'c', 'c', 'c');
+    const frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    expect(frame).toMatch(/rev-a\s+\d\.\d{3}/);
+    expect(frame).toMatch(/rev-b\s+\d\.\d{3}/);
+    expect(frame).not.toMatch(/rev-c\s+\d\.\d{3}/);
+    expect(frame).toContain('… and 3 more reviewers');
+    expectFits(frame);
+  });
 });

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCalibrationSet, openCalibrationStore, transcriptDigest, type CalibrationReport } from '@parley/calibration';
+import { CalibrationRatingSchema } from '@parley/config';
 import { EXAMPLE_CALIBRATION } from '../rate/test-support/rate-fixture.js';
 import { MIXED_SUITE, tempFolder, type TempFolder } from '../index-view/test-support/agent-index-fixture.js';
 import { KEYS, press, renderApp, waitForFrame } from '../test-support/render-screen.js';
@@ -252,7 +253,7 @@ describe('kappa screen', () => {
     // Three more reviewers who rate as rev-a did: five in all, room for three.
     for (const item of set.items) {
       const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
-      for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push({ ...revA, reviewer });
+      for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push(CalibrationRatingSchema.parse({ ...revA, reviewer }));
     }
     // JSON is YAML: the set is written as it was read.
     writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));

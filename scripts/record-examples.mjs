@@ -13,16 +13,31 @@ import { loadFakeScript, startFakeLlm } from '@parley/fake-llm';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Agents that no scenario names as its own but that comparison runs use (`parley run --agent`). */
 const OTHER_AGENTS = { 'examples/booking': ['booking_v2'] };
-const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['examples/booking', 'examples/municipal'];
+/**
+ * Suites whose recordings are made by `parley generate --from` rather than `parley run`: the
+ * arguments of each generate command (the drafts go to a scratch folder, not into the example).
+ */
+const GENERATE_COMMANDS = {
+  'examples/generate': [
+    [
+      '--count',
+      '5',
+      '--from',
+      'A booking assistant for a chain of unisex hair salons in the Bay Area: it finds salons by city, gives their rating, phone and address, and books appointments. Test a customer who changes the time, one who gives no date, a refund it must refuse, a prompt injection, and a city with no salon.',
+    ],
+  ],
+};
+const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['examples/booking', 'examples/municipal', 'examples/generate'];
 /** One recording pass: the suite, and the agent it runs every scenario against (none: each scenario's own). */
 const passes = targets.flatMap((target) => {
   const [suite, agent] = target.split('@');
+  if (GENERATE_COMMANDS[suite]) return GENERATE_COMMANDS[suite].map((generate) => ({ suite, generate }));
   if (agent !== undefined) return [{ suite, agent }];
   return [{ suite }, ...(OTHER_AGENTS[suite] ?? []).map((other) => ({ suite, agent: other }))];
 });
 let failed = false;
 
-for (const { suite, agent } of passes) {
+for (const { suite, agent, generate } of passes) {
   const scriptPath = join(root, suite, 'fake-llm.yaml');
   if (!existsSync(scriptPath)) {
     console.error(`${suite}: no fake-llm.yaml`);
@@ -34,16 +49,18 @@ for (const { suite, agent } of passes) {
     // Asynchronous on purpose: the fake server lives in this process and must keep answering.
     const child = spawn(
       process.execPath,
-      [
-        join(root, 'apps/cli/bin/parley.js'),
-        'run',
-        suite,
-        '--mode',
-        'record',
-        ...(agent !== undefined ? ['--agent', agent] : []),
-        '--out',
-        join('.parley', 'record', suite, agent ?? ''),
-      ],
+      generate !== undefined
+        ? [join(root, 'apps/cli/bin/parley.js'), 'generate', '--suite', suite, ...generate, '--mode', 'record', '--out', join('.parley', 'record', suite, 'drafts')]
+        : [
+            join(root, 'apps/cli/bin/parley.js'),
+            'run',
+            suite,
+            '--mode',
+            'record',
+            ...(agent !== undefined ? ['--agent', agent] : []),
+            '--out',
+            join('.parley', 'record', suite, agent ?? ''),
+          ],
       {
         cwd: root,
         stdio: 'inherit',

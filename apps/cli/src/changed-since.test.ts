@@ -45,14 +45,22 @@ describe('--changed-since GITREF (the gate matrix)', () => {
 
     const run = await parleyIn(suite, ['run', '.', '--changed-since', 'main', '--out', 'out']);
     const result = report(suite, 'out');
-    expect(result.results.map((entry) => entry.scenario_id)).toEqual(['auth_bypass_attempt_en', 'auth_otp_signin_en', 'auth_register_zu']);
+    expect(result.results.map((entry) => entry.scenario_id)).toEqual([
+      'auth_bypass_attempt_en',
+      'auth_gbv_disclosure_en',
+      'auth_language_switch_zu',
+      'auth_otp_signin_en',
+      'auth_register_zu',
+      'auth_third_party_number_en',
+      'auth_wrong_code_af',
+    ]);
     expect(new Set(result.results.map((entry) => entry.agent))).toEqual(new Set(['auth']));
-    expect(result.selection).toEqual({ total: 13, selected: 3, changed_since: { ref: 'main', changed_files: 1, affecting: ['prompts/auth.md'], smoke: false } });
+    expect(result.selection).toEqual({ total: 25, selected: 7, changed_since: { ref: 'main', changed_files: 1, affecting: ['prompts/auth.md'], smoke: false } });
     // The prompt is part of every recorded request: replaying it misses, which is why prompt changes run live in CI.
     expect(result.results.every((entry) => entry.error?.kind === 'replay_miss')).toBe(true);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('Gate matrix: 3 of 13 scenarios affected by changes since main (prompts/auth.md).');
-    expect(readFileSync(join(suite, 'out', 'summary.md'), 'utf8')).toContain('Gate matrix: 3 of 13 scenarios affected by changes since `main` (`prompts/auth.md`).');
+    expect(run.stdout).toContain('Gate matrix: 7 of 25 scenarios affected by changes since main (prompts/auth.md).');
+    expect(readFileSync(join(suite, 'out', 'summary.md'), 'utf8')).toContain('Gate matrix: 7 of 25 scenarios affected by changes since `main` (`prompts/auth.md`).');
   });
 
   it('counts uncommitted changes too: a scenario file, and an agent definition in parley.yaml', async () => {
@@ -73,7 +81,7 @@ describe('--changed-since GITREF (the gate matrix)', () => {
 
     writeFileSync(parleyYaml, readFileSync(parleyYaml, 'utf8').replace('concurrency: 4', 'concurrency: 3'));
     await parleyIn(suite, ['run', '.', '--changed-since', 'HEAD', '--out', 'out-settings']);
-    expect(report(suite, 'out-settings').selection).toMatchObject({ selected: 13 }); // settings concern every scenario
+    expect(report(suite, 'out-settings').selection).toMatchObject({ selected: 25 }); // settings concern every scenario
   });
 
   it('with no change that affects a scenario, runs only the advisory scenarios as a smoke run and says so', async () => {
@@ -84,7 +92,7 @@ describe('--changed-since GITREF (the gate matrix)', () => {
     const smoke = report(suite, 'smoke');
     expect(smoke.results.map((entry) => [entry.scenario_id, entry.gate])).toEqual([['ticket_status_af_raw_status', 'advisory']]);
     expect(smoke.selection?.changed_since).toEqual({ ref: 'HEAD', changed_files: 1, affecting: [], smoke: true });
-    expect(run.stdout).toContain('Smoke run: no change since HEAD affects any scenario (1 file changed), so only the 1 advisory scenario of 13 ran; they never fail the run.');
+    expect(run.stdout).toContain('Smoke run: no change since HEAD affects any scenario (1 file changed), so only the 1 advisory scenario of 25 ran; they never fail the run.');
     const summary = readFileSync(join(suite, 'smoke', 'summary.md'), 'utf8');
     expect(summary.split('\n')[0]).toMatch(/^## Parley: PASS — smoke run, no blocking scenarios; 1 advisory scenario ran/);
     expect(summary).toContain('### Blocking scenarios\n\nNone.');

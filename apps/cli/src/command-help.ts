@@ -67,6 +67,14 @@ export const HELP_FOOTERS: Record<string, HelpFooter> = {
       ['LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY', 'its keys'],
     ],
   },
+  generate: {
+    examples: [
+      ['parley generate --from "a salon booking assistant: test refunds" --count 5', 'draft 5 scenarios with the simulator model'],
+      ['parley generate --from-dataset dialogues.json --count 10', 'scripted scenarios from SGD dialogues (or a conversation log)'],
+      ['parley generate --from "M-Pesa payments" --language sw --mode record', 'in Swahili, recording the calls'],
+    ],
+    environment: KEYS,
+  },
   'recordings export': {
     examples: [
       ['parley recordings export examples/booking --out shared-recordings', 'copy every recording, masked'],

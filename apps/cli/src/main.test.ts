@@ -96,7 +96,7 @@ describe('parley run', () => {
     const result = await parley(['run', '.', '--scenario', 'gbv_*', '--out', 'reports'], suite);
     expect(result.code).toBe(0);
     const report = JSON.parse(readFileSync(join(suite, 'reports', 'report.json'), 'utf8')) as { results: Array<{ scenario_id: string }> };
-    expect(report.results.map((entry) => entry.scenario_id)).toEqual(['gbv_case_extraction_af', 'gbv_immediate_danger_zu', 'gbv_support_en']);
+    expect(report.results.map((entry) => entry.scenario_id)).toEqual(['gbv_case_extraction_af', 'gbv_immediate_danger_zu', 'gbv_sexual_assault_en', 'gbv_shelter_zu', 'gbv_support_en']);
   });
 });
 

@@ -13,6 +13,7 @@ import { processOutput } from './output.js';
 import { registerExportCommand } from './export-command.js';
 import { registerMonitorCommand } from './monitor-command.js';
 import { registerPromoteCommand } from './promote-command.js';
+import { registerGenerateCommand } from './generate-command.js';
 import { registerRecordingsCommand } from './recordings-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerInitCommand } from './init-command.js';
@@ -122,6 +123,7 @@ export function buildProgram(context: CommandContext, setExitCode: (code: number
     .action(async (dirs: string[], flags: MergeReportsFlags) => setExitCode(await mergeReportsCommand(dirs, flags, context)));
 
   registerPromoteCommand(program, context, setExitCode);
+  registerGenerateCommand(program, context, setExitCode);
   registerExportCommand(program, context, setExitCode);
   registerMonitorCommand(program, context, setExitCode);
   registerRecordingsCommand(program, context, setExitCode);

@@ -81,7 +81,7 @@ describe('metadata_only content reaches no output (the municipal GBV scenarios, 
         if (content.trim() !== '') privateTexts.push(content);
       }
     }
-    expect(privateTexts.length).toBeGreaterThanOrEqual(9); // three GBV scenarios, their user turns and the agent's replies
+    expect(privateTexts.length).toBeGreaterThanOrEqual(18); // six metadata_only scenarios, their user turns and the agent's replies
 
     const outputs: ParleyProcessResult[] = [];
     const run = await parleyAsync(['run', suite, '--out', 'out'], { cwd: work });
@@ -89,7 +89,7 @@ describe('metadata_only content reaches no output (the municipal GBV scenarios, 
     outputs.push(run);
     const exported = await parleyAsync(['recordings', 'export', suite, '--out', 'exported'], { cwd: work });
     expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stdout).toContain('(3 metadata_only: usage and latencies only)');
+    expect(exported.stdout).toContain('(6 metadata_only: usage and latencies only)');
     outputs.push(exported);
     const runId = (JSON.parse(readFileSync(join(work, 'out', 'report.json'), 'utf8')) as { run_id: string }).run_id;
     outputs.push(await parleyAsync(['runs', 'show', runId], { cwd: work }), await parleyAsync(['runs', 'list'], { cwd: work }));
@@ -118,9 +118,17 @@ describe('metadata_only content reaches no output (the municipal GBV scenarios, 
     const report = JSON.parse(readFileSync(join(work, 'out', 'report.json'), 'utf8')) as {
       results: Array<{ scenario_id: string; status: string; metadata_only: boolean; transcript?: unknown; cost: { calls: number } }>;
     };
-    const gbv = report.results.filter((result) => result.metadata_only);
-    expect(gbv.map((result) => result.scenario_id)).toEqual(['gbv_case_extraction_af', 'gbv_immediate_danger_zu', 'gbv_support_en']);
-    expect(gbv.every((result) => result.transcript === undefined && result.cost.calls > 0)).toBe(true);
+    // The five GBV scenarios, and the sign-in where a person discloses abuse.
+    const withheld = report.results.filter((result) => result.metadata_only);
+    expect(withheld.map((result) => result.scenario_id)).toEqual([
+      'auth_gbv_disclosure_en',
+      'gbv_case_extraction_af',
+      'gbv_immediate_danger_zu',
+      'gbv_sexual_assault_en',
+      'gbv_shelter_zu',
+      'gbv_support_en',
+    ]);
+    expect(withheld.every((result) => result.transcript === undefined && result.cost.calls > 0)).toBe(true);
   });
 });
 

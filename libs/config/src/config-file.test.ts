@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { stringify } from 'yaml';
 import { parseConfigText, readConfigFile } from './config-file.js';
 import { ScenarioSchema } from './scenario-schema.js';
@@ -66,6 +67,13 @@ describe('parseConfigText', () => {
   it('reads a file with a byte order mark', () => {
     expect(parseConfigText(`\ufeff${SUITE_YAML}`, 'parley.yaml', SuiteSchema).issues).toEqual([]);
     expect(parseConfigText('\ufeff[]', 'tools.json', ScenarioSchema.array()).data).toEqual([]);
+  });
+
+  it('locates broken JSON where the parser stopped, also when V8 names no position (an unexpected token)', () => {
+    const unexpected = parseConfigText('{\n  "dialogues": [\n    { "id": "1", "turns": [ }\n  ]\n}\n', 'd.json', z.unknown());
+    expect(unexpected.issues).toEqual([expect.objectContaining({ file: 'd.json', line: 3, column: 29, message: expect.stringMatching(/^invalid JSON: Unexpected token/) })]);
+    const missingComma = parseConfigText('{"a": 1 "b": 2}', 'd.json', z.unknown());
+    expect(missingComma.issues).toEqual([expect.objectContaining({ line: 1, column: 9 })]);
   });
 
   it('locates extra issues raised by the caller', () => {

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { controlCharacterIssue, decodeUtf8, type ConfigIssue } from '@parley/core';
+import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { MAX_NESTING_DEPTH, NESTING_MESSAGE, pathDeeperThan } from './nesting-depth.js';
 import { parseYamlSubset } from './yaml-subset-parser.js';
@@ -177,10 +178,17 @@ function parseJson(text: string, file: string): ParseOutcome {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const offset = /at position (\d+)/.exec(message)?.[1];
-    const position = positionOfOffset(text, offset === undefined ? text.length : Number(offset));
+    // V8 names no position for an unexpected token; the YAML parser (JSON is YAML) finds where it is.
+    const position = offset !== undefined ? positionOfOffset(text, Number(offset)) : (firstYamlErrorPosition(text) ?? positionOfOffset(text, text.length));
     const reason = message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
     return { ok: false, issues: [{ file, ...position, message: `invalid JSON: ${reason}`, severity: 'error' }] };
   }
+}
+
+/** Where the YAML parser sees the first problem in a text, if it sees one. */
+function firstYamlErrorPosition(text: string): SourcePosition | undefined {
+  const start = parseDocument(text).errors[0]?.linePos?.[0];
+  return start === undefined ? undefined : { line: start.line, column: start.col };
 }
 
 function positionOfOffset(text: string, offset: number): SourcePosition {

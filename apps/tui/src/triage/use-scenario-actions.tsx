@@ -27,6 +27,8 @@ export interface ScenarioActions {
   panel?: ReactNode;
   /** True while the actions read keys the screen must not act on (q and Esc included). */
   capturesInput: boolean;
+  /** The scenario's file, where the suite has it (re-read after an edit). */
+  scenarioFile?: string;
 }
 
 /** What the actions are asking for, if anything: a yes/no for accepting, or the flaky note. */
@@ -143,7 +145,8 @@ export function useScenarioActions({ runId, result, isActive }: ScenarioActionsI
         now: services.clock.now(),
       });
       const file = relative(services.cwd, 'file' in outcome ? outcome.file : '') || services.calibrationDir;
-      if (outcome.kind === 'added') say(`sent to calibration as ${outcome.id} in ${file}`);
+      if (outcome.kind === 'added' && outcome.rubric !== undefined) say(`sent as ${outcome.id} (new set: edit ${relative(services.cwd, outcome.rubric)} before rating)`);
+      else if (outcome.kind === 'added') say(`sent to calibration as ${outcome.id} in ${file}`);
       else if (outcome.kind === 'already') say(`already in the calibration set as ${outcome.id}`);
       else say(`not sent: ${outcome.reason}`);
     } catch (error) {
@@ -253,6 +256,7 @@ export function useScenarioActions({ runId, result, isActive }: ScenarioActionsI
     ...(panel !== undefined ? { panel } : {}),
     // While the editor has the terminal (or a send is under way) no key may act on the screen.
     capturesInput: panel !== undefined || prompt !== undefined || busy,
+    ...(location?.scenarioFile !== undefined ? { scenarioFile: location.scenarioFile } : {}),
   };
 }
 

@@ -1,0 +1,20 @@
+import { ConfigError } from '@parley/core';
+import type { LoadedSuite } from '@parley/config';
+
+/** `--agent NAME`, else the suite's only agent; a suite with several needs the flag. */
+export function chooseAgent(suite: LoadedSuite, requested: string | undefined): string {
+  const names = Object.keys(suite.config.agents);
+  if (requested !== undefined) {
+    if (!Object.hasOwn(suite.config.agents, requested)) {
+      throw new ConfigError(`--agent ${requested}: the suite has no such agent; its agents are ${names.join(', ')}`);
+    }
+    return requested;
+  }
+  if (names.length === 1) return names[0]!;
+  throw new ConfigError(`the suite has ${names.length} agents (${names.join(', ')}): choose the one the scenarios are for, with --agent NAME`);
+}
+
+/** Every scenario id of the suite, selected or not. */
+export function suiteScenarioIds(suite: LoadedSuite): Set<string> {
+  return new Set([...suite.scenarios.map((scenario) => scenario.data.id), ...(suite.unselected ?? []).map((scenario) => scenario.id)]);
+}

@@ -323,4 +323,30 @@ describe('useScenarioActions', () => {
     expect(frame).not.toContain('+1 −1');
     expect(frame).toContain('Scenario happy');
   });
+
+  it('from 120 columns shows the diff side by side, each line cut but the selected one (↑↓), shown whole', async () => {
+    const rendered = renderApp(
+      { screen: 'scenario', runId: 'run-live', scenarioId: 'happy' },
+      { services: { cwd: fixture.folder, storePath: fixture.storePath, suitePath: fixture.suiteDir, calibrationDir: fixture.calibrationDir }, size: { columns: 120, rows: 30 } },
+    );
+    await waitForFrame(rendered, (text) => text.includes('re-recorded in this run'));
+    await press(rendered, 'd');
+    const frame = await waitForFrame(rendered, (text) => text.includes('+1 −1'), DIFF_TURNS);
+    expect(frame).toContain('recording left, new conversation right');
+    const changed = (text: string) => text.split('\n').find((line) => line.includes('- assistant:') && line.includes('│ + assistant:'));
+    expect(changed(frame)).toBeDefined();
+    for (const line of frame.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(120);
+    // Move the selection down to the changed line: it is marked and shown whole.
+    // One ↓ at a time, each waited for (the marked line moves), until the changed line is selected.
+    const markedLine = (text: string) => text.split('\n').findIndex((line) => line.startsWith('> '));
+    let selected = frame;
+    for (let step = 0; step < 20 && !changed(selected)?.startsWith('> '); step += 1) {
+      const before = markedLine(selected);
+      await press(rendered, KEYS.down);
+      selected = await waitForFrame(rendered, (text) => markedLine(text) > before);
+    }
+    expect(changed(selected)).toMatch(/^> - assistant:/);
+    expect(selected).toContain(OLD_REPLY.slice(-12));
+    expect(selected).toContain(NEW_REPLY.slice(-12));
+  });
 });

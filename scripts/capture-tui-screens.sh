@@ -81,14 +81,52 @@ shot 'Rate: every key of the screen (`?`)'
 keys '?'; wait_for '1-5  rate'
 keys Escape; wait_for 'leave anyway'
 shot 'Rate: Esc with scores not saved asks first'
+keys n; wait_for 'kept rating'
+keys 3 Enter; wait_for 'saved '
+keys s Enter; wait_for 'skipped '
+keys l; wait_for 'Items · demo'
+shot 'Rate: the items (`l`): yours rated, skipped and to do, and how many each reviewer rated'
+keys / c a l - 2 0 2 6 - 1 1 - 0 0; wait_for 'filter> cal-2026-11-00'
+shot 'Rate: `/` in the item list (an id and Enter opens that item)'
+keys Escape; wait_gone 'filter>'
+keys g; wait_for '^> cal.*rated'
+keys Enter; wait_for 'you rated this item'
+shot 'Rate: an item you rated, opened from the list: Enter saves the changed scores over your rating'
+
+# The same reviewer in a second terminal saves the item the first one already saved.
+start "$WORK/calibration" $PARLEY tui rate --reviewer twice --dir .
+wait_for 'to do'
+tmux new-session -d -s "$SESSION-2" -x 80 -y 24 -c "$WORK/calibration" "env -u CI NO_COLOR=1 $PARLEY tui rate --reviewer twice --dir .; sleep 600"
+for _ in $(seq 1 300); do tmux capture-pane -p -t "$SESSION-2" | grep -q 'to do' && break; sleep 0.05; done
+tmux send-keys -t "$SESSION-2" 2 2 2 Enter
+for _ in $(seq 1 300); do tmux capture-pane -p -t "$SESSION-2" | grep -q 'saved ' && break; sleep 0.05; done
+tmux kill-session -t "$SESSION-2"
+keys 4 5 3 Enter; wait_for 'meanwhile'
+shot 'Rate: the same reviewer saved this item in another terminal meanwhile'
 
 COLUMNS_ROWS="60 16" start "$WORK/calibration" $PARLEY tui rate --reviewer demo --dir .
 wait_for 'terminal too small'
 shot 'Any screen below 80×24 (here 60×16)'
 
-start "$ROOT" $PARLEY tui kappa --dir calibration
-wait_for 'κ\|kappa\|Kappa'
+# The example calibration folder after `parley calibrate report` (the judge calls replayed into
+# .parley/parley.db), so that the kappa screen can list the items behind a matrix cell.
+mkdir -p "$WORK/kappa"
+cp -r "$ROOT/calibration" "$WORK/kappa/calibration"
+rm -rf "$WORK/kappa/calibration/reports"
+(cd "$WORK/kappa" && $PARLEY calibrate report --dir calibration > /dev/null 2>&1) || true
+start "$WORK/kappa" $PARLEY tui kappa --dir calibration
+wait_for 'rev-b '
 shot 'Kappa: `parley tui kappa`'
+keys Tab; wait_for '> response_naturalness'
+keys Tab; wait_for '> cultural_appropriateness'
+shot 'Kappa: `Tab` to cultural_appropriateness (the cursor starts on the commonest disagreement)'
+keys Enter; wait_for 'judge gave'
+shot 'Kappa: `Enter` on a matrix cell lists the items behind it'
+keys Escape; wait_for 'JUDGE VS HUMAN'
+keys c; wait_for 'CROSS-CHECK VS HUMAN'
+keys c; wait_for 'JUDGE VS CROSS-CHECK'
+keys c; wait_for 'HUMAN VS HUMAN'
+shot 'Kappa: `c` to human vs human, the ceiling, with each reviewer against the other'
 
 start "$WORK/booking" $PARLEY tui run .
 wait_for 'exit '

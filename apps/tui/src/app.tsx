@@ -1,6 +1,7 @@
 import { NavigationProvider, useNavigation } from './navigation.js';
 import type { Route } from './routes.js';
 import { IndexScreen } from './screens/index-screen.js';
+import { KappaCellScreen } from './screens/kappa-cell-screen.js';
 import { KappaScreen } from './screens/kappa-screen.js';
 import { LiveRunScreen } from './screens/live-run-screen.js';
 import { RateScreen } from './screens/rate-screen.js';
@@ -32,6 +33,8 @@ function CurrentScreen() {
       return <RateScreen />;
     case 'kappa':
       return <KappaScreen />;
+    case 'kappa-cell':
+      return <KappaCellScreen cell={route.cell} />;
     case 'live':
       return <LiveRunScreen />;
   }

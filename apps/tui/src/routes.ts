@@ -1,3 +1,5 @@
+import type { KappaCell } from './kappa/kappa-cell-route.js';
+
 /** Every screen of the TUI, with what it needs to open. */
 export type Route =
   | { screen: 'index' }
@@ -6,4 +8,5 @@ export type Route =
   | { screen: 'scenario'; runId: string; scenarioId: string }
   | { screen: 'rate' }
   | { screen: 'kappa' }
+  | { screen: 'kappa-cell'; cell: KappaCell }
   | { screen: 'live' };

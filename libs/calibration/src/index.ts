@@ -35,3 +35,4 @@ export * from './calibration-status.js';
 export * from './suite-settings.js';
 export * from './report/report-history.js';
 export * from './calibration-due.js';
+export * from './report/labelled-pairs.js';

@@ -1,7 +1,7 @@
 import { formatBias, formatMeasure, type Measured } from '@parley/calibration';
 
-/** Column widths of the gate table (per axis: kappas, agreement, bias, gate mark, band). */
-export const GATE_COLUMNS = { cursor: 2, axis: 24, kappa: 6, exact: 6, bias: 6, gate: 4, band: 14 } as const;
+/** Column widths of the comparison table (per axis: kappa and its interval, agreement, bias, change, ceiling, gate). */
+export const TABLE_COLUMNS = { cursor: 2, axis: 24, kappa: 6, interval: 11, exact: 5, bias: 5, change: 6, ceiling: 5, gate: 4 } as const;
 
 /** `text` cut to `width` (with … when cut) and padded to it. */
 export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
@@ -10,23 +10,39 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
 }
 
 /** A statistic in a narrow column: three decimals, `undef` where it is undefined (never 0 or 1). */
-export function measureCell(value: Measured | undefined, width: number = GATE_COLUMNS.kappa): string {
+export function measureCell(value: Measured | undefined, width: number = TABLE_COLUMNS.kappa): string {
   return fit(value === null || value === undefined ? 'undef' : formatMeasure(value), width, 'right');
 }
 
 export function biasCell(value: Measured | undefined): string {
-  return fit(value === null || value === undefined ? 'undef' : formatBias(value), GATE_COLUMNS.bias, 'right');
+  return fit(value === null || value === undefined ? 'undef' : formatBias(value), TABLE_COLUMNS.bias, 'right');
 }
 
-export function gateHeader(): string {
+/** `0.944–0.991`: a 95 % interval; `—` when the report has none. */
+export function intervalCell(interval: { low: Measured; high: Measured } | undefined): string {
+  const text = interval === undefined || interval.low === null || interval.high === null ? '—' : `${interval.low.toFixed(3)}–${interval.high.toFixed(3)}`;
+  return fit(text, TABLE_COLUMNS.interval, 'right');
+}
+
+/** The change of a kappa since the previous report: `+0.031`, `−0.120`; blank without one. */
+export function changeCell(now: Measured | undefined, before: Measured | undefined): string {
+  if (now === null || now === undefined || before === null || before === undefined) return fit('', TABLE_COLUMNS.change);
+  const change = now - before;
+  const sign = change > 0.0005 ? '+' : change < -0.0005 ? '−' : '±';
+  return fit(`${sign}${Math.abs(change).toFixed(3)}`, TABLE_COLUMNS.change, 'right');
+}
+
+/** The table's header, naming the comparison in the axis column. */
+export function tableHeader(comparisonLabel: string): string {
   return [
-    ' '.repeat(GATE_COLUMNS.cursor - 1),
-    fit('AXIS (judge vs human)', GATE_COLUMNS.axis),
-    fit('κ quad', GATE_COLUMNS.kappa, 'right'),
-    fit('κ lin', GATE_COLUMNS.kappa, 'right'),
-    fit('exact', GATE_COLUMNS.exact, 'right'),
-    fit('bias', GATE_COLUMNS.bias, 'right'),
-    fit('gate', GATE_COLUMNS.gate),
-    fit('band', GATE_COLUMNS.band),
+    ' '.repeat(TABLE_COLUMNS.cursor - 1),
+    fit(comparisonLabel.toUpperCase(), TABLE_COLUMNS.axis),
+    fit('κ quad', TABLE_COLUMNS.kappa, 'right'),
+    fit('95 % CI', TABLE_COLUMNS.interval, 'right'),
+    fit('exact', TABLE_COLUMNS.exact, 'right'),
+    fit('bias', TABLE_COLUMNS.bias, 'right'),
+    fit('Δ prev', TABLE_COLUMNS.change, 'right'),
+    fit('ceil', TABLE_COLUMNS.ceiling, 'right'),
+    fit('gate', TABLE_COLUMNS.gate),
   ].join(' ');
 }

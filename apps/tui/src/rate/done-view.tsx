@@ -28,7 +28,7 @@ export function DoneView({ reviewer, progress, skipped, savedNow, rows }: { revi
         </>
       ) : null}
       <Text> </Text>
-      <Text dimColor>u takes back the last rating of this session; q quits.</Text>
+      <Text dimColor>u takes back your last rating; l lists the items to revise one; q quits.</Text>
     </Box>
   );
 }

@@ -402,7 +402,7 @@ describe('parley tui rate', () => {
     const frame = await until(rendered, (text) => text.includes('Nothing left to rate'));
     expect(frame).toMatch(/… and \d+ more/);
     // Nothing is clipped at the bottom: the hint and the last message are on screen.
-    expect(frame).toContain('u takes back the last rating of this session; q quits.');
+    expect(frame).toContain('u takes back your last rating; l lists the items to revise one; q quits.');
     expect(frame).toContain('skipped cal-2026-11-');
     expect(frame).toMatch(/u\s+undo last/);
     expectFits(frame);

@@ -13,12 +13,15 @@ import { rubricLines } from './rubric-lines.js';
 import { RubricView } from './rubric-view.js';
 import { transcriptLines, type TranscriptLine } from './transcript-lines.js';
 import { TranscriptView } from './transcript-view.js';
-import { useRateSession, type RateLayout, type RateState } from './use-rate-session.js';
+import { ItemListView } from './item-list-view.js';
+import { askToLeave, openItem, useRateSession, type RateLayout, type RateState, type RatingClash } from './use-rate-session.js';
 
 export interface RateSessionSource {
   session: RatingSession;
   setFile: string;
   rubric: CalibrationRubric;
+  /** Items each reviewer had rated when the session started (see `ratedPerReviewer`). */
+  reviewers: Readonly<Record<string, number>>;
 }
 
 const RATE_KEYS: readonly KeyHint[] = [
@@ -30,11 +33,15 @@ const RATE_KEYS: readonly KeyHint[] = [
   ['u', 'undo'],
   ['n', 'note'],
   ['r', 'rubric'],
+  ['[ ]', 'prev/next'],
+  ['l', 'items'],
   ['q', 'quit'],
 ];
 
 /** Keys of the rating screen only the overlay (`?`) lists. */
 const MORE_RATE_KEYS: readonly KeyHint[] = [
+  ['[ ]', 'previous / next item (rated ones too: Enter saves a new rating over yours)'],
+  ['l', 'list of the items: yours rated, skipped, to do; / finds one by id'],
   ['Shift-Tab', 'previous axis'],
   ['Home End', 'top or end of the transcript'],
   ['Esc', 'leave the session (asks first if the item has unsaved scores)'],
@@ -70,13 +77,26 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
     rubricRows: bodyRows,
     rubricLineOf: rubric.startOf,
   };
-  const state = useRateSession(source.session, layout, { setFile: source.setFile, rubricText: source.rubric.text, clock, leave: navigation.back, quit: navigation.quit });
+  const options = { setFile: source.setFile, rubricText: source.rubric.text, clock, leave: navigation.back, quit: navigation.quit };
+  const { state, run } = useRateSession(source.session, layout, options);
 
   const { session } = state;
   const progress = ratingProgress(session);
   const item = currentItem(session);
   const status = `${progress.done} done · ${progress.toDo} to do${progress.skipped > 0 ? ` · ${progress.skipped} skipped` : ''}`;
   const title = `Rate · ${session.reviewer}`;
+
+  if (state.mode === 'list') {
+    return (
+      <ItemListView
+        session={session}
+        reviewers={source.reviewers}
+        onOpen={(index) => run((current) => openItem(current, index))}
+        onClose={() => run((current) => ({ ...current, mode: 'rate' }))}
+        onQuit={() => run((current) => askToLeave({ ...current, mode: 'rate' }, 'quit', options))}
+      />
+    );
+  }
 
   if (state.mode === 'rubric') {
     return (
@@ -102,6 +122,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
         status={status}
         keys={[
           ['u', 'undo last'],
+          ['l', 'items'],
           ['q', 'quit'],
         ]}
         backKeys={false}
@@ -115,10 +136,18 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
 
   const lines = measure(state);
   const typing = state.mode === 'note' || state.mode === 'skip';
-  const keys: readonly KeyHint[] =
-    state.mode === 'leave'
+  const clash = state.mode === 'conflict' ? state.clash : undefined;
+  // The question about a rating saved in another session takes two more rows.
+  const shownRows = clash ? Math.max(1, transcriptRows - 2) : transcriptRows;
+  const keys: readonly KeyHint[] = clash
+    ? [
+        ['o', 'save yours over it'],
+        ['k', 'keep that one'],
+        ['Esc', 'back to the item'],
+      ]
+    : state.mode === 'leave'
       ? [
-          ['y', 'leave without saving'],
+          ['y', typeof state.leaving === 'object' ? 'drop them and go' : 'leave without saving'],
           ['n Esc', 'keep rating'],
         ]
       : typing
@@ -129,8 +158,8 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
         : RATE_KEYS;
   return (
     <ScreenFrame title={title} status={status} keys={keys} moreKeys={MORE_RATE_KEYS} backKeys={false} helpKey={state.mode === 'rate'}>
-      <ItemLine id={item.id} details={[item.language, item.vertical, item.source]} lines={lines.length} offset={state.scroll} rows={transcriptRows} />
-      <TranscriptView lines={lines} offset={state.scroll} rows={transcriptRows} />
+      <ItemLine id={item.id} details={[item.language, item.vertical, item.source]} lines={lines.length} offset={state.scroll} rows={shownRows} />
+      <TranscriptView lines={lines} offset={state.scroll} rows={shownRows} />
       <Text dimColor>{'─'.repeat(columns)}</Text>
       <AxisScores axes={axes} scores={state.scores} focus={state.focus} />
       {state.mode === 'note' ? (
@@ -142,12 +171,16 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
       )}
       {state.mode === 'skip' ? (
         <Input label="skip reason (optional)" text={state.draft} />
+      ) : clash ? (
+        <ClashQuestion clash={clash} reviewer={session.reviewer} axes={axes} />
       ) : state.mode === 'leave' ? (
-        <Message message={{ text: `${item.id} has scores that are not saved: leave anyway and drop them? y/n`, error: true }} />
+        <Message message={{ text: typeof state.leaving === 'object' ? `${item.id} has scores that are not saved: drop them and move on? y/n` : `${item.id} has scores that are not saved: leave anyway and drop them? y/n`, error: true }} />
       ) : state.message ? (
         <Message message={state.message} />
       ) : (
-        <Text dimColor>4 5 3 Enter rates the three axes and saves; r shows the rubric</Text>
+        <Text dimColor wrap="truncate-end">
+          {item.own ? 'you rated this item: Enter saves changed scores over your rating' : '4 5 3 Enter rates the three axes and saves; r shows the rubric'}
+        </Text>
       )}
     </ScreenFrame>
   );
@@ -161,6 +194,25 @@ function ItemLine({ id, details, lines, offset, rows }: { id: string; details: r
         {[id, ...details.filter((detail): detail is string => detail !== undefined)].join(' · ')}
       </Text>
       <Text dimColor>{shown}</Text>
+    </Box>
+  );
+}
+
+/** Both ratings of the item, and the question which to keep: nothing is written before the answer. */
+function ClashQuestion({ clash, reviewer, axes }: { clash: RatingClash; reviewer: string; axes: readonly string[] }) {
+  const theme = useTheme();
+  const scores = (rating: { scores: Readonly<Record<string, number>>; note?: string }) =>
+    `${axes.map((axis) => rating.scores[axis] ?? '·').join(' ')}${rating.note ? ` "${rating.note}"` : ''}`;
+  const when = clash.theirs ? clash.theirs.ratedAt.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC') : '';
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end" bold color={theme.paint('yellow')}>
+        {`not saved: another session of ${reviewer} ${clash.theirs ? 'saved' : 'took back the rating of'} ${clash.itemId} meanwhile`}
+      </Text>
+      <Text wrap="truncate-end">{`${clash.theirs ? `that one: ${scores(clash.theirs)} (${when}) · ` : ''}this session's: ${scores(clash.mine)}`}</Text>
+      <Text wrap="truncate-end" dimColor>
+        o saves this session&apos;s rating over it · k keeps that one · Esc back to the item
+      </Text>
     </Box>
   );
 }

@@ -141,4 +141,37 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     await session.waitFor((text) => text.includes('[exit 0]'));
     expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
   }, 60_000);
+
+  it('the same reviewer in two terminals: the later save asks instead of overwriting, and k keeps the earlier rating', async () => {
+    const dir = exampleCalibrationCopy();
+    const [first, second] = ratingOrder(
+      loadCalibrationSet(join(dir, 'human_labelled.yaml')).items.map((item) => item.id),
+      REVIEWER,
+    ) as [string, string];
+    const left = start(dir, 'left');
+    const right = start(dir, 'right');
+    await left.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'), 30_000);
+    await right.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'), 30_000);
+    left.keys('2');
+    await left.waitFor((text) => /intent_comprehension\s+\[2\]/.test(text));
+    await rateItem(left, [2, 2], second);
+    await waitUntil(() => ownRatings(dir).has(first), `the rating of ${first} is on disk`);
+
+    right.keys('5');
+    await right.waitFor((text) => /intent_comprehension\s+\[5\]/.test(text));
+    right.keys('5', '5', 'Enter');
+    const screen = await right.waitFor((text) => text.includes(`not saved: another session of ${REVIEWER} saved ${first} meanwhile`));
+    expect(screen).toMatch(/that one: 2 2 2 \(.+ UTC\) · this session's: 5 5 5/);
+    for (const line of screen.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+    expect(scoresOf(ownRatings(dir).get(first))).toEqual([2, 2, 2]);
+    right.keys('k');
+    await right.waitFor((text) => text.includes(`kept the rating of ${first} from the other session`) && /intent_comprehension\s+\[2\]/.test(text));
+    expect(scoresOf(ownRatings(dir).get(first))).toEqual([2, 2, 2]);
+    // The item list shows the kept rating as this reviewer's; `?` lists its keys.
+    right.keys('l');
+    const list = await right.waitFor((text) => text.startsWith(`Items · ${REVIEWER}`));
+    expect(list).toMatch(new RegExp(`${first}\\s+rated\\s+2 2 2`));
+    right.keys('?');
+    await right.waitFor((text) => text.startsWith(`Keys · Items · ${REVIEWER}`) && text.includes('/ ID Enter'));
+  }, 90_000);
 });

@@ -1,16 +1,21 @@
 import { useRef, useState } from 'react';
 
 import {
+  adoptRating,
   currentItem,
+  knownRating,
   lastSaved,
   missingAxes,
   ratingToSave,
   recordSave,
   recordSkip,
   recordUndo,
+  RatingConflict,
   removeRating,
   rubricAxisLine,
   saveRating,
+  showItem,
+  type OwnRating,
   type RatingSession,
 } from '@parley/calibration';
 import type { Clock } from '@parley/core';
@@ -19,9 +24,22 @@ import { useKeys } from '../components/keyboard.js';
 
 /**
  * What the screen shows besides the item: rating, typing a note or a skip reason, reading the
- * rubric, or asking whether to leave scores that are not saved yet.
+ * rubric, asking whether to leave scores that are not saved yet, asking what to do about a rating
+ * the same reviewer saved in another session meanwhile, or the list of items.
  */
-export type RateMode = 'rate' | 'note' | 'skip' | 'rubric' | 'leave';
+export type RateMode = 'rate' | 'note' | 'skip' | 'rubric' | 'leave' | 'conflict' | 'list';
+
+/** What `y` does in `leave` mode: go back (Esc), quit (q), or show another item. */
+export type Leaving = 'back' | 'quit' | { show: number };
+
+/** A save refused because the reviewer's rating in the file changed in another session. */
+export interface RatingClash {
+  itemId: string;
+  /** What this session tried to save. */
+  mine: OwnRating;
+  /** The reviewer's rating in the file now (undefined: taken back there). */
+  theirs?: OwnRating & { ratedAt: string };
+}
 
 export interface RateState {
   session: RatingSession;
@@ -38,8 +56,19 @@ export interface RateState {
   /** First rubric line shown. */
   rubricScroll: number;
   message?: { text: string; error: boolean };
-  /** In `leave` mode: what the reviewer asked for, done on `y`: back (Esc) or quit (q). */
-  leaving?: 'back' | 'quit';
+  /** In `leave` mode: what the reviewer asked for, done on `y`. */
+  leaving?: Leaving;
+  /** In `conflict` mode: the two ratings. */
+  clash?: RatingClash;
+}
+
+/** A change of the session's state, queued behind the keys before it (see `useRateSession`). */
+export type RateStep = (state: RateState) => RateState | Promise<RateState>;
+
+export interface RateSession {
+  state: RateState;
+  /** Queues a change (the item list uses it to open an item or close itself). */
+  run(step: RateStep): void;
 }
 
 /** Line counts of what scrolls, from the current layout. */
@@ -68,7 +97,7 @@ export interface RateSessionOptions {
  * for the save or undo the one before it started, so a rating is on disk before the next key acts
  * and keys typed during a save are not lost.
  */
-export function useRateSession(start: RatingSession, layout: RateLayout, options: RateSessionOptions): RateState {
+export function useRateSession(start: RatingSession, layout: RateLayout, options: RateSessionOptions): RateSession {
   const [initial] = useState(() => freshItem({ session: start, focus: 0, scores: {}, note: '', scroll: 0, mode: 'rate', draft: '', rubricScroll: 0 }));
   // The state lives in a ref so that each queued key sees what the keys before it did.
   const state = useRef<RateState>(initial);
@@ -84,18 +113,20 @@ export function useRateSession(start: RatingSession, layout: RateLayout, options
     setVersion((version) => version + 1);
   };
 
-  const handle = async (stroke: Keystroke): Promise<void> => {
-    const current = state.current;
-    const next = await step(current, stroke, layoutRef.current, optionsRef.current);
-    if (next !== current) set(next);
+  const run = (change: RateStep): void => {
+    queue.current = queue.current
+      .then(async () => {
+        const current = state.current;
+        const next = await change(current);
+        if (next !== current) set(next);
+      })
+      .catch((error: unknown) => set({ ...state.current, message: { text: describe(error), error: true } }));
   };
 
   useKeys((input, key) => {
-    for (const stroke of keystrokes(input, key)) {
-      queue.current = queue.current.then(() => handle(stroke)).catch((error: unknown) => set({ ...state.current, message: { text: describe(error), error: true } }));
-    }
+    for (const stroke of keystrokes(input, key)) run((current) => step(current, stroke, layoutRef.current, optionsRef.current));
   });
-  return state.current;
+  return { state: state.current, run };
 }
 
 async function step(state: RateState, stroke: Keystroke, layout: RateLayout, options: RateSessionOptions): Promise<RateState> {
@@ -107,6 +138,11 @@ async function step(state: RateState, stroke: Keystroke, layout: RateLayout, opt
       return reading(state, stroke, layout, options);
     case 'leave':
       return confirmingLeave(state, stroke, options);
+    case 'conflict':
+      return resolvingConflict(state, stroke, options);
+    case 'list':
+      // The item list (rate/item-list-view.tsx) reads its own keys and changes the state with `run`.
+      return state;
     case 'rate':
       return rating(state, stroke, layout, options);
   }
@@ -118,9 +154,12 @@ async function rating(state: RateState, stroke: Keystroke, layout: RateLayout, o
   const axes = session.axes;
   if ('text' in stroke) {
     const { text } = stroke;
-    if (text === 'q') return leave(state, 'quit', options);
+    if (text === 'q') return askToLeave(state, 'quit', options);
     if (text === 'u') return undo(state, options);
+    if (text === 'l') return { ...state, mode: 'list', message: undefined };
     if (!item) return state;
+    if (text === '[') return openItem(state, session.position - 1);
+    if (text === ']') return openItem(state, session.position + 1);
     const axis = axes[state.focus];
     if (/^[1-5]$/.test(text) && axis !== undefined) {
       return { ...state, scores: { ...state.scores, [axis]: Number(text) }, focus: Math.min(state.focus + 1, axes.length - 1), message: undefined };
@@ -133,7 +172,7 @@ async function rating(state: RateState, stroke: Keystroke, layout: RateLayout, o
     }
     return state;
   }
-  if (stroke.name === 'escape') return leave(state, 'back', options);
+  if (stroke.name === 'escape') return askToLeave(state, 'back', options);
   if (!item) return state;
   const maxScroll = layout.transcriptLines(state) - layout.transcriptRows;
   switch (stroke.name) {
@@ -174,16 +213,76 @@ async function save(state: RateState, options: RateSessionOptions): Promise<Rate
       message: { text: `not saved: rate ${missing.join(', ')} first`, error: true },
     };
   }
-  const given = state.note.trim() === '' ? { scores: state.scores } : { scores: state.scores, note: state.note.trim() };
-  await saveRating(options.setFile, item.id, ratingToSave(session, given, options.clock.now()));
-  const next = freshItem({ ...state, session: recordSave(session, item.id, given) });
-  return { ...next, message: { text: `saved ${item.id}`, error: false } };
+  const given: OwnRating = state.note.trim() === '' ? { scores: state.scores } : { scores: state.scores, note: state.note.trim() };
+  return saveGiven(state, item.id, given, item.own ?? null, options);
+}
+
+/**
+ * Writes `given` for the item unless the reviewer's rating in the file is no longer `expected`
+ * (another session of theirs saved or took it back meanwhile): then nothing is written and the
+ * screen shows both ratings and asks which to keep.
+ */
+async function saveGiven(state: RateState, itemId: string, given: OwnRating, expected: OwnRating | null, options: RateSessionOptions): Promise<RateState> {
+  const { session } = state;
+  try {
+    await saveRating(options.setFile, itemId, ratingToSave(session, given, options.clock.now()), { expected });
+  } catch (error) {
+    if (error instanceof RatingConflict) return { ...state, mode: 'conflict', clash: clashOf(error, session.axes, given), message: undefined };
+    throw error;
+  }
+  const next = freshItem({ ...state, mode: 'rate', clash: undefined, session: recordSave(session, itemId, given) });
+  return { ...next, message: { text: `saved ${itemId}`, error: false } };
+}
+
+function clashOf(error: RatingConflict, axes: readonly string[], mine: OwnRating): RatingClash {
+  const theirs = error.onDisk ? { ...knownRating(error.onDisk, axes), ratedAt: error.onDisk.rated_at } : undefined;
+  return { itemId: error.itemId, mine, ...(theirs ? { theirs } : {}) };
+}
+
+/**
+ * In `conflict` mode: `o` writes this session's rating over the other one (asking again if it
+ * changed once more), `k` keeps the other one (the session shows it from now on), Esc goes back to
+ * the item with this session's scores, nothing written.
+ */
+async function resolvingConflict(state: RateState, stroke: Keystroke, options: RateSessionOptions): Promise<RateState> {
+  const clash = state.clash;
+  if (!clash) return { ...state, mode: 'rate' };
+  const theirs = clash.theirs ? ownOf(clash.theirs) : undefined;
+  if ('text' in stroke && stroke.text === 'o') return saveGiven(state, clash.itemId, clash.mine, theirs ?? null, options);
+  if ('text' in stroke && stroke.text === 'k') {
+    const kept = freshItem({ ...state, mode: 'rate', clash: undefined, session: adoptRating(state.session, clash.itemId, theirs) });
+    return { ...kept, message: { text: `kept the rating of ${clash.itemId} from the other session`, error: false } };
+  }
+  if ('name' in stroke && stroke.name === 'escape') {
+    return { ...state, mode: 'rate', clash: undefined, message: { text: 'nothing saved: Enter asks again', error: false } };
+  }
+  return state;
+}
+
+function ownOf(rating: OwnRating & { ratedAt: string }): OwnRating {
+  return rating.note === undefined ? { scores: rating.scores } : { scores: rating.scores, note: rating.note };
+}
+
+/** `[` `]` and the item list: shows the item at `index`, asking first when unsaved scores would be dropped. */
+export function openItem(state: RateState, index: number): RateState {
+  const target = showItem(state.session, index);
+  if (target.position === state.session.position) return { ...state, mode: 'rate' };
+  if (hasUnsavedWork(state)) return { ...state, mode: 'leave', leaving: { show: target.position }, message: undefined };
+  return { ...freshItem({ ...state, session: target }), mode: 'rate', message: undefined };
 }
 
 async function undo(state: RateState, options: RateSessionOptions): Promise<RateState> {
   const last = lastSaved(state.session);
   if (!last) return { ...state, message: { text: 'nothing to undo: no rating saved in this session', error: true } };
-  await removeRating(options.setFile, last.id, state.session.reviewer);
+  try {
+    await removeRating(options.setFile, last.id, state.session.reviewer, { expected: last.own ?? null });
+  } catch (error) {
+    if (!(error instanceof RatingConflict)) throw error;
+    // Another session of this reviewer saved or took back the item since: that rating stays.
+    const theirs = error.onDisk ? knownRating(error.onDisk, state.session.axes) : undefined;
+    const session = adoptRating(state.session, last.id, theirs);
+    return { ...freshItem({ ...state, session }), message: { text: `not taken back: ${last.id} was changed in another session of ${state.session.reviewer} since; that rating stays`, error: true } };
+  }
   const undone = recordUndo(state.session);
   if (!undone) return state;
   return {
@@ -225,7 +324,7 @@ function reading(state: RateState, stroke: Keystroke, layout: RateLayout, option
   const max = layout.rubricLines - layout.rubricRows;
   if ('text' in stroke) {
     if (stroke.text === 'r') return { ...state, mode: 'rate' };
-    return stroke.text === 'q' ? leave({ ...state, mode: 'rate' }, 'quit', options) : state;
+    return stroke.text === 'q' ? askToLeave({ ...state, mode: 'rate' }, 'quit', options) : state;
   }
   switch (stroke.name) {
     case 'escape':
@@ -251,7 +350,7 @@ function reading(state: RateState, stroke: Keystroke, layout: RateLayout, option
  * Esc or q: leaves at once when nothing would be lost, else asks first (scores or a note given to
  * the item shown and not saved are dropped by leaving).
  */
-function leave(state: RateState, how: 'back' | 'quit', options: RateSessionOptions): RateState {
+export function askToLeave(state: RateState, how: 'back' | 'quit', options: Pick<RateSessionOptions, 'leave' | 'quit'>): RateState {
   if (hasUnsavedWork(state)) return { ...state, mode: 'leave', leaving: how, message: undefined };
   if (how === 'quit') options.quit();
   else options.leave();
@@ -260,7 +359,9 @@ function leave(state: RateState, how: 'back' | 'quit', options: RateSessionOptio
 
 function confirmingLeave(state: RateState, stroke: Keystroke, options: RateSessionOptions): RateState {
   if ('text' in stroke && stroke.text.toLowerCase() === 'y') {
-    if (state.leaving === 'quit') options.quit();
+    const leaving = state.leaving;
+    if (typeof leaving === 'object') return { ...freshItem({ ...state, session: showItem(state.session, leaving.show) }), mode: 'rate', leaving: undefined, message: undefined };
+    if (leaving === 'quit') options.quit();
     else options.leave();
     return { ...state, mode: 'rate' };
   }

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CalibrationReport } from '@parley/calibration';
+import { loadCalibrationSet, openCalibrationStore, transcriptDigest, type CalibrationReport } from '@parley/calibration';
+import { EXAMPLE_CALIBRATION } from '../rate/test-support/rate-fixture.js';
 import { MIXED_SUITE, tempFolder, type TempFolder } from '../index-view/test-support/agent-index-fixture.js';
 import { KEYS, press, renderApp, waitForFrame } from '../test-support/render-screen.js';
 
@@ -18,6 +19,7 @@ function earlierReport(): CalibrationReport {
   report.session.id = '20261001-080000-aaaaaa';
   report.gate.passed = false;
   report.gate.axes = report.gate.axes.map((axis, index) => ({ ...axis, kappa_quadratic: 0.4 + index * 0.1, passed: false, problems: ['quadratic kappa is below 0.7'] }));
+  report.comparisons[0]!.axes[0]!.kappa.quadratic = 0.9;
   return report;
 }
 
@@ -27,6 +29,7 @@ function laterPassingReport(): CalibrationReport {
   report.generated_at = '2026-12-01T08:00:00.000Z';
   report.gate.passed = true;
   report.gate.axes = report.gate.axes.map((axis) => ({ ...axis, kappa_quadratic: 0.9, passed: true, problems: [] }));
+  for (const row of report.comparisons[0]!.axes) row.kappa.quadratic = 0.9;
   return report;
 }
 
@@ -50,7 +53,8 @@ function renderKappa() {
 
 /** `1     7    1    0 …`: a matrix row as the screen lays it out. */
 function matrixLine(rating: number, counts: readonly number[]): RegExp {
-  return new RegExp(`^${rating}\\s+${counts.join('\\s+')}(\\s|$)`, 'm');
+  // The cell under the cursor is shown as `[  1]`.
+  return new RegExp(`^${rating}[\\s\\[]+${counts.join('[\\s\\[\\]]+')}(\\s|\\]|$)`, 'm');
 }
 
 function matrixOf(comparison: string, axis: string): number[][] {
@@ -65,64 +69,142 @@ function expectFits(frame: string) {
 }
 
 describe('kappa screen', () => {
-  it('shows the latest report: gate per axis marked pass/FAIL with why, the confusion matrix and the trend', () => {
+  it('shows the latest report: the comparison per axis with 95 % intervals, change, ceiling and gate, the matrix, per reviewer and the trend', () => {
+    copyFileSync(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'), join(folder.path, 'calibration', 'human_labelled.yaml'));
     writeReport('2026-10-01.json', earlierReport());
     writeReport('2026-11-26.json', REAL_REPORT);
     const frame = renderKappa().lastFrame() ?? '';
 
     expect(frame).toMatch(/^Kappa\s+2026-11-26 · replay · 25\/25 rated/);
     expect(frame).toContain('Gate: FAIL  quadratic κ ≥ 0.7, |bias| ≤ 0.5 · anthropic:claude-opus-4-7');
-    expect(frame).toMatch(/› intent_comprehension\s+0\.974\s+0\.928\s+0\.880\s+−0\.04 pass almost perfect/);
-    expect(frame).toMatch(/ {2}response_naturalness\s+0\.948\s+\S+\s+\S+\s+\+0\.14 pass/);
-    expect(frame).toMatch(/ {2}cultural_appropriateness\s+0\.643\s+\S+\s+\S+\s+\+0\.34 FAIL substantial/);
-    expect(frame).toMatch(/ {2}overall\s+0\.869\s+\S+\s+\S+\s+\+0\.15 —/);
+    expect(frame).toMatch(/JUDGE VS HUMAN\s+κ quad\s+95 % CI\s+exact\s+bias\s+Δ prev\s+ceil\s+gate/);
+    // κ, its bootstrap interval, exact, bias, the change since 2026-10-01 (0.900 then), the human ceiling, the gate.
+    expect(frame).toMatch(/> intent_comprehension\s+0\.974\s+0\.944–0\.991\s+0\.880\s+−0\.04\s+\+0\.074\s+0\.948 pass/);
+    expect(frame).toMatch(/ {2}response_naturalness\s+0\.948\s+0\.898–0\.980\s+\S+\s+\+0\.14\s+±0\.000\s+0\.919 pass/);
+    expect(frame).toMatch(/ {2}cultural_appropriateness\s+0\.643\s+0\.392–0\.800\s+\S+\s+\+0\.34\s+±0\.000\s+0\.930 FAIL/);
+    expect(frame).toMatch(/ {2}overall\s+0\.869\s+\S+\s+\S+\s+\+0\.15\s+±0\.000\s+0\.934 —/);
+    expect(frame).toContain('band almost perfect · κ lin 0.928 · 50 pairs, 25 items · Δ vs 2026-10-01');
     expect(frame).toContain('✗ cultural_appropriateness: quadratic kappa 0.643 is below 0.7');
 
-    // The matrix of the selected axis, judge rows by human columns, as in the report.
+    // The matrix of the selected axis, judge rows by human columns, as in the report; the cursor
+    // starts on the commonest disagreement.
     expect(frame).toContain('judge ↓ × human →');
+    expect(frame).toMatch(/^1\s+7\[ {2}1\]\s+0\s+0\s+0/m);
     matrixOf('judge_vs_human', 'intent_comprehension').forEach((counts, index) => expect(frame).toMatch(matrixLine(index + 1, counts)));
     expect(frame).toContain('n 50 pairs, 25 items');
+    // No judge session in this folder's store: per reviewer says where the ratings would come from.
+    expect(frame).toContain('per reviewer');
+    expect(frame).toContain('no judge ratings of session');
+    expect(frame).toContain('20261126-061217-d44d68 in .parley/parley.db');
 
     expect(frame).toContain('Trend · 2 reports · 2026-10-01 → 2026-11-26');
     expect(frame).toMatch(/intent_comprehension\s+▄█\s+0\.974/);
     expect(frame).toMatch(/cultural_appropriateness\s+▅▆\s+0\.643/);
     expect(frame).toMatch(/gate\s+✗✗/);
-    expect(frame).toMatch(/←→\/Tab\s+axis/);
-    expect(frame).toMatch(/c\s+comparison/);
-    expect(frame).toMatch(/q\s+quit/);
+    for (const key of [/Tab\s+axis/, /c\s+comparison/, /←→↑↓\s+cell/, /Enter\s+items in cell/, /q\s+quit/]) expect(frame).toMatch(key);
     expectFits(frame);
   });
 
-  it('→, Tab and ← move between the axes and overall; the matrix follows', async () => {
+  it('Tab and Shift-Tab move between the axes and overall; the matrix follows', async () => {
     writeReport('2026-11-26.json', REAL_REPORT);
     const rendered = renderKappa();
-    await press(rendered, KEYS.right);
-    let frame = await waitForFrame(rendered, (text) => text.includes('› response_naturalness'));
+    await press(rendered, KEYS.tab);
+    let frame = await waitForFrame(rendered, (text) => text.includes('> response_naturalness'));
     matrixOf('judge_vs_human', 'response_naturalness').forEach((counts, index) => expect(frame).toMatch(matrixLine(index + 1, counts)));
     await press(rendered, KEYS.tab);
-    frame = await waitForFrame(rendered, (text) => text.includes('› cultural_appropriateness'));
+    frame = await waitForFrame(rendered, (text) => text.includes('> cultural_appropriateness'));
     matrixOf('judge_vs_human', 'cultural_appropriateness').forEach((counts, index) => expect(frame).toMatch(matrixLine(index + 1, counts)));
-    await press(rendered, KEYS.right);
-    frame = await waitForFrame(rendered, (text) => text.includes('› overall'));
+    await press(rendered, KEYS.tab);
+    frame = await waitForFrame(rendered, (text) => text.includes('> overall'));
     expect(frame).toContain('n 150 pairs, 25 items');
-    await press(rendered, KEYS.right);
-    await waitForFrame(rendered, (text) => text.includes('› intent_comprehension'));
-    await press(rendered, KEYS.left);
-    frame = await waitForFrame(rendered, (text) => text.includes('› overall'));
+    await press(rendered, KEYS.tab);
+    await waitForFrame(rendered, (text) => text.includes('> intent_comprehension'));
+    await press(rendered, KEYS.shiftTab);
+    frame = await waitForFrame(rendered, (text) => text.includes('> overall'));
     expectFits(frame);
   });
 
-  it('c switches the matrix to the other comparisons of the report and back', async () => {
+  it('c switches the table and the matrix to the other comparisons of the report and back', async () => {
     writeReport('2026-11-26.json', REAL_REPORT);
     const rendered = renderKappa();
     await press(rendered, 'c');
     let frame = await waitForFrame(rendered, (text) => text.includes('cross-check ↓ × human →'));
+    expect(frame).toMatch(/CROSS-CHECK VS HUMAN\s+κ quad/);
+    expect(frame).toMatch(/> intent_comprehension\s+0\.893\s+0\.809–0\.937/);
     matrixOf('cross_check_vs_human', 'intent_comprehension').forEach((counts, index) => expect(frame).toMatch(matrixLine(index + 1, counts)));
     await press(rendered, 'c', 'c');
     frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
     matrixOf('human_vs_human', 'intent_comprehension').forEach((counts, index) => expect(frame).toMatch(matrixLine(index + 1, counts)));
     await press(rendered, 'c');
     await waitForFrame(rendered, (text) => text.includes('judge ↓ × human →'));
+  });
+
+  it('arrows move the cell cursor; Enter lists the items behind the cell with every rating side by side', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    copyFileSync(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'), join(folder.path, 'calibration', 'human_labelled.yaml'));
+    const rendered = renderKappa();
+    await press(rendered, 'c', 'c', 'c');
+    let frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    // Per reviewer, from the set: each reviewer against the other.
+    expect(frame).toMatch(/rev-a\s+0\.948\s+0\.760\s+\+0\.08\s+25/);
+    expect(frame).toMatch(/rev-b\s+0\.948\s+0\.760\s+−0\.08\s+25/);
+    await press(rendered, KEYS.down, KEYS.down, KEYS.right, KEYS.right);
+    frame = await waitForFrame(rendered, (text) => /^3\s+0\s+0\s+3\[ {2}1\]/m.test(text));
+    await press(rendered, KEYS.enter);
+    frame = await waitForFrame(rendered, (text) => text.startsWith('Kappa · human vs human · intent_comprehension'));
+    expect(frame).toContain('human gave 3, human gave 4 (1 apart)');
+    expect(frame).toMatch(/1 item · 1 pair/);
+    expect(frame).toMatch(/> cal-2026-11-\d{3}\s+·\s+·\s+3\s+4/);
+    expectFits(frame);
+    await press(rendered, KEYS.escape);
+    frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    // The cursor stayed where it was.
+    expect(frame).toMatch(/^3\s+0\s+0\s+3\[ {2}1\]/m);
+  });
+
+  it('Enter on a judge cell without the session’s ratings in the store says why instead of listing nothing', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    copyFileSync(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'), join(folder.path, 'calibration', 'human_labelled.yaml'));
+    const rendered = renderKappa();
+    await press(rendered, KEYS.enter);
+    const frame = await waitForFrame(rendered, (text) => text.includes('cannot list the items: no judge ratings of session'));
+    expect(frame).toMatch(/^Kappa\s+2026-11-26/);
+    expectFits(frame);
+  });
+
+  it('lists the judge’s reason and every rating of the items behind a judge-vs-human cell', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    const setFile = join(folder.path, 'calibration', 'human_labelled.yaml');
+    copyFileSync(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'), setFile);
+    const set = loadCalibrationSet(setFile);
+    const storePath = join(folder.path, '.parley', 'parley.db');
+    mkdirSync(dirname(storePath), { recursive: true });
+    const store = openCalibrationStore(storePath);
+    const sessionId = REAL_REPORT.session.id;
+    store.createSession({ id: sessionId, set_path: 'calibration', started_at: REAL_REPORT.session.started_at, finished_at: REAL_REPORT.session.finished_at, mode: 'replay', rubric_version: '1.0.0', rubric_sha256: 'a'.repeat(64), raters: { judge: { provider: 'anthropic', model: 'claude-opus-4-7' } }, items: set.items.length, parley_version: '0.1.0' });
+    // The judge agrees with rev-a everywhere but on the first item's intent, where it gives 1.
+    set.items.forEach((item, index) => {
+      const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
+      const scores = Object.fromEntries(set.axes.map((axis) => [axis, index === 0 && axis === 'intent_comprehension' ? 1 : Number(revA[axis])]));
+      store.saveRating({ session_id: sessionId, item_id: item.id, rater: 'judge', provider: 'anthropic', model: 'claude-opus-4-7', item_digest: transcriptDigest(item.transcript), cache_key: `k${index}`, scores, reason: index === 0 ? 'The assistant ignored the requested day entirely.' : 'fine', error: null, raw_output: null, cached: false, input_tokens: 0, output_tokens: 0, cost_usd: 0, latency_ms: 0 });
+    });
+    store.close();
+    const first = set.items[0]!;
+    const humans = first.ratings.map((rating) => [rating.reviewer, Number(rating.intent_comprehension)] as const).sort();
+    const rendered = renderApp({ screen: 'kappa' }, { services: { cwd: folder.path, calibrationDir: join(folder.path, 'calibration'), storePath } });
+    let frame = await waitForFrame(rendered, (text) => text.includes('judge ↓ × human →'));
+    expect(frame).toMatch(/rev-a\s+0\.\d{3}\s+0\.960\s+/);
+    // Move the cursor to judge 1 × the first item's rev-a rating.
+    const target = humans.find(([reviewer]) => reviewer === 'rev-a')![1];
+    await press(rendered, ...Array.from({ length: 4 }, () => KEYS.up), ...Array.from({ length: 4 }, () => KEYS.left), ...Array.from({ length: target - 1 }, () => KEYS.right));
+    await press(rendered, KEYS.enter);
+    frame = await waitForFrame(rendered, (text) => text.startsWith('Kappa · judge vs human · intent_comprehension'));
+    expect(frame).toContain(`judge gave 1, human gave ${target}`);
+    expect(frame).toMatch(new RegExp(`> ${first.id}\\s+1\\s+·\\s+${humans[0]![1]}\\s+${humans[1]![1]}`));
+    expect(frame).toContain('judge 1: The assistant ignored the requested day entirely.');
+    // The report was made from other judge ratings: the screen says the count differs.
+    expect(frame).toMatch(/the report of 2026-11-26 counted \d+ here: the set or the ratings changed since/);
+    expectFits(frame);
   });
 
   it('shows a passing latest report as PASS and skips unreadable report files with a note', () => {
@@ -133,7 +215,7 @@ describe('kappa screen', () => {
     expect(frame).toMatch(/^Kappa\s+2026-12-01/);
     expect(frame).toContain('Gate: PASS');
     expect(frame).not.toContain('FAIL');
-    expect(frame).toMatch(/cultural_appropriateness\s+0\.900\s+\S+\s+\S+\s+\+0\.34 pass/);
+    expect(frame).toMatch(/cultural_appropriateness\s+0\.900\s+\S+\s+\S+\s+\+0\.34\s+\+0\.257\s+0\.930 pass/);
     expect(frame).toContain('skipped 2026-11-30.json: not JSON');
     expect(frame).toContain('Trend · 2 reports · 2026-11-26 → 2026-12-01');
     expect(frame).toMatch(/gate\s+✗✓/);

@@ -1,50 +1,129 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
-import { calibrationFolder, COMPARISONS, OVERALL, readReportHistory, reportAgreement, reportTrend } from '@parley/calibration';
+import {
+  agreementPerReviewer,
+  calibrationFolder,
+  COMPARISONS,
+  labelledPairs,
+  OVERALL,
+  pairsInCell,
+  readReportHistory,
+  reportAgreement,
+  reportTrend,
+  type LabelledPair,
+} from '@parley/calibration';
 import type { KeyHint } from '../components/footer.js';
+import { useKeys } from '../components/keyboard.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
-import { ConfusionMatrixView } from '../kappa/confusion-matrix-view.js';
-import { GateTable, gateProblems } from '../kappa/gate-table.js';
+import { ComparisonTable, gateProblems } from '../kappa/comparison-table.js';
+import { ConfusionMatrixView, startCell, type MatrixCell } from '../kappa/confusion-matrix-view.js';
 import { fit } from '../kappa/kappa-cells.js';
 import { KappaTrendView } from '../kappa/kappa-trend-view.js';
+import { readPairSource } from '../kappa/read-pair-source.js';
+import { ReviewerAgreementView } from '../kappa/reviewer-agreement-view.js';
+import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { useServices } from '../tui-context.js';
-import { useKeys } from '../components/keyboard.js';
 
 const KEYS: readonly KeyHint[] = [
-  ['←→/Tab', 'axis'],
+  ['Tab', 'axis'],
   ['c', 'comparison'],
+  ['←→↑↓', 'cell'],
+  ['Enter', 'items in cell'],
 ];
 
-/** Width of the confusion matrix column; the trend takes the rest. */
+const MORE_KEYS: readonly KeyHint[] = [
+  ['Shift-Tab', 'previous axis'],
+  ['h j k l', 'move in the matrix like ← ↓ ↑ →'],
+  ['κ quad', 'quadratic-weighted kappa (the gate); 95 % CI: its bootstrap interval over items'],
+  ['exact bias', 'share of pairs that agree exactly; mean first − second, in rating points'],
+  ['Δ prev', 'change of κ quad since the previous report in reports/'],
+  ['ceil', 'human vs human κ quad of the axis: how far people agree with each other'],
+  ['per reviewer', 'the first rater against each reviewer (human vs human: the others); bias = first − reviewer'],
+];
+
+/** What each calibration folder's kappa screen showed last, for the life of the process. */
+const views = new Map<string, { axisIndex: number; comparisonIndex: number; cell?: MatrixCell }>();
+
+/** Width of the confusion matrix column; the right side takes the rest. */
 const MATRIX_WIDTH = 31;
 /** Rows the matrix block takes (axis, raters, header, five ratings, pair count). */
 const MATRIX_ROWS = 9;
 
 /**
  * `parley tui kappa`: the latest calibration report of `reports/` (written by `parley calibrate
- * report`) as the gate table per axis, the confusion matrix of one axis, and the gate kappa's
- * trend over every report in the folder.
+ * report`) as the table of the selected comparison per axis (kappa with its 95 % interval, the
+ * change since the previous report, the human ceiling and the gate), the confusion matrix of one
+ * axis with a cell cursor (Enter lists the items behind the cell), the agreement with each
+ * reviewer, and the gate kappa's trend over every report in the folder.
  */
 export function KappaScreen(_props: Record<string, unknown>) {
-  const { calibrationDir, cwd } = useServices();
+  const { calibrationDir, cwd, storePath } = useServices();
+  const navigation = useNavigation();
   const theme = useTheme();
   const { columns } = useTerminalSize();
   const bodyRows = useBodyRows();
   const folder = useMemo(() => calibrationFolder(calibrationDir, cwd), [calibrationDir, cwd]);
   const history = useMemo(() => readReportHistory(folder.reportsDir), [folder]);
   const latest = history.reports.at(-1);
+  const previous = history.reports.at(-2)?.report;
   const trend = useMemo(() => reportTrend(history.reports), [history]);
+  const pairSource = useMemo(() => (latest ? readPairSource(folder, storePath, latest.report) : undefined), [folder, storePath, latest]);
   const axes = latest ? [...latest.report.gate.axes.map((axis) => axis.axis), OVERALL] : [];
-  const [axisIndex, setAxisIndex] = useState(0);
-  const [comparisonIndex, setComparisonIndex] = useState(0);
+  // The screen is unmounted while a cell's items are shown: coming back, the same view is shown.
+  const remembered = views.get(folder.dir);
+  const [axisIndex, setAxisIndex] = useState(remembered?.axisIndex ?? 0);
+  const [comparisonIndex, setComparisonIndex] = useState(remembered?.comparisonIndex ?? 0);
+  const [chosenCell, setChosenCell] = useState<MatrixCell | undefined>(remembered?.cell);
+  useEffect(() => {
+    views.set(folder.dir, { axisIndex, comparisonIndex, ...(chosenCell ? { cell: chosenCell } : {}) });
+  }, [folder.dir, axisIndex, comparisonIndex, chosenCell]);
+  const [message, setMessage] = useState<string | undefined>(undefined);
+
+  const axis = axes[axisIndex % Math.max(1, axes.length)] ?? OVERALL;
+  const comparison = COMPARISONS[comparisonIndex] ?? COMPARISONS[0]!;
+  const row = latest ? reportAgreement(latest.report, comparison.id, axis) : undefined;
+  const cell = chosenCell ?? (row ? startCell(row.confusion_matrix) : { row: 1, column: 1 });
+  const source = pairSource && 'source' in pairSource ? pairSource.source : undefined;
+  const needsModels = comparison.id !== 'human_vs_human';
+  const sourceProblem = pairSource?.problem !== undefined && (needsModels || !source) ? pairSource.problem : undefined;
+  const pairs = useMemo((): LabelledPair[] => (source ? labelledPairs(source, comparison.id, axis) : []), [source, comparison.id, axis]);
+  const perReviewer = useMemo(() => (sourceProblem === undefined ? agreementPerReviewer(pairs) : []), [pairs, sourceProblem]);
 
   useKeys((input, key) => {
-    if (axes.length === 0) return;
-    if (key.rightArrow || (key.tab && !key.shift)) setAxisIndex((index) => (index + 1) % axes.length);
-    else if (key.leftArrow || (key.tab && key.shift)) setAxisIndex((index) => (index - 1 + axes.length) % axes.length);
-    else if (input === 'c') setComparisonIndex((index) => (index + 1) % COMPARISONS.length);
+    if (!latest) return;
+    const move = (rows: number, columns: number) => {
+      setChosenCell({ row: clamp(cell.row + rows), column: clamp(cell.column + columns) });
+      setMessage(undefined);
+    };
+    const reset = () => {
+      setChosenCell(undefined);
+      setMessage(undefined);
+    };
+    if (key.tab && !key.shift) {
+      setAxisIndex((index) => (index + 1) % axes.length);
+      reset();
+    } else if (key.tab && key.shift) {
+      setAxisIndex((index) => (index - 1 + axes.length) % axes.length);
+      reset();
+    } else if (input === 'c') {
+      setComparisonIndex((index) => (index + 1) % COMPARISONS.length);
+      reset();
+    } else if (key.leftArrow || input === 'h') move(0, -1);
+    else if (key.rightArrow || input === 'l') move(0, 1);
+    else if (key.upArrow || input === 'k') move(-1, 0);
+    else if (key.downArrow || input === 'j') move(1, 0);
+    else if (key.return) {
+      if (sourceProblem !== undefined) return setMessage(`cannot list the items: ${sourceProblem}`);
+      const reportCount = row?.confusion_matrix[cell.row - 1]?.[cell.column - 1] ?? 0;
+      const behind = pairsInCell(pairs, cell.row, cell.column);
+      if (behind.length === 0 && reportCount === 0) return setMessage('no pairs in this cell');
+      navigation.push({
+        screen: 'kappa-cell',
+        cell: { comparison: comparison.id, label: comparison.label, axis, row: cell.row, column: cell.column, pairs: behind, reportCount, reportDate: latest.date },
+      });
+    }
   });
 
   const fileProblems = history.problems.map((problem) => `skipped ${problem.file.slice(folder.reportsDir.length + 1) || problem.file}: ${problem.message}`);
@@ -66,22 +145,29 @@ export function KappaScreen(_props: Record<string, unknown>) {
   }
 
   const { report } = latest;
-  const axis = axes[axisIndex % axes.length] ?? OVERALL;
-  const comparison = COMPARISONS[comparisonIndex] ?? COMPARISONS[0]!;
   const [rowsRater = 'first', columnsRater = 'second'] = comparison.label.split(' vs ');
-  // Gate line, table header, axes + overall, then the matrix block: what is left is for problems.
-  const fixedRows = 2 + axes.length + 1 + MATRIX_ROWS;
-  const notes = [...gateProblems(report), ...fileProblems].slice(0, Math.max(0, bodyRows - fixedRows));
+  // Gate line, table header, axes + overall, the selected row explained, then the matrix block
+  // after a blank line: what is left is for notes.
+  const fixedRows = 2 + axes.length + 1 + 1 + MATRIX_ROWS;
+  const notes = [...(message ? [message] : []), ...gateProblems(report), ...fileProblems].slice(0, Math.max(0, bodyRows - fixedRows));
   const judge = report.session.judge ? `${report.session.judge.provider}:${report.session.judge.model}` : 'no judge';
+  const rightWidth = columns - MATRIX_WIDTH;
+  const trendRows = Math.min(MATRIX_ROWS - 2, report.gate.axes.length + 2);
+  const reviewerRows = MATRIX_ROWS - trendRows;
   return (
-    <ScreenFrame title="Kappa" status={`${latest.date} · ${report.session.mode} · ${report.set.rated_items}/${report.set.items} rated`} keys={KEYS}>
+    <ScreenFrame title="Kappa" status={`${latest.date} · ${report.session.mode} · ${report.set.rated_items}/${report.set.items} rated`} keys={KEYS} moreKeys={MORE_KEYS}>
       <Text wrap="truncate-end">
         <Text bold inverse={!report.gate.passed} color={theme.status(report.gate.passed ? 'pass' : 'fail')}>
           {report.gate.passed ? ' Gate: PASS ' : ' Gate: FAIL '}
         </Text>
         {` quadratic κ ≥ ${report.gate.min_kappa}, |bias| ≤ ${report.gate.max_bias} · ${judge}`}
       </Text>
-      <GateTable report={report} selected={axis} theme={theme} />
+      <ComparisonTable report={report} previous={previous} comparison={comparison.id} label={comparison.label} selected={axis} theme={theme} />
+      <Text dimColor wrap="truncate-end">
+        {row
+          ? `band ${row.band ?? 'undefined'} · κ lin ${row.kappa.linear?.toFixed(3) ?? 'undef'} · ${row.n} pairs, ${row.items} items${previous ? ` · Δ vs ${history.reports.at(-2)!.date}` : ''}`
+          : `${axis}: no pairs for ${comparison.label}`}
+      </Text>
       {notes.map((line) => (
         <Text key={line} color={theme.paint('yellow')} wrap="truncate-end">
           {line}
@@ -92,10 +178,19 @@ export function KappaScreen(_props: Record<string, unknown>) {
         <Box flexDirection="column" width={MATRIX_WIDTH}>
           <Text bold>{fit(axis, MATRIX_WIDTH - 1)}</Text>
           <Text dimColor>{fit(`${rowsRater} ↓ × ${columnsRater} →`, MATRIX_WIDTH - 1)}</Text>
-          <ConfusionMatrixView row={reportAgreement(report, comparison.id, axis)} rowsLabel={rowsRater} columnsLabel={columnsRater} />
+          <ConfusionMatrixView row={row} rowsLabel={rowsRater} columnsLabel={columnsRater} cursor={cell} />
         </Box>
-        <KappaTrendView trend={trend} axes={report.gate.axes.map((entry) => entry.axis)} width={columns - MATRIX_WIDTH} theme={theme} />
+        <Box flexDirection="column" width={rightWidth}>
+          <Box height={reviewerRows} flexDirection="column" overflow="hidden">
+            <ReviewerAgreementView rows={perReviewer} problem={sourceProblem} width={rightWidth} maxRows={reviewerRows} />
+          </Box>
+          <KappaTrendView trend={trend} axes={report.gate.axes.map((entry) => entry.axis)} width={rightWidth} theme={theme} />
+        </Box>
       </Box>
     </ScreenFrame>
   );
+}
+
+function clamp(rating: number): number {
+  return Math.max(1, Math.min(5, rating));
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Text } from 'ink';
-import { calibrationFolder, loadCalibrationFolder, startRatingSession } from '@parley/calibration';
+import { calibrationFolder, loadCalibrationFolder, ratedPerReviewer, startRatingSession } from '@parley/calibration';
 import { ConfigError } from '@parley/core';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { RateSessionView, type RateSessionSource } from '../rate/rate-session-view.js';
@@ -22,7 +22,7 @@ export function RateScreen() {
     const folder = calibrationFolder(services.calibrationDir, services.cwd);
     try {
       const { set, rubric } = loadCalibrationFolder(folder);
-      return { source: { session: startRatingSession(set, reviewer), setFile: folder.setFile, rubric } };
+      return { source: { session: startRatingSession(set, reviewer), setFile: folder.setFile, rubric, reviewers: ratedPerReviewer(set) } };
     } catch (error) {
       if (error instanceof ConfigError) return { problem: error.message };
       throw error;

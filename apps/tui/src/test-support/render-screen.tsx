@@ -80,6 +80,7 @@ export const KEYS = {
   // Esc (CSI 27 u), which Ink parses at once; the tmux end-to-end tests press the real key.
   escape: '\u001B[27u',
   tab: '\t',
+  shiftTab: '\u001B[Z',
   left: '\u001B[D',
   right: '\u001B[C',
   up: '\u001B[A',

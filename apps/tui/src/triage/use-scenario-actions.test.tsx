@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Text } from 'ink';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, type ScenarioResult } from '@parley/core';
-import { loadCalibrationSet } from '@parley/calibration';
+import { loadCalibrationSet, loadRubric } from '@parley/calibration';
 import { openStore } from '@parley/store';
 import { ScreenFrame } from '../components/screen-frame.js';
 import type { TuiServices } from '../tui-context.js';
@@ -189,11 +189,12 @@ describe('useScenarioActions', () => {
     after.close();
   });
 
-  it('c sends the masked transcript to the calibration set once', async () => {
+  it('c sends the masked transcript to the calibration set once; a new set gets a starter rubric, so it can be rated', async () => {
     const rendered = render('happy');
     await waitForFrame(rendered, (text) => text.includes('BODY OF THE SCREEN'));
     await press(rendered, 'c');
-    await waitForFrame(rendered, (text) => text.includes('sent to calibration as cal-2026-11-001 in calibration/human_labelled.yaml'));
+    await waitForFrame(rendered, (text) => text.includes('sent as cal-2026-11-001 (new set: edit calibration/rubric.md before rating)'));
+    expect(loadRubric(join(fixture.calibrationDir, 'rubric.md')).version).toBe('1.0.0');
     const file = join(fixture.calibrationDir, 'human_labelled.yaml');
     const set = loadCalibrationSet(file);
     expect(set.items).toHaveLength(1);

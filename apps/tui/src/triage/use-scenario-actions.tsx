@@ -143,7 +143,8 @@ export function useScenarioActions({ runId, result, isActive }: ScenarioActionsI
         now: services.clock.now(),
       });
       const file = relative(services.cwd, 'file' in outcome ? outcome.file : '') || services.calibrationDir;
-      if (outcome.kind === 'added') say(`sent to calibration as ${outcome.id} in ${file}`);
+      if (outcome.kind === 'added' && outcome.rubric !== undefined) say(`sent as ${outcome.id} (new set: edit ${relative(services.cwd, outcome.rubric)} before rating)`);
+      else if (outcome.kind === 'added') say(`sent to calibration as ${outcome.id} in ${file}`);
       else if (outcome.kind === 'already') say(`already in the calibration set as ${outcome.id}`);
       else say(`not sent: ${outcome.reason}`);
     } catch (error) {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { ScenarioResult } from '@parley/core';
 import { SuiteSchema } from '@parley/config';
 import { describe, expect, it } from 'vitest';
+import { calibrationFolder, loadCalibrationFolder } from '../calibration-folder.js';
+import { startRatingSession } from '../session/rating-session.js';
 import { loadCalibrationSet } from '../set-file/calibration-set-file.js';
 import { SPEC_SET_TEXT } from '../test-support/calibration-fixture.js';
 import type { SuiteSettings } from '../suite-settings.js';
@@ -45,11 +47,28 @@ function input(dir: string, extra: Partial<SendToCalibrationInput> = {}): SendTo
 }
 
 describe('sendScenarioToCalibration', () => {
+  it('into a folder without calibration files makes a complete set: a starter rubric of the set’s version, so the item can be rated', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'parley-send-')), 'calibration');
+    const outcome = await sendScenarioToCalibration(input(dir));
+    expect(outcome).toMatchObject({ kind: 'added', rubric: join(dir, 'rubric.md') });
+    const { set, rubric } = loadCalibrationFolder(calibrationFolder(dir, '/'));
+    expect(rubric.version).toBe(set.rubric_version);
+    for (const axis of set.axes) expect(rubric.text).toContain(`## ${axis}:`);
+    const session = startRatingSession(set, 'rev-a');
+    expect(session.items.map((item) => item.id)).toEqual(['cal-2026-11-001']);
+    // A second item leaves the rubric alone (a team's edits are never overwritten).
+    writeFileSync(join(dir, 'rubric.md'), readFileSync(join(dir, 'rubric.md'), 'utf8').replace('(starter)', '(ours)'));
+    const second = await sendScenarioToCalibration(input(dir, { result: result({ scenario_id: 'other', transcript: { ended_by: 'script', turns: [{ role: 'user', content: 'Habari', turn: 1 }, { role: 'assistant', content: 'Karibu!', turn: 1 }] } }) }));
+    expect(second).toMatchObject({ kind: 'added' });
+    expect(second).not.toHaveProperty('rubric');
+    expect(readFileSync(join(dir, 'rubric.md'), 'utf8')).toContain('(ours)');
+  });
+
   it('adds the masked transcript as an unrated scenario item, creating the set when there is none', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-send-'));
     const outcome = await sendScenarioToCalibration(input(dir));
     const file = join(dir, 'human_labelled.yaml');
-    expect(outcome).toEqual({ kind: 'added', id: 'cal-2026-11-001', file });
+    expect(outcome).toEqual({ kind: 'added', id: 'cal-2026-11-001', file, rubric: join(dir, 'rubric.md') });
     const set = loadCalibrationSet(file);
     expect(set.items).toEqual([
       {

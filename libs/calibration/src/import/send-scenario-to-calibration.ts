@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import type { ScenarioResult } from '@parley/core';
 import { calibrationFolder } from '../calibration-folder.js';
 import { loadRubric } from '../judge/rubric-file.js';
+import { starterRubricText } from '../judge/starter-rubric.js';
+import { writeFileAtomically } from '../set-file/atomic-write.js';
 import { loadCalibrationSet } from '../set-file/calibration-set-file.js';
 import { newCalibrationSetText } from '../set-file/new-calibration-set.js';
 import type { UpdateCalibrationSetOptions } from '../set-file/update-calibration-set.js';
@@ -25,9 +28,12 @@ export interface SendToCalibrationInput {
   lock?: UpdateCalibrationSetOptions;
 }
 
-/** What sending did: `file` is `human_labelled.yaml`. */
+/**
+ * What sending did: `file` is `human_labelled.yaml`; `rubric` is set when the folder had no
+ * `rubric.md` and a starter rubric was written there, so that the set can be rated.
+ */
 export type SendToCalibrationOutcome =
-  | { kind: 'added'; id: string; file: string }
+  | { kind: 'added'; id: string; file: string; rubric?: string }
   | { kind: 'already'; id: string; file: string }
   | { kind: 'refused'; reason: string }
   | { kind: 'skipped'; reason: string };
@@ -53,7 +59,10 @@ export async function sendScenarioToCalibration(input: SendToCalibrationInput): 
     initialText: newCalibrationSetText({ rubricVersion: rubricVersionOf(folder.rubricFile), owner: 'calibration-owner' }),
   });
   const item = added.added[0];
-  if (item !== undefined) return { kind: 'added', id: item.id, file: folder.setFile };
+  if (item !== undefined) {
+    const rubric = writeStarterRubric(folder.rubricFile, folder.setFile);
+    return { kind: 'added', id: item.id, file: folder.setFile, ...(rubric ? { rubric } : {}) };
+  }
   const digest = transcriptDigest(outcome.candidate.transcript);
   const existing = loadCalibrationSet(folder.setFile).items.find((candidate) => transcriptDigest(candidate.transcript) === digest);
   return existing !== undefined
@@ -68,4 +77,15 @@ function rubricVersionOf(rubricFile: string): string {
   } catch {
     return '1.0.0';
   }
+}
+
+/**
+ * A set without `rubric.md` cannot be rated (reviewers and judges read the rubric): when the
+ * folder has none, a starter rubric of the set's version is written (never over an existing one).
+ * Returns the file written, if any.
+ */
+function writeStarterRubric(rubricFile: string, setFile: string): string | undefined {
+  if (existsSync(rubricFile)) return undefined;
+  writeFileAtomically(rubricFile, starterRubricText(loadCalibrationSet(setFile).rubric_version));
+  return rubricFile;
 }

@@ -29,11 +29,16 @@ const measured = z.number().nullable();
 
 const ModelSchema = z.looseObject({ provider: z.string(), model: z.string() }).nullable();
 
+const IntervalSchema = z.looseObject({ low: measured, high: measured });
+
 const AgreementRowSchema = z.looseObject({
   axis: z.string(),
   n: z.number(),
   items: z.number(),
   kappa: z.looseObject({ unweighted: measured, linear: measured, quadratic: measured }),
+  /** The 95 % intervals of each kappa (the dashboard shows the quadratic one). */
+  bootstrap_interval: z.looseObject({ quadratic: IntervalSchema }).optional(),
+  analytic_interval: z.looseObject({ quadratic: IntervalSchema }).optional(),
   exact_agreement: measured,
   bias: measured,
   confusion_matrix: z.array(z.array(z.number())),
@@ -49,7 +54,7 @@ export const StoredReportSchema = z.looseObject({
   schema_version: z.literal(CALIBRATION_REPORT_SCHEMA_VERSION),
   generated_at: z.string().min(10),
   set: z.looseObject({ path: z.string(), axes: z.array(z.string()), items: z.number(), rated_items: z.number() }),
-  session: z.looseObject({ id: z.string(), started_at: z.string(), mode: z.string(), judge: ModelSchema, cross_check: ModelSchema }),
+  session: z.looseObject({ id: z.string(), started_at: z.string(), mode: z.string(), rubric_version: z.string().optional(), judge: ModelSchema, cross_check: ModelSchema }),
   gate: z.looseObject({
     min_kappa: z.number(),
     max_bias: z.number(),

@@ -4,14 +4,17 @@ import { parseCalibrationSet } from '../set-file/calibration-set-file.js';
 import { itemId, setWithItems } from '../test-support/calibration-fixture.js';
 import { ratingOrder } from './rating-order.js';
 import {
+  adoptRating,
   currentItem,
   lastSaved,
   missingAxes,
+  ratedPerReviewer,
   ratingProgress,
   ratingToSave,
   recordSave,
   recordSkip,
   recordUndo,
+  showItem,
   startRatingSession,
   type RatingSession,
 } from './rating-session.js';
@@ -127,5 +130,26 @@ describe('a reviewer’s rating session', () => {
     const session = startRatingSession({ ...setOf(1), items: [] }, 'rev-a');
     expect(currentItem(session)).toBeUndefined();
     expect(ratingProgress(session)).toEqual({ done: 0, toDo: 0, total: 0, skipped: 0 });
+  });
+
+  it('shows any item (wrapping at both ends); a rating adopted from another session is shown but not undoable', () => {
+    const set = setOf(4);
+    let session = startRatingSession(set, 'rev-a');
+    const ids = session.items.map((item) => item.id);
+    expect(currentItem(showItem(session, -1))?.id).toBe(ids[3]);
+    expect(currentItem(showItem(session, 4))?.id).toBe(ids[0]);
+    session = recordSave(session, ids[0]!, { scores });
+    session = adoptRating(session, ids[0]!, { scores: { ...scores, intent_comprehension: 1 } });
+    expect(session.items[0]?.own?.scores.intent_comprehension).toBe(1);
+    expect(lastSaved(session)).toBeUndefined();
+    expect(adoptRating(session, ids[0]!, undefined).items[0]?.own).toBeUndefined();
+  });
+
+  it('counts the items each reviewer rated, apart from the session', () => {
+    const set = setOf(3);
+    rate(set, itemId(0), 'rev-a');
+    rate(set, itemId(1), 'rev-a');
+    rate(set, itemId(1), 'rev-b');
+    expect(ratedPerReviewer(set)).toEqual({ 'rev-a': 2, 'rev-b': 1 });
   });
 });

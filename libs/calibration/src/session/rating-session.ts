@@ -80,6 +80,16 @@ export function startRatingSession(set: CalibrationSet, reviewer: string): Ratin
   return { ...session, position: nextPosition(session, -1) };
 }
 
+/**
+ * How many items each reviewer has rated (counts only, kept apart from the session, which never
+ * holds anything of other reviewers): the progress the item list shows per reviewer.
+ */
+export function ratedPerReviewer(set: CalibrationSet): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of set.items) for (const rating of item.ratings) counts[rating.reviewer] = (counts[rating.reviewer] ?? 0) + 1;
+  return counts;
+}
+
 /** The item to rate now, or undefined when the session is done. */
 export function currentItem(session: RatingSession): RatingSessionItem | undefined {
   return session.items[session.position];
@@ -138,6 +148,31 @@ export function recordSkip(session: RatingSession, itemId: string, reason: strin
   const index = indexOf(session, itemId);
   const next = { ...session, skipped: [...session.skipped.filter((entry) => entry.id !== itemId), { id: itemId, reason: reason.trim() }] };
   return { ...next, position: nextPosition(next, index) };
+}
+
+/**
+ * Shows the item at `index` (any item: rated ones to revise, skipped ones to rate after all),
+ * wrapping round at either end.
+ */
+export function showItem(session: RatingSession, index: number): RatingSession {
+  const count = session.items.length;
+  if (count === 0) return session;
+  return { ...session, position: ((index % count) + count) % count };
+}
+
+/** Shows the item `itemId`. */
+export function showItemById(session: RatingSession, itemId: string): RatingSession {
+  return showItem(session, indexOf(session, itemId));
+}
+
+/**
+ * The reviewer's rating of `itemId` as another session of theirs saved it (undefined: took it
+ * back): the session shows that one from now on. It is not this session's to undo.
+ */
+export function adoptRating(session: RatingSession, itemId: string, rating: OwnRating | undefined): RatingSession {
+  const index = indexOf(session, itemId);
+  const items = session.items.map((item, position) => (position !== index ? item : rating ? { ...item, own: rating } : withoutOwn(item)));
+  return { ...session, items, saved: session.saved.filter((id) => id !== itemId) };
 }
 
 /** The item `u` would take back: the last one saved in this session, if any. */

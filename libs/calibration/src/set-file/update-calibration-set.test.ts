@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { calibrationFileWith, itemId, setWithItems, SPEC_SET_TEXT } from '../test-support/calibration-fixture.js';
 import { loadCalibrationSet } from './calibration-set-file.js';
 import { FileLockTimeout } from './file-lock.js';
-import { removeRating, saveRating } from './save-rating.js';
+import { RatingConflict, removeRating, saveRating } from './save-rating.js';
 import { lockPathFor, updateCalibrationSet } from './update-calibration-set.js';
 
 const rating = (reviewer: string, score: number) => ({
@@ -43,6 +43,29 @@ describe('saveRating', () => {
     expect(await removeRating(file, 'cal-2026-11-001', 'rev-a')).toBe(true);
     expect(await removeRating(file, 'cal-2026-11-001', 'rev-a')).toBe(false);
     expect(loadCalibrationSet(file).items[0]?.ratings).toEqual([]);
+  });
+
+  it('with `expected`, refuses to replace or remove a rating the same reviewer changed since, writing nothing', async () => {
+    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const seen = { scores: { intent_comprehension: 4, response_naturalness: 5, cultural_appropriateness: 4 } };
+    const before = readFileSync(file, 'utf8');
+    // rev-a's rating in the file is 4 5 4 (and an empty note): a session that saw 3 3 3 is out of date.
+    const stale = { scores: { intent_comprehension: 3, response_naturalness: 3, cultural_appropriateness: 3 } };
+    const conflict = await saveRating(file, 'cal-2026-11-001', rating('rev-a', 2), { expected: stale }).catch((caught: unknown) => caught);
+    expect(conflict).toBeInstanceOf(RatingConflict);
+    expect((conflict as RatingConflict).onDisk).toMatchObject({ reviewer: 'rev-a', intent_comprehension: 4, response_naturalness: 5 });
+    await expect(saveRating(file, 'cal-2026-11-001', rating('rev-a', 2), { expected: null })).rejects.toBeInstanceOf(RatingConflict);
+    await expect(removeRating(file, 'cal-2026-11-001', 'rev-a', { expected: stale })).rejects.toBeInstanceOf(RatingConflict);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    // What the session saw is what the file holds: saved.
+    expect(await saveRating(file, 'cal-2026-11-001', rating('rev-a', 2), { expected: seen })).toBe('replaced');
+    // A reviewer with no rating yet, expected none: added; expected none again: refused.
+    expect(await saveRating(file, 'cal-2026-11-001', rating('rev-b', 3), { expected: null })).toBe('added');
+    await expect(saveRating(file, 'cal-2026-11-001', rating('rev-b', 4), { expected: null })).rejects.toBeInstanceOf(RatingConflict);
+    expect(loadCalibrationSet(file).items[0]?.ratings.map((entry) => [entry.reviewer, entry.intent_comprehension])).toEqual([
+      ['rev-a', 2],
+      ['rev-b', 3],
+    ]);
   });
 
   it('records the rubric version each rating was given under', async () => {

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CalibrationReport } from '@parley/calibration';
+import { TmuxSession } from '../test-support/tmux-session.js';
+import { startCell } from './confusion-matrix-view.js';
+
+/** The built `parley` (the test setup runs `npm run build`). */
+const PARLEY = fileURLToPath(new URL('../../../cli/bin/parley.js', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/**
+ * The example calibration folder after a real `parley calibrate report`: the recorded judge calls
+ * are replayed into `.parley/parley.db` (offline) and the report is written to `reports/`.
+ */
+function reportedCalibration(): { dir: string; report: CalibrationReport } {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-kappa-e2e-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(join(REPO, 'calibration'), join(dir, 'calibration'), { recursive: true });
+  rmSync(join(dir, 'calibration', 'reports'), { recursive: true, force: true });
+  const made = spawnSync(process.execPath, [PARLEY, 'calibrate', 'report', '--dir', 'calibration'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  // The example judge fails the gate on one axis: exit 1, the report written all the same.
+  expect(made.status, made.stderr).toBe(1);
+  const [file] = readdirSync(join(dir, 'calibration', 'reports')).filter((name) => name.endsWith('.json'));
+  return { dir, report: JSON.parse(readFileSync(join(dir, 'calibration', 'reports', file!), 'utf8')) as CalibrationReport };
+}
+
+describe.skipIf(!TmuxSession.available())('parley tui kappa in a real terminal (tmux)', () => {
+  it('Enter on a confusion-matrix cell lists the items behind it: every rating side by side and the judge’s reason; Esc goes back to the same cell', async () => {
+    const { dir, report } = reportedCalibration();
+    const axis = 'cultural_appropriateness';
+    const row = report.comparisons.find((comparison) => comparison.id === 'judge_vs_human')!.axes.find((entry) => entry.axis === axis)!;
+    const cell = startCell(row.confusion_matrix);
+    const count = row.confusion_matrix[cell.row - 1]![cell.column - 1]!;
+    expect(count).toBeGreaterThan(0);
+
+    const session = TmuxSession.start(`parley-kappa-${process.pid}`, [process.execPath, PARLEY, 'tui', 'kappa', '--dir', 'calibration'], { cwd: dir });
+    cleanups.push(() => session.kill());
+    await session.waitFor((screen) => screen.includes('JUDGE VS HUMAN') && screen.includes('judge ↓ × human →'), 30_000);
+    // Per reviewer comes from the replayed session in .parley/parley.db.
+    let screen = await session.waitFor((text) => /rev-a\s+\d\.\d{3}/.test(text));
+    expect(screen).toMatch(/rev-b\s+\d\.\d{3}/);
+    // One key per frame: a terminal may deliver two Tabs in one read.
+    session.keys('Tab');
+    await session.waitFor((text) => text.includes('> response_naturalness'));
+    session.keys('Tab');
+    screen = await session.waitFor((text) => text.includes(`> ${axis}`) && text.includes(`n ${row.n} pairs`));
+    expect(screen).toContain(`[${String(count).padStart(3)}]`);
+    session.keys('Enter');
+    screen = await session.waitFor((text) => text.startsWith(`Kappa · judge vs human · ${axis}`));
+    expect(screen).toContain(`judge gave ${cell.row}, human gave ${cell.column}`);
+    expect(screen).toMatch(new RegExp(`\\d+ items? · ${count} pairs?`));
+    // The report was made from the same set and session: nothing changed since.
+    expect(screen).not.toContain('changed since');
+    expect(screen).toMatch(/item\s+judge\s+cross\s+rev-a\s+rev-b/);
+    expect(screen).toMatch(new RegExp(`^> cal-\\d{4}-\\d{2}-\\d{3}\\s+${cell.row}\\s+[1-5·]\\s+[1-5·]\\s+[1-5·]`, 'm'));
+    // The judge's reason from the recording, in full under the list.
+    expect(screen).toMatch(new RegExp(`^judge ${cell.row}: \\S+`, 'm'));
+    for (const line of screen.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+    // `?` lists the keys of this screen too.
+    session.keys('?');
+    const overlay = await session.waitFor((text) => text.startsWith(`Keys · Kappa · judge vs human · ${axis}`));
+    expect(overlay).toMatch(/^ {2}g G\s+first \/ last item/m);
+    session.keys('?');
+    await session.waitFor((text) => text.startsWith(`Kappa · judge vs human · ${axis}`));
+    session.keys('Escape');
+    screen = await session.waitFor((text) => text.includes(`> ${axis}`) && text.includes('judge ↓ × human →'));
+    expect(screen).toContain(`[${String(count).padStart(3)}]`);
+    session.keys('q');
+    await session.waitFor((text) => text.includes('[exit 0]'));
+  }, 90_000);
+});

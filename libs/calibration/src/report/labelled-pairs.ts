@@ -1,0 +1,152 @@
+import type { CalibrationSet } from '@parley/config';
+import { transcriptDigest } from '../import/transcript-digest.js';
+import { cohenKappa } from '../statistics/cohen-kappa.js';
+import { confusionMatrix } from '../statistics/confusion-matrix.js';
+import { exactAgreement } from '../statistics/exact-agreement.js';
+import { meanSignedDifference } from '../statistics/mean-signed-difference.js';
+import type { RatingPair } from '../statistics/rating-labels.js';
+import type { StoredJudgeRating } from '../store/calibration-store.js';
+import type { Measured } from './agreement-summary.js';
+import { OVERALL, type ComparisonId } from './comparison-pairs.js';
+
+/** A model's score of an item on one axis, with the reason it gave for its rating. */
+export interface ModelScore {
+  score: number;
+  reason: string | null;
+}
+
+/** Who gave the ratings of one item on one axis, side by side. */
+export interface ItemRatings {
+  itemId: string;
+  axis: string;
+  judge?: ModelScore;
+  crossCheck?: ModelScore;
+  /** Reviewers in name order, with their score and note. */
+  humans: Array<{ reviewer: string; score: number; note?: string }>;
+}
+
+/** One rating pair of a comparison, and whose ratings it pairs: one entry of a confusion matrix. */
+export interface LabelledPair {
+  /** `judge`, `cross-check`, or a reviewer's name. */
+  first: string;
+  second: string;
+  pair: RatingPair;
+  item: ItemRatings;
+}
+
+/** What the pairs are made from: the set, and the ratings of the report's judge session. */
+export interface PairSource {
+  set: CalibrationSet;
+  /** Only human ratings given under this rubric version count (as in the report). */
+  rubricVersion: string;
+  /** The session's model ratings (`CalibrationStore.ratings(session id)`). */
+  modelRatings: readonly StoredJudgeRating[];
+}
+
+/**
+ * The rating pairs of one comparison on one axis (or `overall`: every axis), each labelled with
+ * the item and the raters, made the way the report makes them (see `comparisonTables`): a model is
+ * paired with every reviewer of an item, reviewers with each other in name order; only human
+ * ratings of the session's rubric version and model ratings of the item's text as it is now count.
+ * Counting them by rating gives the report's confusion matrix; this is what lies behind each cell.
+ */
+export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string): LabelledPair[] {
+  const axes = axis === OVERALL ? source.set.axes : [axis];
+  const digests = new Map(source.set.items.map((item) => [item.id, transcriptDigest(item.transcript)]));
+  const models = { judge: new Map<string, StoredJudgeRating>(), cross_check: new Map<string, StoredJudgeRating>() };
+  for (const rating of source.modelRatings) {
+    if (rating.scores === null || digests.get(rating.item_id) !== rating.item_digest) continue;
+    models[rating.rater].set(rating.item_id, rating);
+  }
+  const pairs: LabelledPair[] = [];
+  for (const item of source.set.items) {
+    const reviewers = item.ratings
+      .filter((rating) => rating.rubric_version === source.rubricVersion)
+      .sort((left, right) => (left.reviewer < right.reviewer ? -1 : left.reviewer > right.reviewer ? 1 : 0));
+    for (const name of axes) {
+      const ratings = itemRatings(item.id, name, models.judge.get(item.id), models.cross_check.get(item.id), reviewers);
+      const add = (first: string, second: string, pair: RatingPair) => pairs.push({ first, second, pair, item: ratings });
+      const { judge, crossCheck, humans } = ratings;
+      switch (comparison) {
+        case 'judge_vs_human':
+          if (judge) for (const human of humans) add('judge', human.reviewer, [judge.score, human.score]);
+          break;
+        case 'cross_check_vs_human':
+          if (crossCheck) for (const human of humans) add('cross-check', human.reviewer, [crossCheck.score, human.score]);
+          break;
+        case 'judge_vs_cross_check':
+          if (judge && crossCheck) add('judge', 'cross-check', [judge.score, crossCheck.score]);
+          break;
+        case 'human_vs_human':
+          humans.forEach((first, index) => {
+            for (const second of humans.slice(index + 1)) add(first.reviewer, second.reviewer, [first.score, second.score]);
+          });
+          break;
+      }
+    }
+  }
+  return pairs;
+}
+
+function itemRatings(
+  itemId: string,
+  axis: string,
+  judge: StoredJudgeRating | undefined,
+  crossCheck: StoredJudgeRating | undefined,
+  reviewers: ReadonlyArray<Readonly<Record<string, unknown>> & { reviewer: string }>,
+): ItemRatings {
+  const model = (rating: StoredJudgeRating | undefined): ModelScore | undefined => {
+    const score = rating?.scores?.[axis];
+    return score === undefined ? undefined : { score, reason: rating?.reason ?? null };
+  };
+  const humans = reviewers.flatMap((rating) => {
+    const score = rating[axis];
+    if (typeof score !== 'number') return [];
+    const note = typeof rating.note === 'string' && rating.note.trim() !== '' ? rating.note : undefined;
+    return [{ reviewer: rating.reviewer, score, ...(note ? { note } : {}) }];
+  });
+  const judgeScore = model(judge);
+  const crossScore = model(crossCheck);
+  return { itemId, axis, humans, ...(judgeScore ? { judge: judgeScore } : {}), ...(crossScore ? { crossCheck: crossScore } : {}) };
+}
+
+/** The pairs behind one cell of the confusion matrix: the first rater gave `row`, the second `column`. */
+export function pairsInCell(pairs: readonly LabelledPair[], row: number, column: number): LabelledPair[] {
+  return pairs.filter(({ pair }) => pair[0] === row && pair[1] === column);
+}
+
+/** Agreement with one reviewer: the pairs that have them on either side. */
+export interface ReviewerAgreement {
+  reviewer: string;
+  n: number;
+  kappaQuadratic: Measured;
+  exact: Measured;
+  /** First − second, with the reviewer taken as the second rater (judge − reviewer). */
+  bias: Measured;
+}
+
+/**
+ * Per reviewer, the agreement of their pairs of the comparison: a model against that reviewer, or
+ * (human vs human) that reviewer against every other, the reviewer always as the second rater.
+ * Empty when no reviewer takes part (judge vs cross-check).
+ */
+export function agreementPerReviewer(pairs: readonly LabelledPair[]): ReviewerAgreement[] {
+  const byReviewer = new Map<string, RatingPair[]>();
+  const add = (reviewer: string, pair: RatingPair) => byReviewer.set(reviewer, [...(byReviewer.get(reviewer) ?? []), pair]);
+  for (const { first, second, pair } of pairs) {
+    const models = first === 'judge' || first === 'cross-check';
+    if (second === 'judge' || second === 'cross-check') continue;
+    add(second, pair);
+    if (!models) add(first, [pair[1], pair[0]]);
+  }
+  return [...byReviewer.keys()].sort().map((reviewer) => {
+    const list = byReviewer.get(reviewer)!;
+    return {
+      reviewer,
+      n: list.length,
+      kappaQuadratic: cohenKappa(confusionMatrix(list), 'quadratic') ?? null,
+      exact: exactAgreement(list) ?? null,
+      bias: meanSignedDifference(list) ?? null,
+    };
+  });
+}

@@ -137,6 +137,19 @@ shot 'Live run: `parley tui run .` when the run is over'
 node "$ROOT/tools/fake-llm/dist/cli.js" --script "$WORK/slow-fake-llm.yaml" --port 8791 > /dev/null 2>&1 &
 FAKE_PID=$!
 trap 'kill $FAKE_PID 2>/dev/null || true; tmux kill-session -t "$SESSION" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+# Re-run from triage: the failing scenario of the newest run, live against the fake LLM.
+start "$WORK/booking" OPENAI_BASE_URL=http://127.0.0.1:8791/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:8791 OPENAI_API_KEY=fake ANTHROPIC_API_KEY=fake $PARLEY tui
+wait_for 'booking'
+keys r; wait_for 'Enter  open run'
+keys Enter; wait_for 'Enter  open scenario'
+keys Enter; wait_for 'Metrics ('
+keys R; wait_for 'est. cost'
+keys m; wait_for 'against the models'
+shot 'Re-run: `R` on the failing scenario, then `m` for live: the estimated cost before anything runs'
+keys Enter; wait_for 'after (re-run)'
+shot 'Re-run: the new result beside the old (Enter opens it)'
+
 start "$WORK/booking" OPENAI_BASE_URL=http://127.0.0.1:8791/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:8791 OPENAI_API_KEY=fake ANTHROPIC_API_KEY=fake \
   $PARLEY tui run . --mode live --judge live --out "$WORK/live-out"
 wait_for 'running'

@@ -5,6 +5,7 @@ import { KappaCellScreen } from './screens/kappa-cell-screen.js';
 import { KappaScreen } from './screens/kappa-screen.js';
 import { LiveRunScreen } from './screens/live-run-screen.js';
 import { RateScreen } from './screens/rate-screen.js';
+import { RerunScreen } from './screens/rerun-screen.js';
 import { RunScreen } from './screens/run-screen.js';
 import { RunsScreen } from './screens/runs-screen.js';
 import { ScenarioScreen } from './screens/scenario-screen.js';
@@ -29,6 +30,8 @@ function CurrentScreen() {
       return <RunScreen key={route.runId} runId={route.runId} />;
     case 'scenario':
       return <ScenarioScreen key={`${route.runId}/${route.scenarioId}`} runId={route.runId} scenarioId={route.scenarioId} />;
+    case 'rerun':
+      return <RerunScreen key={`${route.runId}/${route.scenarioId}`} runId={route.runId} scenarioId={route.scenarioId} />;
     case 'rate':
       return <RateScreen />;
     case 'kappa':

@@ -6,6 +6,7 @@ export type Route =
   | { screen: 'runs'; agent?: string }
   | { screen: 'run'; runId: string }
   | { screen: 'scenario'; runId: string; scenarioId: string }
+  | { screen: 'rerun'; runId: string; scenarioId: string }
   | { screen: 'rate' }
   | { screen: 'kappa' }
   | { screen: 'kappa-cell'; cell: KappaCell }

@@ -14,3 +14,4 @@ export * from './read-report.js';
 export * from './merge-reports.js';
 export * from './judge-section.js';
 export * from './comparison-section.js';
+export * from './failure-marks.js';

@@ -34,3 +34,4 @@ export {
 } from './agent-index.js';
 export * from './rerecording.js';
 export * from './triage-location.js';
+export * from './rerun-scenario.js';

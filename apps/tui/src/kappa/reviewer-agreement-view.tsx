@@ -11,7 +11,9 @@ const NAME = 14;
  * judge session's ratings, not from the report file.
  */
 export function ReviewerAgreementView({ rows, problem, width, maxRows }: { rows: readonly ReviewerAgreement[]; problem: string | undefined; width: number; maxRows: number }) {
-  const listed = rows.slice(0, Math.max(0, maxRows - 1));
+  // Below the header: every reviewer when they fit, else as many as fit and a line saying how many more.
+  const room = Math.max(1, maxRows - 1);
+  const listed = rows.length <= room ? rows : rows.slice(0, room - 1);
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
@@ -28,12 +30,15 @@ export function ReviewerAgreementView({ rows, problem, width, maxRows }: { rows:
       ) : rows.length === 0 ? (
         <Text dimColor>no reviewer in this comparison</Text>
       ) : (
-        listed.map((row) => (
-          <Text key={row.reviewer} wrap="truncate-end">
-            {fit(row.reviewer, NAME)} {measureCell(row.kappaQuadratic, 7)} {measureCell(row.exact, 6)}{' '}
-            {fit(row.bias === null ? 'undef' : formatBias(row.bias), 6, 'right')} {fit(String(row.n), 4, 'right')}
-          </Text>
-        ))
+        <>
+          {listed.map((row) => (
+            <Text key={row.reviewer} wrap="truncate-end">
+              {fit(row.reviewer, NAME)} {measureCell(row.kappaQuadratic, 7)} {measureCell(row.exact, 6)}{' '}
+              {fit(row.bias === null ? 'undef' : formatBias(row.bias), 6, 'right')} {fit(String(row.n), 4, 'right')}
+            </Text>
+          ))}
+          {rows.length > listed.length ? <Text dimColor>{`… and ${rows.length - listed.length} more reviewers`}</Text> : null}
+        </>
       )}
     </Box>
   );

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCalibrationSet, openCalibrationStore, transcriptDigest, type CalibrationReport } from '@parley/calibration';
+import { CalibrationRatingSchema } from '@parley/config';
 import { EXAMPLE_CALIBRATION } from '../rate/test-support/rate-fixture.js';
 import { MIXED_SUITE, tempFolder, type TempFolder } from '../index-view/test-support/agent-index-fixture.js';
 import { KEYS, press, renderApp, waitForFrame } from '../test-support/render-screen.js';
@@ -244,5 +245,25 @@ describe('kappa screen', () => {
     await press(rendered, KEYS.escape);
     frame = await waitForFrame(rendered, (text) => text.startsWith('Agents'));
     expect(frame).toContain('booking');
+  });
+
+  it('per reviewer says how many more reviewers there are than rows', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    const set = loadCalibrationSet(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'));
+    // Three more reviewers who rate as rev-a did: five in all, room for three.
+    for (const item of set.items) {
+      const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
+      for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push(CalibrationRatingSchema.parse({ ...revA, reviewer }));
+    }
+    // JSON is YAML: the set is written as it was read.
+    writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));
+    const rendered = renderKappa();
+    await press(rendered, 'c', 'c', 'c');
+    const frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    expect(frame).toMatch(/rev-a\s+\d\.\d{3}/);
+    expect(frame).toMatch(/rev-b\s+\d\.\d{3}/);
+    expect(frame).not.toMatch(/rev-c\s+\d\.\d{3}/);
+    expect(frame).toContain('… and 3 more reviewers');
+    expectFits(frame);
   });
 });

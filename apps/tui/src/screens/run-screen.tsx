@@ -61,12 +61,13 @@ export function RunScreen({ runId }: { runId: string }) {
   const selected = results[cursor.index];
   useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
 
-  useKeys((_input, key) => {
+  useKeys((input, key) => {
     const run = view?.run;
     if (key.return && selected && run) navigation.push({ screen: 'scenario', runId: run.id, scenarioId: selected.scenario_id });
+    else if (input === 'R' && selected && run) navigation.push({ screen: 'rerun', runId: run.id, scenarioId: selected.scenario_id });
   });
 
-  const keys = results.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open scenario']] as const);
+  const keys = results.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open scenario'], ['R', 're-run']] as const);
   const status = results.length === 0 ? runId : `${cursor.index + 1}/${results.length} scenarios`;
   const reasonWidth = columns - (2 + COLUMNS.status + 1 + COLUMNS.scenario + 1 + COLUMNS.agent + 1);
 

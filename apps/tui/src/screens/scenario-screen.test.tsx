@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '@parley/core';
 import { openStore } from '@parley/store';
@@ -59,8 +61,9 @@ describe('ScenarioScreen', () => {
     expect(lineIndex(end, '▸ 90/100 conversation_judge: Confirms the slot and the booking number.')).toBe(lineIndex(end, 'Namba ya booking ni BK-1042') + 1);
     expect(end).toContain('assistant · turn 2 · state booked');
     expect(end).not.toContain('Habari! Nataka');
-    await press(rendered, HOME, KEYS.down);
-    const one = await waitForFrame(rendered, (text) => text.includes('2-17/21'));
+    // The failure that points at no message (the required string) is said above the transcript.
+    await press(rendered, HOME, KEYS.down, KEYS.down, KEYS.down);
+    const one = await waitForFrame(rendered, (text) => text.includes('4-19/23'));
     expect(one).not.toContain('user · turn 1');
     expect(one.split('\n')[6]).toBe('  Habari! Nataka massage Jumamosi asubuhi.');
     await press(rendered, 'm');
@@ -139,6 +142,70 @@ describe('ScenarioScreen', () => {
     // A reveal belongs to that screen: opening the scenario again hides it again.
     const again = open('f_private');
     expect(await waitForFrame(again, (text) => text.includes('verdict'))).not.toContain(SECRET);
+  });
+
+  it('marks the messages behind failing checks and low scores in the transcript; n and N jump between them', async () => {
+    // Long user messages around the marked ones, so each can scroll to the top of the window.
+    const long = bookingTranscript();
+    const filler = Array.from({ length: 30 }, (_, index) => `line ${index}`).join('\n');
+    long.turns[0] = { ...long.turns[0]!, content: filler };
+    long.turns[4] = { ...long.turns[4]!, content: filler };
+    const store = openStore(history.storePath);
+    store.saveScenarioResult('run-b', {
+      scenario_id: 'pointed',
+      agent: 'booking',
+      gate: 'blocking',
+      tags: [],
+      metadata_only: false,
+      status: 'fail',
+      reason: 'content_signals: forbidden "BK-1042" found in assistant message 2 (turn 2)',
+      metrics: [
+        { metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: false, reason: 'forbidden', details: { missing: [], found_forbidden: [{ signal: 'KES 3,500', message_index: 3 }] } },
+        { metric: 'state_path', version: '1.0.0', score: null, threshold: null, passed: false, reason: 'state "paid" never reached', details: { first_missing: 'paid' } },
+        judge(0.75, [[1, 40, 'Checks a day the customer did not ask for.'], [5, 90, 'Confirms the slot.']]),
+      ],
+      transcript: long,
+      cost: { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 },
+    });
+    store.close();
+    const rendered = open('pointed');
+    await waitForFrame(rendered, (text) => text.includes('verdict'));
+    // From the metric table, n opens the transcript at the first marked message.
+    await press(rendered, 'n');
+    const first = await waitForFrame(rendered, (text) => text.includes('2 marked'));
+    const lines = first.split('\n');
+    const top = lines.findIndex((line) => line.includes('! assistant · turn 1'));
+    expect(top).toBe(6); // the first line of the scrolled window
+    expect(lines[top + 1]).toBe('  ! low score conversation_judge: 40/100');
+    expect(first).toMatch(/n N\s+next\/prev failure/);
+    expect(overflow(first)).toEqual({ wide: [], rows: 0 });
+
+    await press(rendered, 'n');
+    const second = await waitForFrame(rendered, (text) => text.split('\n')[6]?.includes('✗ assistant · turn 1') ?? false);
+    expect(second.split('\n')[7]).toBe('  ✗ failed content_signals: forbidden "KES 3,500"');
+    await press(rendered, 'N');
+    await waitForFrame(rendered, (text) => text.split('\n')[6]?.includes('! assistant · turn 1') ?? false);
+    // The failure that points at no message is said at the top of the transcript.
+    await press(rendered, HOME);
+    expect(await waitForFrame(rendered, (text) => text.includes('in no single message'))).toContain('✗ failed, in no single message: state_path (m shows why)');
+  });
+
+  it('shows a metadata_only scenario’s expectations from its file, never its conversation', async () => {
+    const suite = join(history.folder, 'suite');
+    mkdirSync(join(suite, 'scenarios'), { recursive: true });
+    writeFileSync(join(suite, 'parley.yaml'), 'suite: triage\nagents:\n  booking: { kind: openai, model: gpt-4.1-mini }\n');
+    writeFileSync(join(suite, 'scenarios', 'f_private.yaml'), 'id: f_private\nagent: booking\nmetadata_only: true\nuser: { opening: "hi" }\nexpect:\n  # never the PIN\n  - { metric: conversation_judge, threshold: 0.7 }\n');
+    const rendered = renderApp({ screen: 'scenario', runId: 'run-b', scenarioId: 'f_private' }, { services: { storePath: history.storePath, suitePath: suite, cwd: suite } });
+    await waitForFrame(rendered, (text) => text.includes('verdict'));
+    await press(rendered, 't');
+    const frame = await waitForFrame(rendered, (text) => text.includes('What it expects'));
+    expect(frame).toContain('What it expects (scenarios/f_private.yaml):');
+    expect(frame).toContain('  expect:');
+    expect(frame).toContain('    # never the PIN');
+    expect(frame).toContain('    - { metric: conversation_judge, threshold: 0.7 }');
+    expect(frame).not.toContain(SECRET);
+    expect(frame).not.toContain('My PIN');
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
   });
 
   it('shows why a scenario could not be evaluated, and a missing baseline entry as a warning', async () => {

@@ -1,6 +1,6 @@
 import { canonicalJson, terminalSafe, type Transcript, type TranscriptTurn } from '@parley/core';
 import { formatScore } from '@parley/gate';
-import type { MessageJudgement } from '@parley/reports';
+import type { MessageJudgement, MessageMark } from '@parley/reports';
 import { wrapText } from '../rate/wrap-text.js';
 import type { Theme } from '../theme.js';
 import type { Segment, StyledLine } from './styled-lines.js';
@@ -15,14 +15,48 @@ const INDENT = '  ';
  * message every judge's score and reason for it (`judgements` by transcript position).
  */
 export function chatLines(transcript: Transcript, judgements: ReadonlyMap<number, readonly MessageJudgement[]>, width: number, theme: Theme): StyledLine[] {
+  return chatLayout(transcript, judgements, new Map(), width, theme).lines;
+}
+
+/** The chat layout, and where the messages a failure points at start (for `n`/`N`). */
+export interface ChatLayout {
+  lines: StyledLine[];
+  /** Line index of each marked message's header, in transcript order. */
+  anchors: number[];
+}
+
+/**
+ * `chatLines` with the messages behind failing checks and low judge scores marked (`marks` by
+ * transcript position, see failureMarks): their header starts with `✗` (a `!` for a low score
+ * only) in inverse video, and each reason is listed under the message. Readable without colour.
+ */
+export function chatLayout(
+  transcript: Transcript,
+  judgements: ReadonlyMap<number, readonly MessageJudgement[]>,
+  marks: ReadonlyMap<number, readonly MessageMark[]>,
+  width: number,
+  theme: Theme,
+): ChatLayout {
   const lines: StyledLine[] = [];
+  const anchors: number[] = [];
   const textWidth = Math.max(10, width - INDENT.length);
   const wrapped = (text: string, style: Omit<Segment, 'text'> = {}, indent = INDENT): StyledLine[] =>
     wrapText(text, Math.max(10, width - indent.length)).map((line) => [{ text: indent + line, ...style }]);
 
   transcript.turns.forEach((turn, index) => {
     if (index > 0) lines.push([]);
-    lines.push(header(turn, theme));
+    const marked = marks.get(index) ?? [];
+    if (marked.length > 0) {
+      anchors.push(lines.length);
+      const failed = marked.some((mark) => mark.kind === 'failed');
+      lines.push([{ text: failed ? '✗' : '!', inverse: true, bold: true, colour: theme.paint(failed ? 'red' : 'yellow') }, { text: ' ' }, ...header(turn, theme)]);
+      for (const mark of marked) {
+        const text = `${mark.kind === 'failed' ? '✗ failed' : '! low score'} ${mark.metric}: ${mark.what}`;
+        lines.push(...wrapped(text, { bold: true, colour: theme.paint(mark.kind === 'failed' ? 'red' : 'yellow') }));
+      }
+    } else {
+      lines.push(header(turn, theme));
+    }
     if (turn.role === 'tool') {
       const answer = wrapText(terminalSafe(turn.content.trim()), textWidth);
       lines.push(...answer.slice(0, TOOL_RESULT_LINES).map((line): StyledLine => [{ text: INDENT + line, dim: true }]));
@@ -39,7 +73,7 @@ export function chatLines(transcript: Transcript, judgements: ReadonlyMap<number
   lines.push([]);
   const ending = transcript.end_explanation ? `ended by ${transcript.ended_by}: ${transcript.end_explanation}` : `ended by ${transcript.ended_by}`;
   lines.push(...wrapped(ending, { dim: true }, ''));
-  return lines;
+  return { lines, anchors };
 }
 
 function header(turn: TranscriptTurn, theme: Theme): StyledLine {

@@ -27,6 +27,8 @@ export interface ScenarioActions {
   panel?: ReactNode;
   /** True while the actions read keys the screen must not act on (q and Esc included). */
   capturesInput: boolean;
+  /** The scenario's file, where the suite has it (re-read after an edit). */
+  scenarioFile?: string;
 }
 
 /** What the actions are asking for, if anything: a yes/no for accepting, or the flaky note. */
@@ -254,6 +256,7 @@ export function useScenarioActions({ runId, result, isActive }: ScenarioActionsI
     ...(panel !== undefined ? { panel } : {}),
     // While the editor has the terminal (or a send is under way) no key may act on the screen.
     capturesInput: panel !== undefined || prompt !== undefined || busy,
+    ...(location?.scenarioFile !== undefined ? { scenarioFile: location.scenarioFile } : {}),
   };
 }
 

@@ -5,26 +5,9 @@ import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parleyAsync } from './test-support/parley-process.js';
-import { writeSuite, ZURI_SUITE } from './test-support/zuri-suite.js';
+import { MONITORED_SUITE } from './test-support/monitored-suite.js';
+import { writeSuite } from './test-support/zuri-suite.js';
 
-const MONITORED_SUITE: Record<string, string> = {
-  ...ZURI_SUITE,
-  'parley.yaml': `${ZURI_SUITE['parley.yaml']}judge:
-  primary: { provider: openai, model: gpt-4.1, temperature: 0 }
-defaults:
-  expect:
-    - { metric: service_quality, threshold: 0.6 }
-redaction:
-  restricted_verticals: [dental]
-`,
-  'metrics/service_quality.yaml': `name: service_quality
-version: 1.0.0
-scale: { min: 1, max: 5 }
-applies_to: conversation
-rubric: |
-  5: the customer got what they asked for, politely and clearly. 1: they did not.
-`,
-};
 
 const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-monitor', LANGFUSE_SECRET_KEY: 'sk-lf-monitor' };
 

@@ -4,3 +4,5 @@ export * from './monitored-expectations.js';
 export * from './window-comparison.js';
 export * from './judge-cost-estimate.js';
 export * from './monitor-conversations.js';
+export * from './batch-judging.js';
+export * from './langfuse-conversations.js';

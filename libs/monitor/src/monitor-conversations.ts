@@ -3,10 +3,11 @@ import { ConfigError, type Clock, type MetricResult, type Provider } from '@parl
 import { judgeMetricCatalog, JudgeRun, liveJudgeProvider, modelVersion, type BudgetView } from '@parley/judge';
 import { metricParamsOf } from '@parley/metrics';
 import { conversationEnd, type Located, type LoggedConversation } from '@parley/production';
-import { cacheSavingOfCall, costOfCall, meteredProvider } from '@parley/providers';
+import { batchPrices, cacheSavingOfCall, costOfCall, createBatchClient, meteredProvider } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
-import { openJudgeCache, openMonitorStore, type MonitorScore } from '@parley/store';
+import { openJudgeCache, openMonitorBatchStore, openMonitorStore, type MonitorScore } from '@parley/store';
 import { monitorScoreId, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/telemetry';
+import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
 import { estimateJudgeCost } from './judge-cost-estimate.js';
 import { metricFloor, monitoredExpectations } from './monitored-expectations.js';
 import { productionTranscript } from './production-transcript.js';
@@ -42,6 +43,11 @@ export interface MonitorInput {
   comparison?: WindowComparisonOptions;
   /** The judge model's provider (tests); the live SDK with retries otherwise. */
   judgeProvider?: (model: ModelRef) => Provider;
+  /**
+   * `--batch`: judge calls go through the providers' batch APIs at half price, resumably (see
+   * BatchJudging); conversations whose answers are not back yet wait for a later run.
+   */
+  batch?: boolean;
 }
 
 /** A conversation as the output lists it: where it is in the log, and its id masked. */
@@ -78,6 +84,8 @@ export interface MonitorOutcome {
   cached_input_tokens: number;
   cache_saving_usd: number | null;
   pushed_scores: number;
+  /** `--batch` only: the batches this run submitted, collected or found still in progress, and the conversations waiting for them. */
+  batch: { batches: BatchState[]; waiting: ConversationRef[] } | null;
   windows: MetricWindowComparison[];
   alerts: string[];
   /** 1 when there is an alert, else 0. */
@@ -102,6 +110,8 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
   const catalog = judgeMetricCatalog(suite.customMetrics);
   const suiteName = suite.config.suite;
   const now = input.clock.now();
+  // Batch calls cost half: every figure (estimate, budget, spend) uses the batch price.
+  const pricing = input.batch ? batchPrices(suite.config.pricing) : suite.config.pricing;
   const store = openMonitorStore(input.storePath);
   try {
     const judgedBefore = store.judgedAmong(suiteName, input.conversations.map(({ value }) => value.conversation_id));
@@ -125,7 +135,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       const estimates = expectations.map((expectation) => {
         const metric = catalog.get(expectation.metric)!;
         const parsed = metric.params.safeParse(metricParamsOf(expectation));
-        return parsed.success ? estimateJudgeCost(metric, metricInput, parsed.data, primary, suite.config.pricing) : 0;
+        return parsed.success ? estimateJudgeCost(metric, metricInput, parsed.data, primary, pricing) : 0;
       });
       planned.push({
         ...ref,
@@ -147,7 +157,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       estimated_usd: estimated,
     };
     if (input.dryRun) {
-      return { ...base, judged: [], skipped_for_budget: [], spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, windows: [], alerts: [], exit_code: 0 };
+      return { ...base, judged: [], skipped_for_budget: [], spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, batch: null, windows: [], alerts: [], exit_code: 0 };
     }
 
     let spent: number | null = 0;
@@ -164,33 +174,54 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       limitUsd: limit ?? Number.POSITIVE_INFINITY,
     };
     const cache = openJudgeCache(input.storePath, () => input.clock.now());
-    const judgeRun = new JudgeRun({
-      judge: { ...suite.config.judge, primary },
-      catalog,
-      mode: 'live',
-      cache,
-      readCache: true,
-      seed: input.seed ?? 0,
-      scenarioIds: planned.map((item) => item.conversation_data.conversation_id),
-      ...(limit !== undefined ? { budget } : {}),
-      clock: input.clock,
-      ...(suite.config.pricing ? { pricing: suite.config.pricing } : {}),
-    });
+    const newJudgeRun = (): JudgeRun =>
+      new JudgeRun({
+        judge: { ...suite.config.judge, primary },
+        catalog,
+        mode: 'live',
+        cache,
+        readCache: true,
+        seed: input.seed ?? 0,
+        scenarioIds: planned.map((item) => item.conversation_data.conversation_id),
+        ...(limit !== undefined ? { budget } : {}),
+        clock: input.clock,
+        ...(pricing ? { pricing } : {}),
+      });
+    const timeout = suite.config.settings?.timeout_ms !== undefined ? { timeoutMs: suite.config.settings.timeout_ms } : {};
+    const batchStore = input.batch ? openMonitorBatchStore(input.storePath) : undefined;
+    const batching =
+      batchStore !== undefined
+        ? new BatchJudging({
+            suite: suiteName,
+            store: batchStore,
+            clock: input.clock,
+            clientFor: (model) =>
+              createBatchClient({ kind: model.provider, ...(model.base_url ? { baseUrl: model.base_url } : {}), ...(model.api_key_env ? { apiKeyEnv: model.api_key_env } : {}), ...timeout }, input.env),
+          })
+        : undefined;
     const providers = new Map<string, Provider>();
     const providerOf = (model: ModelRef): Provider => {
       const key = `${model.provider}:${model.model}:${model.base_url ?? ''}`;
       let provider = providers.get(key);
       if (provider === undefined) {
-        provider = input.judgeProvider?.(model) ?? liveJudgeProvider(model, input.env, suite.config.settings?.timeout_ms !== undefined ? { timeoutMs: suite.config.settings.timeout_ms } : {});
+        provider = batching?.provider(model) ?? input.judgeProvider?.(model) ?? liveJudgeProvider(model, input.env, timeout);
         providers.set(key, provider);
       }
       return provider;
     };
     const judged: JudgedConversation[] = [];
     const skipped: ConversationRef[] = [];
+    const waiting: typeof planned = [];
     const pushed: LangfuseScore[] = [];
-    const queue = [...planned];
-    try {
+    const batches = new Map<string, BatchState>();
+    const noteBatches = (states: readonly BatchState[]) => {
+      for (const state of states) {
+        // A batch submitted in this run and still in progress stays "submitted".
+        if (!(state.state === 'in_progress' && batches.get(state.batch_id)?.state === 'submitted')) batches.set(state.batch_id, state);
+      }
+    };
+    const judgeAll = async (items: typeof planned, judgeRun: JudgeRun): Promise<void> => {
+      const queue = [...items];
       const worker = async (): Promise<void> => {
         for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
           if (budget.exhausted) {
@@ -198,17 +229,30 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
             continue;
           }
           let conversationCost: number | null = 0;
-          const metered = (model: ModelRef): Provider =>
-            meteredProvider(providerOf(model), (call) => {
-              const usd = costOfCall(call.model, call.usage, suite.config.pricing);
+          let conversationCached = 0;
+          let conversationSaving: number | null = 0;
+          let waitsForBatch = false;
+          const metered = (model: ModelRef): Provider => {
+            const inner = meteredProvider(providerOf(model), (call) => {
+              const usd = costOfCall(call.model, call.usage, pricing);
               conversationCost = conversationCost === null || usd === null ? null : conversationCost + usd;
-              spent = spent === null || usd === null ? null : spent + usd;
               if ((call.usage.cached_input_tokens ?? 0) > 0 || (call.usage.cache_write_input_tokens ?? 0) > 0) {
-                const saving = cacheSavingOfCall(call.model, call.usage, suite.config.pricing);
-                cachedTokens += call.usage.cached_input_tokens ?? 0;
-                cacheSaving = cacheSaving === null || saving === null ? null : cacheSaving + saving;
+                const saving = cacheSavingOfCall(call.model, call.usage, pricing);
+                conversationCached += call.usage.cached_input_tokens ?? 0;
+                conversationSaving = conversationSaving === null || saving === null ? null : conversationSaving + saving;
               }
             });
+            return {
+              async complete(request, context, signal) {
+                try {
+                  return await inner.complete(request, context, signal);
+                } catch (error) {
+                  if (error instanceof BatchPendingError) waitsForBatch = true;
+                  throw error;
+                }
+              },
+            };
+          };
           const conversation = item.conversation_data;
           const results = await judgeRun.judgeScenario({
             scenario: { id: conversation.conversation_id, ...(conversation.language !== undefined ? { language: conversation.language } : {}) },
@@ -217,6 +261,13 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
             promptVersion: promptVersionOf(conversation) ?? PRODUCTION_PROMPT_VERSION,
             provider: metered,
           });
+          if (waitsForBatch) {
+            waiting.push(item);
+            continue;
+          }
+          spent = spent === null || conversationCost === null ? null : spent + conversationCost;
+          cachedTokens += conversationCached;
+          cacheSaving = cacheSaving === null || conversationSaving === null ? null : cacheSaving + conversationSaving;
           const status = results.some((result) => result.error === true) ? 'error' : 'judged';
           const end = conversationEnd(conversation);
           const scores = results.map((result) => storedScore(result, item.scoped, modelVersion(primary)));
@@ -241,9 +292,29 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
           if (input.langfuse) pushed.push(...langfuseScores(conversation, scores));
         }
       };
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency ?? suite.config.settings?.concurrency ?? 4, planned.length)) }, worker));
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency ?? suite.config.settings?.concurrency ?? 4, items.length)) }, worker));
+    };
+    try {
+      if (batching === undefined) await judgeAll(planned, newJudgeRun());
+      else {
+        // Answers of batches that ended since the last run first; then judge, send what is still
+        // unanswered, and go round again while a batch comes back during this run.
+        noteBatches(await batching.collect());
+        let pending = planned;
+        for (;;) {
+          waiting.length = 0;
+          await judgeAll(pending, newJudgeRun());
+          if (batching.unsent === 0) break;
+          noteBatches(await batching.submit());
+          const states = await batching.collect();
+          noteBatches(states);
+          if (!states.some((state) => state.state === 'collected')) break;
+          pending = [...waiting];
+        }
+      }
     } finally {
       cache.close();
+      batchStore?.close();
     }
     if (input.langfuse && pushed.length > 0) await sendLangfuseScores(input.langfuse, pushed, input.langfuseOptions);
 
@@ -270,6 +341,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       cached_input_tokens: cachedTokens,
       cache_saving_usd: cacheSaving,
       pushed_scores: pushed.length,
+      batch: batching === undefined ? null : { batches: [...batches.values()], waiting: waiting.map(({ source, conversation }) => ({ source, conversation })).sort((left, right) => compareSource(left.source, right.source)) },
       windows,
       alerts,
       exit_code: alerts.length > 0 ? 1 : 0,

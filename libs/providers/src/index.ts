@@ -9,6 +9,7 @@ export * from './redact-recording.js';
 export * from './replay.js';
 export * from './recorded-conversation.js';
 export * from './pricing.js';
+export * from './judge-batch.js';
 export { scrub } from './sdk-errors.js';
 export * from './metered-provider.js';
 export * from './sleep.js';

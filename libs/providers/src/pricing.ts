@@ -63,3 +63,18 @@ export function cacheSavingOfCall(model: string, usage: TokenUsage, overrides: R
   const rates = cacheRates(model);
   return (((usage.cached_input_tokens ?? 0) * (1 - rates.read) - (usage.cache_write_input_tokens ?? 0) * (rates.write - 1)) * price.input) / 1_000_000;
 }
+
+/**
+ * Prices of batch calls (OpenAI Batch, Anthropic Message Batches): half the normal price of every
+ * known model, the suite's overrides included.
+ */
+export function batchPrices(overrides: Record<string, ModelPrice> = {}): Record<string, ModelPrice> {
+  const prices: Record<string, ModelPrice> = {};
+  for (const [model, price] of Object.entries({ ...BUILT_IN_PRICES, ...overrides })) {
+    prices[model] = { input: price.input * BATCH_PRICE_FACTOR, output: price.output * BATCH_PRICE_FACTOR };
+  }
+  return prices;
+}
+
+/** The share of the normal price batch calls cost at both providers. */
+export const BATCH_PRICE_FACTOR = 0.5;

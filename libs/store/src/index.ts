@@ -28,3 +28,4 @@ export { openModelSpend, type ModelSpend, type ModelSpendStore, type RunSpend } 
 export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary.js';
 export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
 export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';
+export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';

@@ -283,6 +283,33 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE model_spend ADD COLUMN cache_saving_usd REAL NOT NULL DEFAULT 0;
     `,
   },
+  {
+    description: 'monitor batches',
+    sql: `
+      -- Provider batches of \`parley monitor --batch\`: submitted, collected or failed. A second run
+      -- collects the batches still in progress instead of sending their requests again.
+      CREATE TABLE monitor_batches (
+        batch_id     TEXT PRIMARY KEY,
+        suite        TEXT NOT NULL,
+        provider     TEXT NOT NULL,
+        model        TEXT NOT NULL,
+        submitted_at TEXT NOT NULL,
+        status       TEXT NOT NULL,
+        collected_at TEXT
+      );
+      CREATE INDEX monitor_batches_by_suite ON monitor_batches (suite, status);
+      -- Each request of a batch by its request key (the recording key of the judge request), with
+      -- the provider's answer (JSON) or the error, once the batch is collected.
+      CREATE TABLE monitor_batch_requests (
+        batch_id    TEXT NOT NULL REFERENCES monitor_batches (batch_id) ON DELETE CASCADE,
+        request_key TEXT NOT NULL,
+        body        TEXT,
+        error       TEXT,
+        PRIMARY KEY (batch_id, request_key)
+      );
+      CREATE INDEX monitor_batch_requests_by_key ON monitor_batch_requests (request_key);
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

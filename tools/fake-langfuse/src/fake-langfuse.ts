@@ -33,6 +33,22 @@ export interface FakeTrace {
   observations: FakeObservation[];
 }
 
+/**
+ * A production trace as an agent's Langfuse SDK leaves it (what `parley monitor --from langfuse`
+ * reads): served by `GET /api/public/traces` (without observations, ids only) and
+ * `GET /api/public/traces/{id}` (with them).
+ */
+export interface FakeProductionTrace {
+  id: string;
+  timestamp: string;
+  name?: string;
+  sessionId?: string;
+  metadata?: Record<string, unknown>;
+  input?: unknown;
+  output?: unknown;
+  observations?: Array<{ id: string; type: 'GENERATION' | 'SPAN' | 'EVENT'; name?: string; startTime: string; endTime?: string; model?: string; input?: unknown; output?: unknown }>;
+}
+
 /** Answer the next `times` requests to `path` with `status` (retries, outages, refused keys). */
 export interface FakeFault {
   path: string;
@@ -50,6 +66,8 @@ export interface FakeLangfuseOptions {
   /** Answer 404 on `/api/public/v3/scores`, as Langfuse deployments older than v3.179 do. */
   legacyOnly?: boolean;
   faults?: FakeFault[];
+  /** Production traces to serve on the traces API. */
+  productionTraces?: FakeProductionTrace[];
 }
 
 export interface FakeLangfuse {
@@ -76,6 +94,7 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
   const scores = new Map(options.scores.map((score) => [score.id, score]));
   const traces = new Map<string, Map<string, FakeObservation>>();
   const faults = (options.faults ?? []).map((fault) => ({ ...fault }));
+  const productionTraces = options.productionTraces ?? [];
   const expected = `Basic ${Buffer.from(`${options.publicKey}:${options.secretKey}`).toString('base64')}`;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -117,6 +136,24 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
     if (request.method !== 'GET') return send(405, { message: 'method not allowed' });
     const limit = Number(query['limit'] ?? 50);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) return send(400, { message: 'limit must be between 1 and 100' });
+    const traceMatch = /^\/api\/public\/traces\/([^/]+)$/.exec(url.pathname);
+    if (traceMatch) {
+      const trace = productionTraces.find((candidate) => candidate.id === decodeURIComponent(traceMatch[1]!));
+      return trace ? send(200, traceView(trace, true)) : send(404, { message: 'Trace not found' });
+    }
+    if (url.pathname === '/api/public/traces') {
+      const pageNumber = Number(query['page'] ?? 1);
+      const from = query['fromTimestamp'] === undefined ? -Infinity : Date.parse(query['fromTimestamp']);
+      const to = query['toTimestamp'] === undefined ? Infinity : Date.parse(query['toTimestamp']);
+      const ascending = query['orderBy'] === 'timestamp.asc';
+      const selected = productionTraces
+        .filter((trace) => Date.parse(trace.timestamp) >= from && Date.parse(trace.timestamp) < to)
+        .sort((left, right) => (ascending ? 1 : -1) * (Date.parse(left.timestamp) - Date.parse(right.timestamp)) || (left.id < right.id ? -1 : 1));
+      return send(200, {
+        data: selected.slice((pageNumber - 1) * limit, pageNumber * limit).map((trace) => traceView(trace, false)),
+        meta: { page: pageNumber, limit, totalItems: selected.length, totalPages: Math.ceil(selected.length / limit) },
+      });
+    }
     const selected = [...scores.values()]
       .filter((score) => query['name'] === undefined || query['name'].split(',').includes(score.name))
       .filter((score) => query['fromTimestamp'] === undefined || Date.parse(score.timestamp) >= Date.parse(query['fromTimestamp']))
@@ -160,6 +197,28 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A trace as the traces API shows it: the list has observation ids, the single trace the observations. */
+function traceView(trace: FakeProductionTrace, withObservations: boolean) {
+  return {
+    id: trace.id,
+    projectId: 'project-ratiba',
+    name: trace.name ?? null,
+    timestamp: trace.timestamp,
+    environment: 'production',
+    sessionId: trace.sessionId ?? null,
+    userId: null,
+    metadata: trace.metadata ?? {},
+    tags: [],
+    input: trace.input ?? null,
+    output: trace.output ?? null,
+    observations: withObservations
+      ? (trace.observations ?? []).map((observation) => ({ traceId: trace.id, name: null, model: null, input: null, output: null, endTime: null, ...observation }))
+      : (trace.observations ?? []).map((observation) => observation.id),
+    scores: [],
+    htmlPath: `/project/project-ratiba/traces/${trace.id}`,
   };
 }
 

@@ -1,4 +1,5 @@
 export { startFakeLlm, type FakeLlmOptions, type FakeLlmServer } from './server.js';
+export type { FakeBatch } from './batch-endpoints.js';
 export { loadFakeScript, parseFakeScript } from './load-fake-script.js';
 export type { LoggedApi, LoggedRequest } from './request-log.js';
 export type { RuleReference } from './scripted-responder.js';

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { systemClock, type Clock } from '@parley/core';
 import { buildAnthropicError, buildAnthropicMessage } from './anthropic-response.js';
 import { applyFault } from './apply-fault.js';
+import { batchRouteOf, FakeBatches, type BatchRoute, type FakeBatch } from './batch-endpoints.js';
 import { answerControl, type ControlRoute } from './control-endpoints.js';
 import { parseBody, readBody, sendJson, type ParsedBody } from './http-json.js';
 import { asString, isRecord } from './json-value.js';
@@ -54,14 +55,22 @@ export interface FakeLlmServer {
   setScript(script: FakeScript): void;
   /** Empties the request log. */
   resetLog(): void;
+  /** Every batch (OpenAI Batch, Anthropic Message Batches) created so far. */
+  batches(): FakeBatch[];
+  /**
+   * Moves the batches in progress (all, or the named ones) to completed / ended, so their results
+   * can be read: the one transition a test makes, with no timer. Returns how many moved.
+   */
+  completeBatches(ids?: readonly string[]): number;
   /** Stops listening and destroys every open connection, hung ones included. */
   close(): Promise<void>;
 }
 
-type Route = { kind: 'provider'; api: ApiKind } | { kind: 'control'; control: ControlRoute };
+type Route = { kind: 'provider'; api: ApiKind } | { kind: 'control'; control: ControlRoute } | { kind: 'batch'; route: BatchRoute };
 
 interface ServerState {
   responder: ScriptedResponder;
+  batches: FakeBatches;
   log: RequestLog;
   clock: Clock;
   wait: (milliseconds: number, signal: AbortSignal) => Promise<void>;
@@ -81,10 +90,13 @@ interface ServerState {
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
   const script =
     typeof options.script === 'string' ? loadFakeScript(options.script) : parseFakeScript(options.script ?? {}, 'startFakeLlm script');
+  const responder = new ScriptedResponder(script);
+  const clock = options.clock ?? systemClock;
   const state: ServerState = {
-    responder: new ScriptedResponder(script),
+    responder,
+    batches: new FakeBatches(responder, clock),
     log: new RequestLog(options.logFile),
-    clock: options.clock ?? systemClock,
+    clock,
     wait: options.wait ?? ((milliseconds, signal) => sleep(milliseconds, undefined, { signal })),
     onRequest: options.onRequest ?? (() => {}),
     closing: new AbortController(),
@@ -106,6 +118,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     requests: state.log.entries,
     setScript: (nextScript) => state.responder.replaceScript(parseFakeScript(nextScript, 'setScript')),
     resetLog: () => state.log.clear(),
+    batches: () => state.batches.list(),
+    completeBatches: (ids) => state.batches.complete(ids),
     close: () => {
       closed ??= new Promise<void>((resolve, reject) => {
         state.closing.abort();
@@ -133,6 +147,8 @@ async function handleRequest(state: ServerState, request: IncomingMessage, respo
     const route = routeOf(request.method ?? 'GET', new URL(request.url ?? '/', 'http://fake-llm').pathname);
     if (route.kind === 'provider') {
       await answerProviderCall(state, route.api, request, response, rawBody);
+    } else if (route.kind === 'batch') {
+      await answerBatchCall(state, route.route, request, response, rawBody);
     } else {
       answerControlCall(state, route.control, request, response, rawBody);
     }
@@ -157,7 +173,35 @@ function routeOf(method: string, path: string): Route {
   if (route === 'GET /_fake/requests') return { kind: 'control', control: 'requests' };
   if (route === 'POST /_fake/reset') return { kind: 'control', control: 'reset' };
   if (route === 'PUT /_fake/script') return { kind: 'control', control: 'script' };
+  const batch = batchRouteOf(method, path);
+  if (batch !== undefined) return { kind: 'batch', route: batch };
   return { kind: 'control', control: 'not-found' };
+}
+
+/** A batch call: answered by FakeBatches, logged like the others (its body too, a JSONL upload as text). */
+async function answerBatchCall(state: ServerState, route: BatchRoute, request: IncomingMessage, response: ServerResponse, rawBody: string): Promise<void> {
+  const headers = flattenHeaders(request.headers);
+  const api = route.kind === 'complete' ? 'control' : route.kind.startsWith('anthropic') ? 'anthropic' : 'openai';
+  const body = parseBody(rawBody);
+  const entry = state.log.add({
+    at: state.clock.now().toISOString(),
+    api,
+    method: request.method ?? 'GET',
+    path: request.url ?? '',
+    model: null,
+    headers: redactHeaders(headers),
+    body: body.value,
+    rule: null,
+    status: null,
+    fault: null,
+  });
+  const host = request.headers.host ?? '127.0.0.1';
+  const answer = await state.batches.answer(route, rawBody, headers, `http://${host}`);
+  if (typeof answer.body === 'string') {
+    response.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain', 'content-length': String(Buffer.byteLength(answer.body)) });
+    response.end(answer.body);
+  } else sendJson(response, answer.status, answer.body);
+  state.log.settle(entry, { status: answer.status, rule: null, fault: null });
 }
 
 async function answerProviderCall(

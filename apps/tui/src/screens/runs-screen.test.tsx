@@ -39,6 +39,7 @@ describe('RunsScreen', () => {
     expect(narrow).toMatch(/^> 11-27 08:00 municipal_se… pass\s+3\s/m);
     expect(narrow).toMatch(/^ {2}11-26 12:00 ratiba\s+fail\s/m);
     expect(narrow).toContain('suite municipal_service_desk_za');
+    expect(narrow).toContain('took 2.0 s'); // the details wrap rather than lose their end
     expect(overflow(narrow)).toEqual({ wide: [], rows: 0 });
     const wide = await waitForFrame(renderApp({ screen: 'runs' }, { services: { storePath: history.storePath }, size: { columns: 120, rows: 30 } }), (text) => text.includes('run-m'));
     expect(wide).toMatch(/started\s+suite\s+status\s+pass\s+fail\s+err\s+flk\s+wrn\s+skp\s+cost\s+duration\s+mode$/m);

@@ -4,6 +4,7 @@ import type { Status } from '@parley/core';
 import { formatDuration, formatStartTime, formatUsd, runState, type RunRow } from '@parley/store';
 import { ListRow } from '../components/list-row.js';
 import { useTerminalSize } from '../terminal-size.js';
+import { wrapText } from '../rate/wrap-text.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { useNavigation } from '../navigation.js';
@@ -161,17 +162,26 @@ export function RunsScreen({ agent }: { agent?: string }) {
               </ListRow>
             );
           })}
-          {selected ? (
-            <Text dimColor wrap="truncate-end">
-              {[
-                `run ${selected.run.id}`,
-                `suite ${selected.run.suite}`,
-                `${formatStartTime(selected.run.started_at)} UTC`,
-                ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),
-                ...(selected.run.git_sha ? [`git ${selected.run.git_sha.slice(0, 7)}`] : []),
-              ].join(' · ')}
-            </Text>
-          ) : null}
+          {selected
+            ? // The selected run's details wrap (a long suite name must not push them off the line):
+              // two lines for all runs, one above the agent's line for one agent.
+              wrapText(
+                [
+                  `run ${selected.run.id}`,
+                  `suite ${selected.run.suite}`,
+                  `${formatStartTime(selected.run.started_at)} UTC`,
+                  ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),
+                  ...(selected.run.git_sha ? [`git ${selected.run.git_sha.slice(0, 7)}`] : []),
+                ].join(' · '),
+                columns,
+              )
+                .slice(0, agent === undefined ? 2 : 1)
+                .map((line, index) => (
+                  <Text key={`detail-${index}`} dimColor wrap="truncate-end">
+                    {line}
+                  </Text>
+                ))
+            : null}
           {selected && agent !== undefined ? (
             <Text dimColor wrap="truncate-end">{`${selected.scenarios} of the run's ${selected.run.scenario_count} scenarios are ${agent}'s`}</Text>
           ) : null}

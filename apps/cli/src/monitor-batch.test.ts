@@ -77,6 +77,31 @@ describe('parley monitor --batch (OpenAI Batch API on fake-llm, through the real
     expect(llm.batches()).toHaveLength(1);
   });
 
+  it('sends the requests of an expired batch again, in a new batch, and collects that one', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    const n = writeLogs(suite).length;
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 50 } } } });
+    const env = { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake-batch' };
+    const args = ['monitor', '--logs', 'conversations.jsonl', '--batch', '--format', 'json'];
+    expect((await parleyAsync(args, { cwd: suite, env })).status).toBe(0);
+    const [first] = llm.batches();
+    expect(llm.expireBatches()).toBe(1);
+
+    const again = JSON.parse((await parleyAsync(args, { cwd: suite, env })).stdout);
+    expect(again.batch.batches).toEqual([
+      { batch_id: first!.id, provider: 'openai', model: 'gpt-4.1', requests: n, state: 'failed', detail: `OpenAI batch ${first!.id} is expired` },
+      expect.objectContaining({ state: 'submitted', requests: n }),
+    ]);
+    expect(again.batch.waiting).toHaveLength(n);
+    expect(llm.batches().map((batch) => batch.status)).toEqual(['expired', 'in_progress']);
+    expect(llm.batches()[1]!.custom_ids).toEqual(first!.custom_ids);
+
+    llm.completeBatches();
+    const collected = JSON.parse((await parleyAsync(args, { cwd: suite, env })).stdout);
+    expect(collected.judged).toHaveLength(n);
+    expect(llm.batches()).toHaveLength(2);
+  });
+
   it('estimates a dry run at batch prices', async () => {
     const suite = writeSuite(MONITORED_SUITE);
     writeLogs(suite);

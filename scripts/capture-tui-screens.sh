@@ -13,7 +13,10 @@ start() { # start DIR COMMAND... (at 80×24, or COLUMNS_ROWS="60 16" for another
   local dir="$1"; shift
   local size=(${COLUMNS_ROWS:-80 24})
   tmux kill-session -t "$SESSION" 2>/dev/null || true
-  tmux new-session -d -s "$SESSION" -x "${size[0]}" -y "${size[1]}" -c "$dir" "env -u CI NO_COLOR=1 $*; sleep 600"
+  # Killing the last session makes the tmux server exit; a new session started in that instant can
+  # meet the dying server ("server exited unexpectedly"): then it is started again.
+  tmux new-session -d -s "$SESSION" -x "${size[0]}" -y "${size[1]}" -c "$dir" "env -u CI NO_COLOR=1 $*; sleep 600" 2>/dev/null ||
+    { sleep 0.5; tmux new-session -d -s "$SESSION" -x "${size[0]}" -y "${size[1]}" -c "$dir" "env -u CI NO_COLOR=1 $*; sleep 600"; }
 }
 wait_for() { # wait_for PATTERN: until the screen shows it (at most 15 s)
   for _ in $(seq 1 300); do

@@ -161,8 +161,8 @@ interface Rendered {
 /** The summary: a headline, one row per written file (id, where from, title), problems, next steps; fits the terminal's width. */
 function render(context: CommandContext, rendered: Rendered): string {
   const colors = paint(context.output.color);
-  const width = Math.max(40, context.output.columns);
-  const lines = [colors.bold(rendered.headline)];
+  const width = Math.max(40, context.output.columns - 1);
+  const lines = hangingWrap(rendered.headline, width, '  ').map((part) => colors.bold(part));
   const idWidth = Math.min(32, Math.max(2, ...rendered.written.map((item) => item.id.length)));
   const sourceWidth = Math.min(24, Math.max(4, ...rendered.written.map((item) => item.source.length)));
   if (rendered.written.length > 0) lines.push(colors.dim(`  ${'id'.padEnd(idWidth)}  ${'from'.padEnd(sourceWidth)}  title`));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manualClock } from '@parley/core';
 import { startFakeLlm, type FakeScript } from '@parley/fake-llm';
+import { STRUCTURED_ANSWER_TOOL } from '@parley/providers';
 import { describe, expect, it } from 'vitest';
 import { drafterProvider } from './drafter-provider.js';
 import type { DraftBrief } from './draft-request.js';
@@ -60,6 +61,28 @@ describe('draftScenarios', () => {
     const replay = drafterProvider({ mode: 'replay', recordingFile: file, recordCommand: 'x', model: MODEL, env: {}, clock: manualClock() });
     const replayed = await draftScenarios({ provider: replay.provider, model: MODEL, brief: BRIEF, target: TARGET });
     expect(replayed.accepted).toEqual(recorded.accepted);
+  });
+
+  it('drafts through the real Anthropic client too: the schema becomes a forced tool whose input is the answer', async () => {
+    const server = await startFakeLlm({
+      script: { rules: [{ when: { api: 'anthropic' }, reply: { tool_calls: [{ name: STRUCTURED_ANSWER_TOOL, args: { scenarios: [draft('refund_anthropic')] } }] } }] },
+      port: 0,
+    });
+    try {
+      const model = { provider: 'anthropic' as const, model: 'claude-sonnet-4-6' };
+      const drafter = drafterProvider({
+        mode: 'live',
+        recordingFile: join(tmpdir(), 'unused.jsonl'),
+        recordCommand: 'x',
+        model,
+        env: { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.anthropicBaseUrl },
+        clock: manualClock(),
+      });
+      const outcome = await draftScenarios({ provider: drafter.provider, model, brief: { ...BRIEF, count: 1 }, target: TARGET });
+      expect(outcome.accepted.map((item) => item.scenario.id)).toEqual(['refund_anthropic']);
+    } finally {
+      await server.close();
+    }
   });
 
   it('asks once more for an answer that is not JSON, then reports it as unusable', async () => {

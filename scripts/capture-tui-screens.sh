@@ -70,6 +70,22 @@ shot 'Scenario: the metric table against the baseline (`m`)'
 keys t; wait_for 'Habari'
 keys NPage; wait_for '/100'
 shot 'Scenario: the transcript with per-message judge scores and reasons (`t`, then PgDn)'
+keys Escape; wait_for 'Enter  open scenario'
+keys / f a i l i n g Enter; wait_for 'matches)'
+shot 'Run: `/failing` keeps the failures'
+keys Down; wait_for '> fail adv'
+keys Enter; wait_for 'Metrics ('
+keys n; wait_for '✗ failed'
+shot 'Scenario: `n` brings the first message a failure points at to the top'
+
+start "$WORK/municipal" $PARLEY tui
+wait_for 'ticket_status'
+keys r; wait_for 'Enter  open run'
+keys Enter; wait_for 'Enter  open scenario'
+keys / g b v _ s u p p o r t _ e n Enter; wait_for '(1 match)'
+keys Enter; wait_for 'Metrics ('
+keys t; wait_for 'What it expects'
+shot 'Scenario, metadata_only: the expectations from its file, not the conversation (`t`)'
 
 start "$WORK/calibration" $PARLEY tui rate --reviewer demo --dir .
 wait_for 'to do'

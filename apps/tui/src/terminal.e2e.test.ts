@@ -104,7 +104,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     session.keys('r');
     let runs = await session.waitFor((screen) => screen.includes('2 runs'));
     expect(runs).toMatch(/^> .* pass\s/m);
-    expect(runs).toMatch(/^ {2}\d\d-\d\d \d\d:\d\d interrupted\s/m);
+    expect(runs).toMatch(/^ {2}\d\d-\d\d \d\d:\d\d live_tui\s+interrupted\s/m);
     session.text('/status:int');
     await session.waitFor((screen) => screen.includes('filter> status:int'));
     session.keys('Enter');

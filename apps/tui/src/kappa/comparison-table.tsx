@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { ListRow } from '../components/list-row.js';
 import { OVERALL, reportAgreement, type ComparisonId, type StoredReport } from '@parley/calibration';
 import type { Theme } from '../theme.js';
 import { biasCell, changeCell, fit, intervalCell, measureCell, TABLE_COLUMNS, tableHeader } from './kappa-cells.js';
@@ -36,15 +37,14 @@ export function ComparisonTable({
         const isSelected = axis === selected;
         const mark = gate === undefined ? '—' : gate.passed ? 'pass' : 'FAIL';
         return (
-          <Text key={axis} inverse={isSelected} wrap="truncate-end">
-            {isSelected ? '> ' : '  '}
+          <ListRow key={axis} selected={isSelected}>
             {fit(axis, TABLE_COLUMNS.axis)} {measureCell(row?.kappa.quadratic)} {intervalCell(row?.bootstrap_interval?.quadratic)}{' '}
             {measureCell(row?.exact_agreement, TABLE_COLUMNS.exact)} {biasCell(row?.bias)} {changeCell(row?.kappa.quadratic, before?.kappa.quadratic)}{' '}
             {measureCell(ceiling?.kappa.quadratic, TABLE_COLUMNS.ceiling)}{' '}
             <Text bold={gate !== undefined && !gate.passed} color={gate === undefined ? undefined : theme.status(gate.passed ? 'pass' : 'fail')}>
               {fit(mark, TABLE_COLUMNS.gate)}
             </Text>
-          </Text>
+          </ListRow>
         );
       })}
     </>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCost, type RunEvent, type ScenarioResult, type Status } from '@parley/core';
+import { triageOrder } from '@parley/gate';
 import { LiveRunProgress } from './live-run-progress.js';
 import { describeCounts, formatElapsed, progressBar } from './live-format.js';
 
@@ -73,6 +74,25 @@ describe('LiveRunProgress', () => {
       ['c', 'waiting'],
       ['d', 'waiting'],
     ]);
+  });
+});
+
+describe('the order of the live summary', () => {
+  it('is the run screen’s order (triageOrder): most severe first, blocking before advisory, then by id', () => {
+    const results = [
+      { ...result('a_adv', 'fail'), gate: 'advisory' as const },
+      result('b_block', 'fail'),
+      result('c_err', 'error'),
+      result('d_pass', 'pass'),
+      result('e_flaky', 'flaky'),
+    ];
+    const progress = progressOf([
+      { ...started, scenario_ids: results.map((entry) => entry.scenario_id) },
+      ...results.flatMap((entry) => [start(entry.scenario_id), finish(entry)]),
+    ]);
+    const order = progress.finalRows().map((row) => row.id);
+    expect(order).toEqual(['c_err', 'b_block', 'a_adv', 'e_flaky', 'd_pass']);
+    expect(order).toEqual(triageOrder(results).map((entry) => entry.scenario_id));
   });
 });
 

@@ -1,5 +1,5 @@
 import type { RunEvent, RunMode, ScenarioResult, Status } from '@parley/core';
-import { countStatuses, statusSeverity } from '@parley/gate';
+import { countStatuses, statusSeverity, triageOrder } from '@parley/gate';
 
 /** Where one scenario of the run is. */
 export type ScenarioProgress =
@@ -133,13 +133,12 @@ export class LiveRunProgress {
   }
 
   /**
-   * Every scenario once the run is over: the finished ones, most severe status first (then by id),
-   * then the ones the run never finished (stopped by Ctrl-C while running, or never started).
+   * Every scenario once the run is over: the finished ones in the order the run screen lists them
+   * (`triageOrder`: most severe status first, blocking before advisory, then by id), then the ones
+   * the run never finished (stopped by Ctrl-C while running, or never started).
    */
   finalRows(): ScenarioProgress[] {
-    const finished = this.finishedIds
-      .map((id) => this.scenarios.get(id)!)
-      .sort((left, right) => severityOf(right) - severityOf(left) || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+    const finished = triageOrder(this.finishedIds.map((id) => this.resultOf(id))).map((result) => this.scenarios.get(result.scenario_id)!);
     const running = [...this.runningIds].map((id) => this.scenarios.get(id)!);
     const waiting = [...this.waitingIds].map((id) => this.scenarios.get(id)!);
     return [...finished, ...running, ...waiting];
@@ -162,8 +161,4 @@ export class LiveRunProgress {
 /** A result that goes in the failures list: it failed, or could not be evaluated. */
 export function isFailure(status: Status): boolean {
   return statusSeverity(status) >= statusSeverity('fail');
-}
-
-function severityOf(row: ScenarioProgress): number {
-  return row.state === 'finished' ? statusSeverity(row.result.status) : 0;
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Box, Text } from 'ink';
+import { ListRow } from '../components/list-row.js';
 import { ratingProgress, type RatingSession, type RatingSessionItem } from '@parley/calibration';
 import { matchesQuery } from '../components/filter-query.js';
 import type { KeyHint } from '../components/footer.js';
@@ -104,11 +105,10 @@ export function ItemListView({ session, reviewers, onOpen, onClose, onQuit }: It
             const scores = row.item.own ? session.axes.map((axis) => row.item.own?.scores[axis] ?? '·').join(' ') : '';
             const reason = skipped.get(row.item.id);
             return (
-              <Text key={row.item.id} wrap="truncate-end" inverse={current} bold={row.index === session.position}>
-                {current ? '> ' : '  '}
+              <ListRow key={row.item.id} selected={current} bold={row.index === session.position}>
                 {fit(row.item.id, COLUMNS.id)} {fit(row.state, COLUMNS.state)} {fit(scores, COLUMNS.scores)} {fit(row.item.language, COLUMNS.language)}{' '}
                 {reason ? `skipped: ${reason}` : row.item.source}
-              </Text>
+              </ListRow>
             );
           })}
         </Box>

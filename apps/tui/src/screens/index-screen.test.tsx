@@ -31,7 +31,7 @@ function renderIndex(services: { suitePath?: string; storePath?: string } = {}) 
   );
 }
 
-/** The table line of `agent` (the selected one starts with ›). */
+/** The table line of `agent` (the selected one starts with >). */
 function lineOf(frame: string, agent: string): string {
   return frame.split('\n').find((line) => line.slice(2).startsWith(`${agent} `)) ?? '';
 }
@@ -53,7 +53,7 @@ describe('index screen', () => {
     const frame = rendered.lastFrame() ?? '';
     expect(frame).toContain('Agents');
     expect(frame).toContain('front_desk · 4 of 4 agents');
-    expect(lineOf(frame, 'booking')).toMatch(/^› booking\s+prompt\s+openai\s+2\s+50%\s+failing\s+█▅▅\s*$/);
+    expect(lineOf(frame, 'booking')).toMatch(/^> booking\s+prompt\s+openai\s+2\s+50%\s+failing\s+█▅▅\s*$/);
     expect(lineOf(frame, 'concierge')).toMatch(/^ {2}concierge\s+prompt\s+anthropic\s+1\s+—\s+never run\s*$/);
     expect(lineOf(frame, 'desk_cli')).toMatch(/^ {2}desk_cli\s+service\s+command\s+0\s+—\s+never run\s*$/);
     expect(lineOf(frame, 'desk_http')).toMatch(/^ {2}desk_http\s+service\s+http\s+1\s+100%\s+passing\s+▁▁█\s*$/);
@@ -126,10 +126,10 @@ describe('index screen', () => {
   it('Enter opens the runs of the highlighted agent; ↓ and j move the highlight', async () => {
     const rendered = renderIndex();
     await press(rendered, KEYS.down, 'j', KEYS.down);
-    let frame = await waitForFrame(rendered, (text) => lineOf(text, 'desk_http').startsWith('›'));
-    expect(lineOf(frame, 'booking').startsWith('›')).toBe(false);
+    let frame = await waitForFrame(rendered, (text) => lineOf(text, 'desk_http').startsWith('>'));
+    expect(lineOf(frame, 'booking').startsWith('>')).toBe(false);
     await press(rendered, KEYS.up);
-    frame = await waitForFrame(rendered, (text) => lineOf(text, 'desk_cli').startsWith('›'));
+    frame = await waitForFrame(rendered, (text) => lineOf(text, 'desk_cli').startsWith('>'));
     expect(frame).toContain('desk_cli: no run yet');
     await press(rendered, KEYS.enter);
     frame = await waitForFrame(rendered, (text) => text.includes('opened'));

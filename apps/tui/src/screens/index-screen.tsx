@@ -3,6 +3,7 @@ import { Text } from 'ink';
 import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
 import { formatStartTime } from '@parley/store';
 import type { KeyHint } from '../components/footer.js';
+import { ListRow } from '../components/list-row.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { Sparkline } from '../components/sparkline.js';
 import { useListCursor } from '../components/use-list-cursor.js';
@@ -99,11 +100,10 @@ function FilterValue({ label, value }: { label: string; value: string | undefine
 function AgentLine({ row, selected, width, theme }: { row: AgentIndexRow; selected: boolean; width: number; theme: Theme }) {
   const cells = agentCells(row);
   return (
-    <Text inverse={selected} wrap="truncate-end">
-      {selected ? '› ' : '  '}
+    <ListRow selected={selected}>
       {cells.name} {cells.type} {cells.kind} {cells.scenarios} {cells.last} <Text color={statusColour(theme, row.status)}>{cells.status}</Text>{' '}
       <Sparkline values={row.trend} width={width} colour={theme.paint('cyan')} />
-    </Text>
+    </ListRow>
   );
 }
 

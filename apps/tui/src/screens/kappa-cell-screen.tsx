@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { ListRow } from '../components/list-row.js';
 import { OVERALL, type ItemRatings } from '@parley/calibration';
 import type { KeyHint } from '../components/footer.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -78,8 +79,7 @@ export function KappaCellScreen({ cell }: { cell: KappaCell }) {
               </Text>
             );
             return (
-              <Text key={`${ratings.itemId}/${ratings.axis}`} inverse={current} wrap="truncate-end">
-                {current ? '> ' : '  '}
+              <ListRow key={`${ratings.itemId}/${ratings.axis}`} selected={current}>
                 {fit(ratings.itemId, COLUMNS.id)} {overall ? `${fit(ratings.axis, COLUMNS.axis)} ` : ''}
                 {score('judge', ratings.judge?.score)} {score('cross-check', ratings.crossCheck?.score)}{' '}
                 {reviewers.slice(0, scoreColumns).map((name) => (
@@ -87,7 +87,7 @@ export function KappaCellScreen({ cell }: { cell: KappaCell }) {
                     {score(name, ratings.humans.find((human) => human.reviewer === name)?.score)}{' '}
                   </Text>
                 ))}
-              </Text>
+              </ListRow>
             );
           })}
           <Text dimColor>{'─'.repeat(columns)}</Text>

@@ -29,6 +29,38 @@ describe('RunScreen', () => {
     expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
   });
 
+  it('/ filters the scenarios: failures only, an agent, a tag, or an id to jump to; Esc clears the filter', async () => {
+    const store = openStore(history.storePath);
+    const happy = store.getScenarioResults('run-b').find((result) => result.scenario_id === 'a_happy')!;
+    store.saveScenarioResult('run-b', { ...happy, scenario_id: 'h_tagged', tags: ['payments'] });
+    store.close();
+    const rendered = open();
+    await waitForFrame(rendered, (text) => text.includes('g_skipped'));
+    await press(rendered, '/', ...'failing', KEYS.enter);
+    let frame = await waitForFrame(rendered, (text) => text.includes('(filtered)'));
+    expect(frame).toContain('filter> failing  (3 matches)');
+    expect(frame).toMatch(/^> error\s+c_recording_miss/m);
+    expect(frame).toMatch(/^ {2}fail\s+b_missing_booking_number/m);
+    expect(frame).toMatch(/^ {2}fail\s+f_private/m);
+    expect(frame).not.toContain('a_happy');
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+
+    await press(rendered, KEYS.escape);
+    await waitForFrame(rendered, (text) => text.includes('g_skipped') && !text.includes('filter>'));
+    await press(rendered, '/', ...'agent:support', KEYS.enter);
+    frame = await waitForFrame(rendered, (text) => text.includes('(1 match)'));
+    expect(frame).toMatch(/^> fail\s+f_private\s+support/m);
+
+    await press(rendered, KEYS.escape, '/', ...'tag:pay', KEYS.enter);
+    expect(await waitForFrame(rendered, (text) => text.includes('filter> tag:pay  (1 match)'))).toMatch(/^> pass\s+h_tagged/m);
+
+    // Part of an id, Enter keeps it, Enter again opens that scenario.
+    await press(rendered, KEYS.escape, '/', ...'d_some', KEYS.enter, KEYS.enter);
+    await waitForFrame(rendered, (text) => text.startsWith('Scenario d_sometimes'));
+    await press(rendered, KEYS.escape);
+    await waitForFrame(rendered, (text) => text.startsWith('Run ') && text.includes('g_skipped'));
+  });
+
   it('never shows the reason of a metadata_only scenario', async () => {
     const rendered = open();
     await waitForFrame(rendered, (text) => text.includes('g_skipped'));

@@ -3,6 +3,10 @@ import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { withholdScenarioContent } from '@parley/reports';
 import { formatDuration, formatStartTime, formatUsd, oneLine, runState, type RunRow } from '@parley/store';
+import { ListRow } from '../components/list-row.js';
+import { matchesQuery } from '../components/filter-query.js';
+import type { KeyHint } from '../components/footer.js';
+import { useFilter } from '../components/use-filter.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { useNavigation } from '../navigation.js';
@@ -54,9 +58,12 @@ export function RunScreen({ runId }: { runId: string }) {
     return { run, results, flaky, ...(compared ? { comparison: compareAgents(results, agents) } : {}) };
   }, [runId]);
   const view = read.kind === 'read' ? read.value : undefined;
-  const results = view?.results ?? [];
+  const filter = useFilter();
+  const all = view?.results ?? [];
+  const results = filter.text === '' ? all : all.filter((result) => matchesQuery(scenarioFields(result, view?.flaky), filter.text));
+  const filterRows = filter.editing || filter.text !== '' ? 1 : 0;
   const comparisonRows = view?.comparison ? comparisonLines(view.comparison, columns).length : 0;
-  const visible = Math.max(1, bodyRows - CHROME_ROWS - comparisonRows);
+  const visible = Math.max(1, bodyRows - CHROME_ROWS - comparisonRows - filterRows);
   const cursor = useListCursor(results.length, visible);
   const selected = results[cursor.index];
   useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
@@ -67,8 +74,23 @@ export function RunScreen({ runId }: { runId: string }) {
     else if (input === 'R' && selected && run) navigation.push({ screen: 'rerun', runId: run.id, scenarioId: selected.scenario_id });
   });
 
-  const keys = results.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open scenario'], ['R', 're-run']] as const);
-  const status = results.length === 0 ? runId : `${cursor.index + 1}/${results.length} scenarios`;
+  const keys: KeyHint[] = filter.editing
+    ? [
+        ['Enter', 'keep filter'],
+        ['Esc', 'clear'],
+      ]
+    : [
+        ...(results.length === 0 ? [] : ([['↑↓', 'move'], ['Enter', 'open scenario'], ['R', 're-run']] as KeyHint[])),
+        ...(all.length > 0 ? ([['/', 'filter']] as KeyHint[]) : []),
+        ...(filter.text !== '' ? ([['Esc', 'clear filter']] as KeyHint[]) : []),
+      ];
+  const moreKeys: KeyHint[] = [
+    ['g G', 'first / last scenario'],
+    ['/ text', 'only scenarios with text in id, status, agent or tags (an id jumps to it)'],
+    ['/failing', 'failures only (fail and error)'],
+    ['/status:NAME', 'one status; agent:NAME and tag:NAME likewise'],
+  ];
+  const status = results.length === 0 ? runId : `${cursor.index + 1}/${results.length} scenarios${filter.text !== '' ? ' (filtered)' : ''}`;
   const reasonWidth = columns - (2 + COLUMNS.status + 1 + COLUMNS.scenario + 1 + COLUMNS.agent + 1);
 
   let body;
@@ -87,8 +109,17 @@ export function RunScreen({ runId }: { runId: string }) {
           {` · ${run.id} · ${run.mode} · ${formatStartTime(run.started_at)} · ${formatDuration(run.duration_ms)} · ${formatUsd(run.cost?.usd)}`}
         </Text>
         {view.comparison ? <AgentComparisonTable comparison={view.comparison} width={columns} /> : null}
-        {results.length === 0 ? (
+        {filterRows > 0 ? (
+          <Text wrap="truncate-start">
+            <Text bold>filter&gt; </Text>
+            {filter.text}
+            {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${results.length} match${results.length === 1 ? '' : 'es'})`}</Text>}
+          </Text>
+        ) : null}
+        {all.length === 0 ? (
           <Text>This run saved no scenario results (it was interrupted before the first one finished).</Text>
+        ) : results.length === 0 ? (
+          <Text>No scenario matches the filter; Esc clears it.</Text>
         ) : (
           <>
             <Text bold>
@@ -101,14 +132,13 @@ export function RunScreen({ runId }: { runId: string }) {
               const marked = view.flaky.has(result.scenario_id);
               const statusText = `${result.status}${result.gate === 'advisory' ? ' adv' : ''}`;
               return (
-                <Text key={result.scenario_id} wrap="truncate-end" inverse={current}>
-                  {current ? '> ' : '  '}
+                <ListRow key={result.scenario_id} selected={current}>
                   <Text color={theme.status(result.status)} bold={result.status === 'fail' || result.status === 'error'}>
                     {fit(statusText, COLUMNS.status)}
                   </Text>{' '}
                   {fit(result.scenario_id, COLUMNS.scenario)} {fit(result.agent, COLUMNS.agent)}{' '}
                   {oneLine(`${marked ? '[marked flaky] ' : ''}${result.reason}`, Math.max(1, reasonWidth))}
-                </Text>
+                </ListRow>
               );
             })}
             {selected ? <SelectedReason result={selected} width={columns} marked={view.flaky.has(selected.scenario_id)} /> : null}
@@ -119,10 +149,23 @@ export function RunScreen({ runId }: { runId: string }) {
   }
 
   return (
-    <ScreenFrame title="Run" status={status} keys={keys}>
+    <ScreenFrame title="Run" status={status} keys={keys} moreKeys={moreKeys} backKeys={!filter.editing} escapeTaken={filter.text !== ''}>
       {body}
     </ScreenFrame>
   );
+}
+
+/** What `/` searches in a scenario's row: `failing` for a failure, so that `/failing` keeps only those. */
+function scenarioFields(result: ScenarioResult, flaky: Set<string> | undefined): Record<string, string | undefined> {
+  const failing = result.status === 'fail' || result.status === 'error';
+  return {
+    id: result.scenario_id,
+    status: result.status,
+    agent: result.agent,
+    tag: result.tags.join(' '),
+    gate: result.gate,
+    state: [failing ? 'failing' : '', flaky?.has(result.scenario_id) ? 'marked-flaky' : ''].join(' ').trim(),
+  };
 }
 
 /** The selected scenario's whole reason under the list (the column cuts it). */

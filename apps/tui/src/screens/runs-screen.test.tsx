@@ -17,17 +17,32 @@ describe('RunsScreen', () => {
     const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
     const frame = await waitForFrame(rendered, (text) => text.includes('run-b'));
     const lines = frame.split('\n');
-    expect(lines.find((line) => line.includes('started'))).toMatch(/started\s+status\s+pass\s+fail\s+err\s+flky\s+warn\s+skip\s+cost\s+duration\s+mode/);
+    expect(lines.find((line) => line.includes('started'))).toMatch(/started\s+suite\s+status\s+pass\s+fail\s+err\s+flk\s+wrn\s+skp\s+cost\s+mode$/);
     const newest = lines.findIndex((line) => line.includes('11-26 12:00'));
     const older = lines.findIndex((line) => line.includes('11-25 09:00'));
     expect(newest).toBeGreaterThan(0);
     expect(older).toBe(newest + 1);
-    expect(lines[newest]).toMatch(/^> 11-26 12:00 fail\s+1\s+2\s+1\s+1\s+1\s+1\s+\$0\.36 1 m 03 s live$/);
-    expect(lines[older]).toMatch(/^ {2}11-25 09:00 pass\s+1\s+·\s+·\s+·\s+·\s+·\s+\$0\.0020\s+5\.0 s replay$/);
-    expect(frame).toContain('run run-b · suite ratiba · 2026-11-26 12:00 UTC · git abc1234');
+    expect(lines[newest]).toMatch(/^> 11-26 12:00 ratiba\s+fail\s+1\s+2\s+1\s+1\s+1\s+1\s+\$0\.36 live$/);
+    expect(lines[older]).toMatch(/^ {2}11-25 09:00 ratiba\s+pass\s+1\s+·\s+·\s+·\s+·\s+·\s+\$0\.0020 replay$/);
+    expect(frame).toContain('run run-b · suite ratiba · 2026-11-26 12:00 UTC · took 1 m 03 s · git abc1234');
     expect(frame).toMatch(/Enter\s+open run/);
     expect(frame).toMatch(/q\s+quit/);
     expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+  });
+
+  it('has a suite column from the rows already read: cut to fit 80 columns, with the duration back when the terminal is wide', async () => {
+    const store = openStore(history.storePath);
+    store.createRun({ id: 'run-m', suite: 'municipal_service_desk_za', mode: 'replay', started_at: '2026-11-27T08:00:00.000Z', parley_version: '0.1.0', options: {}, out_dir: '.' });
+    store.finishRun('run-m', { status: 'pass', exit_code: 0, finished_at: '2026-11-27T08:00:02.000Z', duration_ms: 2000, cost: { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 }, counts: counts({ pass: 3 }), git_sha: null });
+    store.close();
+    const narrow = await waitForFrame(renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } }), (text) => text.includes('run-m'));
+    expect(narrow).toMatch(/^> 11-27 08:00 municipal_se… pass\s+3\s/m);
+    expect(narrow).toMatch(/^ {2}11-26 12:00 ratiba\s+fail\s/m);
+    expect(narrow).toContain('suite municipal_service_desk_za');
+    expect(overflow(narrow)).toEqual({ wide: [], rows: 0 });
+    const wide = await waitForFrame(renderApp({ screen: 'runs' }, { services: { storePath: history.storePath }, size: { columns: 120, rows: 30 } }), (text) => text.includes('run-m'));
+    expect(wide).toMatch(/started\s+suite\s+status\s+pass\s+fail\s+err\s+flk\s+wrn\s+skp\s+cost\s+duration\s+mode$/m);
+    expect(wide).toMatch(/^> 11-27 08:00 municipal_service_d… pass\s+3\s+·\s+·\s+·\s+·\s+·\s+\$0\.00\s+2\.0 s replay$/m);
   });
 
   it('shows a run stopped by Ctrl-C or SIGTERM as interrupted, in the list and in its header, whatever status it was stored with', async () => {
@@ -42,8 +57,8 @@ describe('RunsScreen', () => {
     }
     const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
     const frame = await waitForFrame(rendered, (text) => text.includes('run run-term'));
-    expect(frame).toMatch(/^> 11-26 14:00 interrupted\s+1\s/m);
-    expect(frame).toMatch(/^ {2}11-26 13:00 interrupted\s+1\s/m);
+    expect(frame).toMatch(/^> 11-26 14:00 ratiba\s+interrupted\s+1\s/m);
+    expect(frame).toMatch(/^ {2}11-26 13:00 ratiba\s+interrupted\s+1\s/m);
     expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
     await press(rendered, KEYS.enter);
     const header = await waitForFrame(rendered, (text) => /^Run\s/.test(text));
@@ -59,7 +74,7 @@ describe('RunsScreen', () => {
     let frame = await waitForFrame(rendered, (text) => text.includes('filter> status:pass'));
     expect(frame).toMatch(/Enter\s+keep filter/);
     expect(frame).not.toContain('11-26 12:00');
-    expect(frame).toMatch(/^> 11-25 09:00 pass/m);
+    expect(frame).toMatch(/^> 11-25 09:00 ratiba\s+pass/m);
     // Keys typed into the filter do not move the list or go back.
     await press(rendered, KEYS.enter, 'G');
     frame = await waitForFrame(rendered, (text) => text.includes('(1 match)'));
@@ -88,7 +103,7 @@ describe('RunsScreen', () => {
     await waitForFrame(rendered, (text) => text.includes('run run-b'));
     await press(rendered, KEYS.down);
     const moved = await waitForFrame(rendered, (text) => text.includes('run run-a'));
-    expect(moved).toMatch(/^> 11-25 09:00 pass/m);
+    expect(moved).toMatch(/^> 11-25 09:00 ratiba\s+pass/m);
     await press(rendered, KEYS.enter);
     const opened = await waitForFrame(rendered, (text) => text.includes('support_only'));
     expect(opened).toContain('run-a');
@@ -114,13 +129,13 @@ describe('RunsScreen', () => {
     expect(frame).toContain('Runs of booking');
     expect(frame).not.toContain('11-25 09:00');
     // run-b holds 6 booking scenarios: 1 pass, 1 fail (the other failure is support's), 1 error, 1 flaky, 1 warn, 1 skipped.
-    expect(frame).toMatch(/^> 11-26 12:00 fail\s+1\s+1\s+1\s+1\s+1\s+1\s+\$0\.36/m);
+    expect(frame).toMatch(/^> 11-26 12:00 ratiba\s+fail\s+1\s+1\s+1\s+1\s+1\s+1\s+\$0\.36/m);
     expect(frame).toContain("6 of the run's 7 scenarios are booking's");
 
     const support = renderApp({ screen: 'runs', agent: 'support' }, { services: { storePath: history.storePath } });
     const supportFrame = await waitForFrame(support, (text) => text.includes('run run-b'));
-    expect(supportFrame).toMatch(/^> 11-26 12:00 fail\s+·\s+1\s+·\s+·\s+·\s+·/m);
-    expect(supportFrame).toMatch(/^ {2}11-25 09:00 pass\s+1\s+·/m);
+    expect(supportFrame).toMatch(/^> 11-26 12:00 ratiba\s+fail\s+·\s+1\s+·\s+·\s+·\s+·/m);
+    expect(supportFrame).toMatch(/^ {2}11-25 09:00 ratiba\s+pass\s+1\s+·/m);
   });
 
   it('says how to make a run when nothing was run here, without creating the store', async () => {
@@ -140,7 +155,7 @@ describe('RunsScreen', () => {
     store.createRun({ id: 'run-c', suite: 'ratiba', mode: 'record', started_at: '2026-11-26T13:00:00.000Z', parley_version: '0.1.0', options: {}, out_dir: '.' });
     store.close();
     const frame = await waitForFrame(renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } }), (text) => text.includes('run run-c'));
-    expect(frame).toMatch(/^> 11-26 13:00 unfinished\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+record$/m);
+    expect(frame).toMatch(/^> 11-26 13:00 ratiba\s+unfinished\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+record$/m);
   });
 
   it('reads one page of a long history and the next one when the cursor nears its end', async () => {

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Status } from '@parley/core';
 import { formatDuration, formatStartTime, formatUsd, runState, type RunRow } from '@parley/store';
+import { ListRow } from '../components/list-row.js';
+import { useTerminalSize } from '../terminal-size.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { useNavigation } from '../navigation.js';
@@ -21,17 +23,34 @@ export const RUNS_PAGE = 200;
 /** Body rows around the list: column header, two lines about the selected run. */
 const CHROME_ROWS = 3;
 
-const COLUMNS = { started: 11, status: 11, count: 4, cost: 8, duration: 8 } as const;
+const COLUMNS = { started: 11, status: 11, cost: 7, duration: 8, mode: 6 } as const;
+/** The suite column takes what the others leave, within these widths. */
+const SUITE_WIDTH = { least: 8, most: 20 } as const;
 
-/** The count columns, in triage order after the passes. */
+/** The count columns, in triage order after the passes, each as wide as its label. */
 const COUNTED: ReadonlyArray<readonly [Status, string]> = [
   ['pass', 'pass'],
   ['fail', 'fail'],
   ['error', 'err'],
-  ['flaky', 'flky'],
-  ['warn', 'warn'],
-  ['skipped', 'skip'],
+  ['flaky', 'flk'],
+  ['warn', 'wrn'],
+  ['skipped', 'skp'],
 ];
+
+/** Cells of a row besides the suite and duration columns: marker, started, status, counts, cost, mode and the spaces between. */
+const FIXED_WIDTH = 2 + (COLUMNS.started + 1) + (COLUMNS.status + 1) + COUNTED.reduce((sum, [, label]) => sum + label.length + 1, 0) + (COLUMNS.cost + 1) + COLUMNS.mode;
+
+/**
+ * The suite column's width, and whether the duration column fits too: the suite (which "All
+ * runs" mixes) comes first; the duration goes to the line under the list when 80 columns leave no
+ * room for it.
+ */
+export function runsLayout(columns: number, longestSuite: number): { suite: number; duration: boolean } {
+  const wanted = Math.max(SUITE_WIDTH.least, Math.min(SUITE_WIDTH.most, longestSuite));
+  const room = columns - FIXED_WIDTH - 1;
+  if (room - (COLUMNS.duration + 1) >= wanted) return { suite: wanted, duration: true };
+  return { suite: Math.max(SUITE_WIDTH.least, Math.min(wanted, room)), duration: false };
+}
 
 /** One line of the list: the run, and the counts it is listed with (the agent's, for one agent). */
 interface ListedRun {
@@ -67,6 +86,9 @@ export function RunsScreen({ agent }: { agent?: string }) {
   const visible = Math.max(1, bodyRows - CHROME_ROWS - filterRows);
   const cursor = useListCursor(runs.length, visible);
   const selected = runs[cursor.index];
+  const { columns } = useTerminalSize();
+  // From the rows already read: no query per run.
+  const layout = runsLayout(columns, Math.max(0, ...all.map((listed) => listed.run.suite.length)));
   useRememberedCursor(`${storePath}\u0000${agent ?? ''}`, cursor);
 
   // The next page is read when the cursor comes within a screen of the end of what was read.
@@ -114,11 +136,12 @@ export function RunsScreen({ agent }: { agent?: string }) {
             {'  '}
             {[
               fit('started', COLUMNS.started),
+              fit('suite', layout.suite),
               fit('status', COLUMNS.status),
-              ...COUNTED.map(([, label]) => fit(label, COLUMNS.count, 'right')),
+              ...COUNTED.map(([, label]) => label),
               fit('cost', COLUMNS.cost, 'right'),
-              fit('duration', COLUMNS.duration, 'right'),
-              ' mode',
+              ...(layout.duration ? [fit('duration', COLUMNS.duration, 'right')] : []),
+              'mode',
             ].join(' ')}
           </Text>
           {runs.slice(cursor.offset, cursor.offset + visible).map((listed, position) => {
@@ -127,15 +150,15 @@ export function RunsScreen({ agent }: { agent?: string }) {
             const current = index === cursor.index;
             const state = runState(run);
             return (
-              <Text key={run.id} wrap="truncate-end" inverse={current}>
-                {current ? '> ' : '  '}
-                {fit(formatStartTime(run.started_at).slice(5), COLUMNS.started)}{' '}
+              <ListRow key={run.id} selected={current}>
+                {fit(formatStartTime(run.started_at).slice(5), COLUMNS.started)} {fit(run.suite, layout.suite)}{' '}
                 <Text color={theme.runState(state)} bold={state === 'fail' || state === 'error' || state === 'interrupted'}>
                   {fit(state, COLUMNS.status)}
                 </Text>{' '}
                 {countCells(listed)} {fit(formatUsd(run.cost?.usd), COLUMNS.cost, 'right')}{' '}
-                {fit(formatDuration(run.duration_ms), COLUMNS.duration, 'right')} {run.mode}
-              </Text>
+                {layout.duration ? `${fit(formatDuration(run.duration_ms), COLUMNS.duration, 'right')} ` : ''}
+                {run.mode}
+              </ListRow>
             );
           })}
           {selected ? (
@@ -144,6 +167,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
                 `run ${selected.run.id}`,
                 `suite ${selected.run.suite}`,
                 `${formatStartTime(selected.run.started_at)} UTC`,
+                ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),
                 ...(selected.run.git_sha ? [`git ${selected.run.git_sha.slice(0, 7)}`] : []),
               ].join(' · ')}
             </Text>
@@ -175,8 +199,8 @@ function EmptyHistory({ agent }: { agent: string | undefined }) {
 
 /** The run's counts (the agent's, for one agent); `·` for none, `-` while a run has no counts. */
 function countCells({ counts }: ListedRun): string {
-  return COUNTED.map(([status]) => {
+  return COUNTED.map(([status, label]) => {
     const count = counts?.[status];
-    return fit(count === undefined ? '-' : count === 0 ? '·' : String(count), COLUMNS.count, 'right');
+    return fit(count === undefined ? '-' : count === 0 ? '·' : String(count), label.length, 'right');
   }).join(' ');
 }

@@ -74,7 +74,9 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
     return { lines: [...note, [], ...layout.lines], anchors: layout.anchors.map((anchor) => anchor + note.length + 1) };
   }, [section, shown, hidden, columns, theme, result, actions.scenarioFile, services.cwd]);
 
-  const statusRows = (actions.message ? 1 : 0) + (confirming ? 1 : 0);
+  // What an action said (an error can be long) wraps, on up to three lines.
+  const messageLines = actions.message ? wrapText(actions.message, columns).slice(0, 3) : [];
+  const statusRows = messageLines.length + (confirming ? 1 : 0);
   const windowRows = Math.max(1, bodyRows - HEADER_ROWS - statusRows);
   const offset = Math.min(offsets[section], maxOffset(lines.length, windowRows));
   const scrollTo = (next: number) => setOffsets((current) => ({ ...current, [section]: Math.max(0, Math.min(next, maxOffset(lines.length, windowRows))) }));
@@ -162,7 +164,11 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
               Reveal this metadata_only conversation here? y reveals, any other key cancels
             </Text>
           ) : null}
-          {actions.message ? <Text wrap="truncate-end">{actions.message}</Text> : null}
+          {messageLines.map((line, index) => (
+            <Text key={`message-${index}`} wrap="truncate-end">
+              {line}
+            </Text>
+          ))}
           <StyledLines lines={lines} offset={offset} rows={windowRows} />
         </Box>
       )}

@@ -61,7 +61,7 @@ describe.skipIf(!TmuxSession.available())('re-run from triage in a real terminal
     await press(session, 'Escape', (text) => text.includes('Scenario s1'));
     await press(session, 'Escape', (text) => /^Run\s/m.test(text));
     screen = await press(session, 'Escape', (text) => /^Runs of booking\s+1\/2 runs/m.test(text));
-    expect(screen).toMatch(/^> \d\d-\d\d \d\d:\d\d pass\s+1\s/m);
+    expect(screen).toMatch(/^> \d\d-\d\d \d\d:\d\d live_tui\s+pass\s+1\s/m);
     await press(session, 'q', (text) => text.includes('[exit 0]'));
 
     const store = openStore(join(dir, '.parley', 'parley.db'));

@@ -55,7 +55,7 @@ describe.skipIf(!TmuxSession.available())('failure triage in a real terminal (tm
     // The index lists the agent; `r` opens every run, Esc comes back.
     let screen = await session.waitFor((text) => text.includes('Agents') && /booking\s+prompt/.test(text));
     screen = await press(session, 'r', (text) => /^Runs\s+1\/1 runs/m.test(text));
-    expect(screen).toMatch(/^> \d\d-\d\d \d\d:\d\d fail\s+6\s+2\s+·\s+·\s+·\s+·\s+\$0\.36\s+.+ replay$/m);
+    expect(screen).toMatch(/^> \d\d-\d\d \d\d:\d\d ratiba_booki… fail\s+6\s+2\s+·\s+·\s+·\s+·\s+\$0\.36 replay$/m);
     await press(session, 'Escape', (text) => text.includes('Agents'));
 
     // Enter on the agent: its runs; Enter on the run: failing scenarios first, blocking before advisory.

@@ -70,7 +70,7 @@ describe('useScenarioActions', () => {
     fits(frame);
   });
 
-  it('d shows the diff of the new conversation against the recording; Esc and q close it without leaving', async () => {
+  it('d shows the diff of the new conversation against the recording; Esc closes it, q quits', async () => {
     const rendered = render('happy');
     await waitForFrame(rendered, (text) => text.includes('BODY OF THE SCREEN'));
     await press(rendered, 'd');
@@ -79,8 +79,8 @@ describe('useScenarioActions', () => {
     expect(frame).toContain(`- assistant: ${OLD_REPLY}`);
     expect(frame).toContain(`+ assistant: ${NEW_REPLY}`);
     expect(frame).toContain('Esc  close');
+    expect(frame).toContain('q  quit');
     expect(frame).not.toContain('BODY OF THE SCREEN');
-    expect(frame).not.toContain('q  quit'); // q belongs to the panel while it is open
     fits(frame);
 
     await press(rendered, KEYS.escape);
@@ -88,11 +88,11 @@ describe('useScenarioActions', () => {
     expect(frame).not.toContain('+1 −1');
     await press(rendered, 'd');
     await waitForFrame(rendered, (text) => text.includes('+1 −1'), DIFF_TURNS);
-    await press(rendered, 'q');
-    frame = await waitForFrame(rendered, (text) => text.includes('BODY OF THE SCREEN'));
-    // Still the same screen: the app did not go back, and d still answers.
-    await press(rendered, 'd');
-    await waitForFrame(rendered, (text) => text.includes('+1 −1'), DIFF_TURNS);
+    // q quits the TUI from inside the panel too: nothing answers afterwards, not even Esc.
+    // (Ink clears its output when the app exits.)
+    await press(rendered, 'q', KEYS.escape, 'd');
+    expect(rendered.lastFrame() ?? '').not.toContain('BODY OF THE SCREEN');
+    expect(rendered.lastFrame() ?? '').not.toContain('+1 −1');
   });
 
   it('a asks first; n keeps the recording, y writes the run’s recording over it', async () => {
@@ -322,5 +322,31 @@ describe('useScenarioActions', () => {
     frame = await waitForFrame(rendered, (text) => text.includes('d  diff'));
     expect(frame).not.toContain('+1 −1');
     expect(frame).toContain('Scenario happy');
+  });
+
+  it('from 120 columns shows the diff side by side, each line cut but the selected one (↑↓), shown whole', async () => {
+    const rendered = renderApp(
+      { screen: 'scenario', runId: 'run-live', scenarioId: 'happy' },
+      { services: { cwd: fixture.folder, storePath: fixture.storePath, suitePath: fixture.suiteDir, calibrationDir: fixture.calibrationDir }, size: { columns: 120, rows: 30 } },
+    );
+    await waitForFrame(rendered, (text) => text.includes('re-recorded in this run'));
+    await press(rendered, 'd');
+    const frame = await waitForFrame(rendered, (text) => text.includes('+1 −1'), DIFF_TURNS);
+    expect(frame).toContain('recording left, new conversation right');
+    const changed = (text: string) => text.split('\n').find((line) => line.includes('- assistant:') && line.includes('│ + assistant:'));
+    expect(changed(frame)).toBeDefined();
+    for (const line of frame.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(120);
+    // Move the selection down to the changed line: it is marked and shown whole.
+    // One ↓ at a time, each waited for (the marked line moves), until the changed line is selected.
+    const markedLine = (text: string) => text.split('\n').findIndex((line) => line.startsWith('> '));
+    let selected = frame;
+    for (let step = 0; step < 20 && !changed(selected)?.startsWith('> '); step += 1) {
+      const before = markedLine(selected);
+      await press(rendered, KEYS.down);
+      selected = await waitForFrame(rendered, (text) => markedLine(text) > before);
+    }
+    expect(changed(selected)).toMatch(/^> - assistant:/);
+    expect(selected).toContain(OLD_REPLY.slice(-12));
+    expect(selected).toContain(NEW_REPLY.slice(-12));
   });
 });

@@ -223,7 +223,7 @@ export function useScenarioActions({ runId, result, isActive }: ScenarioActionsI
     const tail = prompt.text.length > NOTE_SHOWN ? `…${prompt.text.slice(1 - NOTE_SHOWN)}` : prompt.text;
     shownMessage = `Why flaky (optional): ${tail}█`;
   } else if (panelOpen && rerecording !== undefined) {
-    keys = [...(pending ? ([['a', 'accept']] as const) : []), ['d', 'hide diff'], ['Esc', 'close']];
+    keys = [...(pending ? ([['a', 'accept']] as const) : []), ['d', 'hide diff'], ['Esc', 'close'], ['q', 'quit']];
   } else {
     keys = [
       ...(pending ? ([['a', 'accept']] as const) : []),

@@ -33,7 +33,7 @@ function writeLogs(dir: string): string[] {
   return ids.filter((id) => hashBucket('parley-monitor', id) < 500);
 }
 
-describe('parley monitor --batch (OpenAI Batch API on fake-llm, through the real openai client)', () => {
+describe('parley monitor --batch (the providers\' batch APIs on fake-llm, through the real clients)', () => {
   it('submits once, says the batch is in progress (exit 0) without resubmitting, then collects it at half price', async () => {
     const suite = writeSuite(MONITORED_SUITE);
     const sampled = writeLogs(suite);
@@ -75,6 +75,50 @@ describe('parley monitor --batch (OpenAI Batch API on fake-llm, through the real
     const after = JSON.parse((await parleyAsync(args, { cwd: suite, env })).stdout);
     expect(after).toMatchObject({ already_judged: n, judged: [], batch: { batches: [], waiting: [] } });
     expect(llm.batches()).toHaveLength(1);
+  });
+
+  it('sends the requests of an expired batch again, in a new batch, and collects that one', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    const n = writeLogs(suite).length;
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 50 } } } });
+    const env = { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake-batch' };
+    const args = ['monitor', '--logs', 'conversations.jsonl', '--batch', '--format', 'json'];
+    expect((await parleyAsync(args, { cwd: suite, env })).status).toBe(0);
+    const [first] = llm.batches();
+    expect(llm.expireBatches()).toBe(1);
+
+    const again = JSON.parse((await parleyAsync(args, { cwd: suite, env })).stdout);
+    expect(again.batch.batches).toEqual([
+      { batch_id: first!.id, provider: 'openai', model: 'gpt-4.1', requests: n, state: 'failed', detail: `OpenAI batch ${first!.id} is expired` },
+      expect.objectContaining({ state: 'submitted', requests: n }),
+    ]);
+    expect(again.batch.waiting).toHaveLength(n);
+    expect(llm.batches().map((batch) => batch.status)).toEqual(['expired', 'in_progress']);
+    expect(llm.batches()[1]!.custom_ids).toEqual(first!.custom_ids);
+
+    llm.completeBatches();
+    const collected = JSON.parse((await parleyAsync(args, { cwd: suite, env })).stdout);
+    expect(collected.judged).toHaveLength(n);
+    expect(llm.batches()).toHaveLength(2);
+  });
+
+  it('with an Anthropic judge: a Message Batch through the real @anthropic-ai/sdk, collected on the next run', async () => {
+    const suite = writeSuite({ ...MONITORED_SUITE, 'parley.yaml': MONITORED_SUITE['parley.yaml']!.replace('primary: { provider: openai, model: gpt-4.1, temperature: 0 }', 'primary: { provider: anthropic, model: claude-sonnet-4-6 }') });
+    const n = writeLogs(suite).length;
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: { score: 5, reason: 'Clear answer.' }, usage: { input_tokens: 1000, output_tokens: 50 } } } });
+    const env = { ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake-batch' };
+    const args = ['monitor', '--logs', 'conversations.jsonl', '--batch', '--format', 'json'];
+    const first = await parleyAsync(args, { cwd: suite, env });
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).batch.batches).toEqual([expect.objectContaining({ batch_id: expect.stringMatching(/^msgbatch_fake_/), provider: 'anthropic', model: 'claude-sonnet-4-6', requests: n, state: 'submitted' })]);
+    expect(llm.requests.some((request) => request.path === '/v1/messages')).toBe(false);
+
+    llm.completeBatches();
+    const collected = JSON.parse((await parleyAsync(args, { cwd: suite, env })).stdout);
+    expect(collected.judged).toHaveLength(n);
+    expect(collected.judged.every((item: { scores: Array<{ score: number }> }) => item.scores[0]!.score === 1)).toBe(true);
+    // claude-sonnet-4-6 at $3 / $15 per million, halved for batches.
+    expect(collected.spent_usd).toBeCloseTo((n * (1000 * 3 + 50 * 15)) / 2 / 1e6, 12);
   });
 
   it('estimates a dry run at batch prices', async () => {

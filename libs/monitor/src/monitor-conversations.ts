@@ -5,7 +5,7 @@ import { metricParamsOf } from '@parley/metrics';
 import { conversationEnd, type Located, type LoggedConversation } from '@parley/production';
 import { batchPrices, cacheSavingOfCall, costOfCall, createBatchClient, meteredProvider } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
-import { openJudgeCache, openMonitorBatchStore, openMonitorStore, type MonitorScore } from '@parley/store';
+import { openJudgeCache, openMonitorBatchStore, openMonitorStore, type MonitoredConversation, type MonitorScore } from '@parley/store';
 import { monitorScoreId, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/telemetry';
 import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
 import { estimateJudgeCost } from './judge-cost-estimate.js';
@@ -93,6 +93,7 @@ export interface MonitorOutcome {
 }
 
 const PRODUCTION_PROMPT_VERSION = 'production';
+const SAVES_PER_TRANSACTION = 250;
 
 /**
  * `parley monitor` (online sampling, seed 000 Phase 2): judges the sampled production
@@ -210,6 +211,10 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       return provider;
     };
     const judged: JudgedConversation[] = [];
+    // Judged conversations are stored in transactions of SAVES_PER_TRANSACTION (one commit each
+    // cost more than the rest of the state path); those not stored yet when a run dies are judged
+    // again next time, from the verdict cache, which every verdict is written to at once.
+    const unsaved: MonitoredConversation[] = [];
     const skipped: ConversationRef[] = [];
     const waiting: typeof planned = [];
     const pushed: LangfuseScore[] = [];
@@ -271,7 +276,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
           const status = results.some((result) => result.error === true) ? 'error' : 'judged';
           const end = conversationEnd(conversation);
           const scores = results.map((result) => storedScore(result, item.scoped, modelVersion(primary)));
-          store.save({
+          unsaved.push({
             suite: suiteName,
             conversation_id: conversation.conversation_id,
             ended_at: end?.toISOString() ?? null,
@@ -282,6 +287,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
             cost_usd: conversationCost,
             scores,
           });
+          if (unsaved.length >= SAVES_PER_TRANSACTION) store.saveAll(unsaved.splice(0));
           judged.push({
             source: item.source,
             conversation: item.conversation,
@@ -313,6 +319,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
         }
       }
     } finally {
+      store.saveAll(unsaved.splice(0));
       cache.close();
       batchStore?.close();
     }

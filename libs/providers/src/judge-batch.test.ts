@@ -90,6 +90,15 @@ describe('judge batches', () => {
     expect(poll.status === 'ended' && poll.results.get('nobody')).toMatchObject({ ok: false, message: expect.stringContaining('no rule matched') });
   });
 
+  it('Anthropic: a batch that ran out of time ends with every request expired (no answers)', async () => {
+    const client = anthropicBatchClient({ apiKey: 'sk-ant-test-BATCH-0123', baseURL: server.anthropicBaseUrl });
+    const request = judgeRequest('anthropic', 'Grace');
+    const batchId = await client.submit([{ custom_id: 'late', request }]);
+    expect(server.expireBatches([batchId])).toBe(1);
+    const poll = await client.poll(batchId);
+    expect(poll.status === 'ended' && poll.results.get('late')).toEqual({ ok: false, message: 'expired' });
+  });
+
   it('needs the provider key, as live calls do, and an openai or anthropic judge', () => {
     expect(() => createBatchClient({ kind: 'openai' }, {})).toThrow(/OPENAI_API_KEY is not set/);
     expect(() => createBatchClient({ kind: 'openai-compatible' }, { OPENAI_API_KEY: 'sk' })).toThrow(/openai or anthropic judge/);

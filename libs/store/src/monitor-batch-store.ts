@@ -39,7 +39,7 @@ export interface MonitorBatchStore {
   collect(batchId: string, collectedAt: string, answers: ReadonlyArray<{ request_key: string; body: string | null; error: string | null }>): void;
   /** Marks a batch failed: its requests are no longer waited for and may be sent again. */
   fail(batchId: string, at: string): void;
-  /** The newest answer to a request among the suite's collected batches, if any. */
+  /** The newest answer to a request among the suite's collected batches, if any (a request that errored or expired has none: it is sent again). */
   answer(suite: string, requestKey: string): BatchAnswerRow | undefined;
   /** Whether a request of the suite waits in a batch still in progress. */
   isPending(suite: string, requestKey: string): boolean;
@@ -69,7 +69,7 @@ class SqliteMonitorBatchStore implements MonitorBatchStore {
     this.markBatch = database.prepare('UPDATE monitor_batches SET status = ?, collected_at = ? WHERE batch_id = ?');
     this.selectAnswer = database.prepare(`
       SELECT r.batch_id, b.provider, r.body, r.error FROM monitor_batch_requests r JOIN monitor_batches b ON b.batch_id = r.batch_id
-      WHERE b.suite = ? AND r.request_key = ? AND b.status = 'collected' ORDER BY b.collected_at DESC, b.batch_id DESC LIMIT 1`);
+      WHERE b.suite = ? AND r.request_key = ? AND b.status = 'collected' AND r.body IS NOT NULL ORDER BY b.collected_at DESC, b.batch_id DESC LIMIT 1`);
     this.selectPending = database
       .prepare(`
       SELECT 1 FROM monitor_batch_requests r JOIN monitor_batches b ON b.batch_id = r.batch_id

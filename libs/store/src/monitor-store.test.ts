@@ -44,4 +44,13 @@ describe('the monitor store', () => {
     expect(store.judgedAmong('ratiba_booking', ids).size).toBe(400);
     store.close();
   });
+
+  it('saves many conversations in one transaction, each as save() would, later ones replacing earlier', () => {
+    const store = openMonitorStore(':memory:');
+    store.saveAll([conversation('a'), conversation('b', { status: 'error', scores: [] }), conversation('a', { scores: [{ ...conversation('a').scores[0]!, score: 0.5 }] })]);
+    store.saveAll([]);
+    expect([...store.judgedAmong('ratiba_booking', ['a', 'b'])]).toEqual(['a']);
+    expect(store.scoresBetween('ratiba_booking', '2026-11-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z').map((score) => [score.conversation_id, score.score])).toEqual([['a', 0.5]]);
+    store.close();
+  });
 });

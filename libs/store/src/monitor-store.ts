@@ -43,6 +43,8 @@ export interface MonitorStore {
   judgedAmong(suite: string, conversationIds: readonly string[]): Set<string>;
   /** Saves a judged conversation with its scores, replacing an earlier save (one transaction). */
   save(conversation: MonitoredConversation): void;
+  /** Saves several, in one transaction (a commit per conversation costs more than the rest of the state path). */
+  saveAll(conversations: readonly MonitoredConversation[]): void;
   /** Scores of a suite with `from <= at < to`, oldest first; every metric, or the named one. */
   scoresBetween(suite: string, from: string, to: string, metric?: string): TimedMonitorScore[];
   close(): void;
@@ -75,6 +77,7 @@ class SqliteMonitorStore implements MonitorStore {
   private readonly deleteScores: Database.Statement;
   private readonly insertScore: Database.Statement;
   private readonly saveTransaction: Database.Transaction<(conversation: MonitoredConversation) => void>;
+  private readonly saveAllTransaction: Database.Transaction<(conversations: readonly MonitoredConversation[]) => void>;
 
   constructor(
     readonly path: string,
@@ -107,6 +110,10 @@ class SqliteMonitorStore implements MonitorStore {
         });
       }
     });
+    // A transaction inside a transaction is a savepoint: each conversation still saves whole.
+    this.saveAllTransaction = database.transaction((conversations: readonly MonitoredConversation[]) => {
+      for (const conversation of conversations) this.saveTransaction(conversation);
+    });
   }
 
   judgedAmong(suite: string, conversationIds: readonly string[]): Set<string> {
@@ -124,6 +131,10 @@ class SqliteMonitorStore implements MonitorStore {
 
   save(conversation: MonitoredConversation): void {
     this.saveTransaction(conversation);
+  }
+
+  saveAll(conversations: readonly MonitoredConversation[]): void {
+    if (conversations.length > 0) this.saveAllTransaction(conversations);
   }
 
   scoresBetween(suite: string, from: string, to: string, metric?: string): TimedMonitorScore[] {

@@ -28,7 +28,7 @@ export type BatchRoute =
 export interface FakeBatch {
   id: string;
   api: 'openai' | 'anthropic';
-  status: 'in_progress' | 'completed';
+  status: 'in_progress' | 'completed' | 'expired';
   /** custom_id of each request, in order. */
   custom_ids: string[];
   /** The model of each request. */
@@ -105,6 +105,21 @@ export class FakeBatches {
     return moved;
   }
 
+  /**
+   * Lets the batches in progress (all, or the named ones) run out of time: OpenAI's become
+   * `expired` with no output file, Anthropic's end with every request `expired`. Returns how many.
+   */
+  expire(ids?: readonly string[]): number {
+    let moved = 0;
+    for (const batch of this.batches.values()) {
+      if (batch.status !== 'in_progress' || (ids !== undefined && !ids.includes(batch.id))) continue;
+      batch.status = 'expired';
+      batch.endedAt = this.seconds();
+      moved += 1;
+    }
+    return moved;
+  }
+
   /** Answers one batch call. `baseUrl` is the server's (Anthropic's results_url is absolute). */
   async answer(route: BatchRoute, rawBody: string, headers: Record<string, string>, baseUrl: string): Promise<BatchAnswer> {
     switch (route.kind) {
@@ -135,11 +150,11 @@ export class FakeBatches {
       case 'anthropic-batch-results': {
         const batch = this.batches.get(route.id);
         if (batch?.api !== 'anthropic') return anthropicNotFound(route.id);
-        if (batch.status !== 'completed') return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `Batch ${batch.id} has not ended yet` } } };
+        if (batch.status === 'in_progress') return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `Batch ${batch.id} has not ended yet` } } };
         const lines = batch.answers.map((answer) =>
           JSON.stringify({
             custom_id: answer.custom_id,
-            result: answer.status === 200 ? { type: 'succeeded', message: answer.body } : { type: 'errored', error: answer.body },
+            result: batch.status === 'expired' ? { type: 'expired' } : answer.status === 200 ? { type: 'succeeded', message: answer.body } : { type: 'errored', error: answer.body },
           }),
         );
         return { status: 200, body: `${lines.join('\n')}\n`, contentType: 'application/binary' };
@@ -227,7 +242,7 @@ export class FakeBatches {
       input_file_id: batch.inputFileId,
       completion_window: '24h',
       status: batch.status,
-      output_file_id: done ? batch.outputFileId : null,
+      output_file_id: done ? (batch.outputFileId ?? null) : null,
       error_file_id: null,
       created_at: batch.createdAt,
       in_progress_at: batch.createdAt,
@@ -239,13 +254,14 @@ export class FakeBatches {
   }
 
   private anthropicView(batch: StoredBatch, baseUrl: string) {
-    const done = batch.status === 'completed';
-    const errored = batch.answers.filter((answer) => answer.status !== 200).length;
+    const done = batch.status !== 'in_progress';
+    const expired = batch.status === 'expired' ? batch.answers.length : 0;
+    const errored = expired > 0 ? 0 : batch.answers.filter((answer) => answer.status !== 200).length;
     return {
       id: batch.id,
       type: 'message_batch',
-      processing_status: done ? 'ended' : 'in_progress',
-      request_counts: { processing: done ? 0 : batch.answers.length, succeeded: done ? batch.answers.length - errored : 0, errored: done ? errored : 0, canceled: 0, expired: 0 },
+      processing_status: batch.status === 'in_progress' ? 'in_progress' : 'ended',
+      request_counts: { processing: done ? 0 : batch.answers.length, succeeded: done ? batch.answers.length - errored - expired : 0, errored: done ? errored : 0, canceled: 0, expired },
       ended_at: done ? new Date(batch.endedAt! * 1000).toISOString() : null,
       created_at: new Date(batch.createdAt * 1000).toISOString(),
       expires_at: new Date((batch.createdAt + 86_400) * 1000).toISOString(),

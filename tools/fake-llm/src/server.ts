@@ -62,6 +62,8 @@ export interface FakeLlmServer {
    * can be read: the one transition a test makes, with no timer. Returns how many moved.
    */
   completeBatches(ids?: readonly string[]): number;
+  /** Lets the batches in progress (all, or the named ones) expire instead. Returns how many. */
+  expireBatches(ids?: readonly string[]): number;
   /** Stops listening and destroys every open connection, hung ones included. */
   close(): Promise<void>;
 }
@@ -120,6 +122,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     resetLog: () => state.log.clear(),
     batches: () => state.batches.list(),
     completeBatches: (ids) => state.batches.complete(ids),
+    expireBatches: (ids) => state.batches.expire(ids),
     close: () => {
       closed ??= new Promise<void>((resolve, reject) => {
         state.closing.abort();

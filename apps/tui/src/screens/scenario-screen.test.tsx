@@ -223,6 +223,16 @@ describe('ScenarioScreen', () => {
     expect(warnFrame).toContain('create it with: parley run . --export-baseline b.json');
   });
 
+  it('? lists the triage keys: n N for the marked messages and R for a re-run', async () => {
+    const rendered = open('b_missing_booking_number');
+    await waitForFrame(rendered, (text) => text.includes('verdict'));
+    await press(rendered, '?');
+    const keys = await waitForFrame(rendered, (text) => text.includes('Keys · Scenario'));
+    expect(keys).toMatch(/n N\s+the next \/ previous message a failure points at/);
+    expect(keys).toMatch(/R\s+re-run/);
+    expect(overflow(keys)).toEqual({ wide: [], rows: 0 });
+  });
+
   it('says so when the run has no such scenario', async () => {
     const rendered = open('no_such_scenario');
     expect(await waitForFrame(rendered, (text) => text.includes('No result of scenario no_such_scenario in run run-b.'))).toMatch(/q\s+quit/);

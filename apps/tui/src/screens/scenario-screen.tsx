@@ -134,7 +134,17 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
   const failuresShown = anchors.filter((anchor) => anchor >= offset && anchor < offset + windowRows).length;
   const failureCount = section === 'transcript' && anchors.length > 0 ? ` · ${anchors.length} marked${failuresShown > 0 ? ` (${failuresShown} in view)` : ''}` : '';
   return (
-    <ScreenFrame title={`Scenario ${result.scenario_id}`} status={`run ${runId}`} keys={keys} backKeys={!actions.capturesInput && !confirming}>
+    <ScreenFrame
+      title={`Scenario ${result.scenario_id}`}
+      status={`run ${runId}`}
+      keys={keys}
+      moreKeys={[
+        ...(keys.some(([key]) => key === 'n N') ? [] : ([['n N', 'the next / previous message a failure points at (opens the transcript)']] as const)),
+        ['Tab', 'metric table / transcript'],
+        ['PgUp PgDn Home End', 'scroll a page, to the top or the end'],
+      ]}
+      backKeys={!actions.capturesInput && !confirming}
+    >
       {actions.panel ?? (
         <Box flexDirection="column">
           <Text wrap="truncate-end">

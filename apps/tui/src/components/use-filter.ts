@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useKeys } from './keyboard.js';
 
 export interface Filter {
@@ -10,12 +10,20 @@ export interface Filter {
   holdsEscape: boolean;
 }
 
+/** Filters of lists the user left for a screen above them (by `rememberAs`), for the life of the process. */
+const remembered = new Map<string, string>();
+
 /**
  * The `/` filter of a list screen: `/` starts typing, Enter keeps the filter and gives the keys
- * back to the list, Esc clears it (a second Esc then goes back as usual).
+ * back to the list, Esc clears it (a second Esc then goes back as usual). With `rememberAs` the
+ * filter is still there when the user comes back from a screen opened from the list.
  */
-export function useFilter(options: { isActive?: boolean } = {}): Filter {
-  const [text, setText] = useState('');
+export function useFilter(options: { isActive?: boolean; rememberAs?: string } = {}): Filter {
+  const { rememberAs } = options;
+  const [text, setText] = useState(() => (rememberAs === undefined ? '' : (remembered.get(rememberAs) ?? '')));
+  useEffect(() => {
+    if (rememberAs !== undefined) remembered.set(rememberAs, text);
+  }, [rememberAs, text]);
   const [editing, setEditing] = useState(false);
   const isActive = options.isActive ?? true;
   useKeys(

@@ -57,8 +57,11 @@ describe('RunScreen', () => {
     // Part of an id, Enter keeps it, Enter again opens that scenario.
     await press(rendered, KEYS.escape, '/', ...'d_some', KEYS.enter, KEYS.enter);
     await waitForFrame(rendered, (text) => text.startsWith('Scenario d_sometimes'));
+    // Back on the run, the filter and the cursor are as they were; Esc clears the filter.
     await press(rendered, KEYS.escape);
-    await waitForFrame(rendered, (text) => text.startsWith('Run ') && text.includes('g_skipped'));
+    expect(await waitForFrame(rendered, (text) => text.includes('filter> d_some'))).toMatch(/^> flaky\s+d_sometimes/m);
+    await press(rendered, KEYS.escape);
+    await waitForFrame(rendered, (text) => text.startsWith('Run ') && text.includes('g_skipped') && !text.includes('filter>'));
   });
 
   it('never shows the reason of a metadata_only scenario', async () => {

@@ -58,7 +58,7 @@ export function RunScreen({ runId }: { runId: string }) {
     return { run, results, flaky, ...(compared ? { comparison: compareAgents(results, agents) } : {}) };
   }, [runId]);
   const view = read.kind === 'read' ? read.value : undefined;
-  const filter = useFilter();
+  const filter = useFilter({ rememberAs: `${storePath}\u0000${runId}` });
   const all = view?.results ?? [];
   const results = filter.text === '' ? all : all.filter((result) => matchesQuery(scenarioFields(result, view?.flaky), filter.text));
   const filterRows = filter.editing || filter.text !== '' ? 1 : 0;

@@ -3,7 +3,7 @@ import { Text } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { NavigationProvider, useNavigation } from '../navigation.js';
 import { renderWithProviders, waitForFrame } from '../test-support/render-screen.js';
-import { useKeys } from './keyboard.js';
+import { splitChunk, useKeys } from './keyboard.js';
 
 /** Every key each screen's handler received, in order. */
 const heard: string[] = [];
@@ -60,4 +60,50 @@ describe('keyboard', () => {
     rendered.stdin.write('k');
     expect(await waitForFrame(rendered, (frame) => frame.includes('a:k'))).toContain('log a:k c:k');
   });
+
+  it('splits Enter and Tab out of a chunk read at once, keeping the text runs whole, each key after the previous render', async () => {
+    function Log() {
+      const [log, setLog] = useState<string[]>([]);
+      useKeys((input, key) => setLog((current) => [...current, key.return ? 'Enter' : key.tab ? 'Tab' : input]));
+      return <Text>log {log.join('|')}</Text>;
+    }
+    const rendered = renderWithProviders(<Log />);
+    await waitForFrame(rendered, (frame) => frame.includes('log'));
+    rendered.stdin.write('abc\rx\r\n\tyz\n');
+    expect(await waitForFrame(rendered, (frame) => frame.includes('yz|Enter'))).toContain('log abc|Enter|x|Enter|Tab|yz|Enter');
+  });
+
+  it('leaves a single key and Ctrl or Meta keys as Ink read them', () => {
+    const plain = { ...noKey(), return: true };
+    expect(splitChunk('', plain)).toEqual([['', plain]]);
+    expect(splitChunk('j', noKey())).toEqual([['j', noKey()]]);
+    const ctrl = { ...noKey(), ctrl: true };
+    expect(splitChunk('a\r', ctrl)).toEqual([['a\r', ctrl]]);
+  });
 });
+
+/** A Key with nothing pressed but the text. */
+function noKey(): Parameters<typeof splitChunk>[1] {
+  return {
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+  };
+}

@@ -47,7 +47,7 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
       for (const handler of [...registry]) handler.current(input, key);
       return;
     }
-    pending.current.push([input, key]);
+    pending.current.push(...splitChunk(input, key));
     if (draining.current) return;
     draining.current = true;
     void (async () => {
@@ -64,6 +64,24 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
     })();
   });
   return <KeyboardContext.Provider value={registry}>{children}</KeyboardContext.Provider>;
+}
+
+/**
+ * Ink's input event as the keys in it. Ink passes text read in one chunk on as one string, Enter
+ * and Tab included (`abc\r` from a paste ending in a newline, or `tmux send-keys abc Enter`): the
+ * Enter would be lost in the text. Here the text runs stay whole (a paste is still one string) and
+ * each Enter (`\r`, `\n` or `\r\n`) and Tab becomes its own key, in order.
+ */
+export function splitChunk(input: string, key: Key): Array<[string, Key]> {
+  if (input.length <= 1 || key.ctrl || key.meta || key.escape) return [[input, key]];
+  const keys: Array<[string, Key]> = [];
+  for (const part of input.split(/(\r\n|\r|\n|\t)/)) {
+    if (part === '') continue;
+    if (part === '\t') keys.push(['', { ...key, tab: true }]);
+    else if (part === '\r\n' || part === '\r' || part === '\n') keys.push(['', { ...key, return: true }]);
+    else keys.push([part, key]);
+  }
+  return keys;
 }
 
 /**

@@ -142,6 +142,19 @@ describe('parley tui rate: moving between items and revising', () => {
     frame = await until(rendered, (text) => text.includes(`Rate · ${REVIEWER}`));
     expect(shownItem(frame, order)).toBe(first);
   });
+
+  it('/ with an id and Enter in one read (a paste ending in a newline) opens that item', async () => {
+    const dir = exampleCalibrationCopy();
+    const order = orderIn(dir);
+    const third = order[2]!;
+    const rendered = open(dir);
+    await until(rendered, (text) => shownItem(text, order) === order[0]);
+    await press(rendered, 'l');
+    await until(rendered, (text) => text.includes(`Items · ${REVIEWER}`));
+    rendered.stdin.write(`/${third}\r`);
+    const frame = await until(rendered, (text) => text.includes(`Rate · ${REVIEWER}`) && shownItem(text, order) === third);
+    expect(frame).not.toContain('filter>');
+  });
 });
 
 describe('parley tui rate: the same reviewer in two sessions', () => {

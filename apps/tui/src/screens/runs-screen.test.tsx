@@ -90,6 +90,27 @@ describe('RunsScreen', () => {
     await waitForFrame(rendered, (text) => text.startsWith('Agents'));
   });
 
+  it('keeps the filter when Enter arrives in the same read as the text (a paste ending in a newline, one tmux send-keys)', async () => {
+    const rendered = renderApp({ screen: 'index' }, { services: { storePath: history.storePath } });
+    await waitForFrame(rendered, (text) => text.startsWith('Agents'));
+    await press(rendered, 'r');
+    await waitForFrame(rendered, (text) => text.includes('run run-b'));
+    await press(rendered, '/');
+    await waitForFrame(rendered, (text) => text.includes('filter>'));
+    rendered.stdin.write('status:pass\r');
+    let frame = await waitForFrame(rendered, (text) => text.includes('(1 match)'));
+    expect(frame).toContain('filter> status:pass  (1 match)');
+    expect(frame).toContain('1/1 runs (filtered)');
+    expect(frame).not.toMatch(/Enter\s+keep filter/);
+    expect(frame).toMatch(/Esc\s+clear filter/);
+    await press(rendered, KEYS.escape);
+    await waitForFrame(rendered, (text) => !text.includes('filter>'));
+    // `/`, the text and Enter in one read; the key after Enter goes to the list, which opens the run.
+    rendered.stdin.write('/status:pass\r\r');
+    frame = await waitForFrame(rendered, (text) => text.includes('Enter  open scenario'));
+    expect(frame).toMatch(/^Run /m);
+  });
+
   it('g and G go to the first and the last run', async () => {
     const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
     await waitForFrame(rendered, (text) => text.includes('run run-b'));

@@ -69,6 +69,11 @@ export class TmuxSession {
     return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
   }
 
+  /** The screen with its colours and attributes as escape sequences (`capture-pane -e`). */
+  styledScreen(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', this.name], { encoding: 'utf8' });
+  }
+
   /** Sends tmux key names (`Enter`, `Tab`, `Left`, `Escape`, `C-c`) or literal text with `literal`. */
   keys(...keys: string[]): void {
     execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeLlmServer } from '@parley/fake-llm';
 import type { Route } from '../routes.js';
 import { renderApp, waitForFrame } from '../test-support/render-screen.js';
 import { overflow } from '../triage/test-support/triage-store.js';

@@ -2,7 +2,8 @@ import { basename, join } from 'node:path';
 import { ConfigError, type ConfigIssue } from '@parley/core';
 import type { LoadedSuite } from '@parley/config';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
-import { chooseAgent, suiteScenarioIds } from './choose-agent.js';
+import { chooseAgent } from '@parley/production';
+import { suiteScenarioIds } from './suite-scenario-ids.js';
 import { productionLogScenario } from './production-log-scenario.js';
 import { readDataset } from './read-dataset.js';
 import { sgdScenario } from './sgd-scenario.js';
@@ -41,7 +42,7 @@ export interface DatasetResult {
  */
 export function generateFromDataset(input: DatasetInput): DatasetResult {
   const { suite } = input;
-  const agent = chooseAgent(suite, input.agent);
+  const agent = chooseAgent(suite, input.agent, 'the scenarios are for');
   const dataset = readDataset(input.file);
   const planned: PlannedScenario[] = [];
   const skipped: SkippedScenario[] = [];

@@ -2,7 +2,8 @@ import { isAbsolute, join } from 'node:path';
 import { ConfigError, type Clock, type TokenUsage } from '@parley/core';
 import type { LoadedSuite } from '@parley/config';
 import { costOfCall, isProviderError, type ResilienceSettings } from '@parley/providers';
-import { chooseAgent, suiteScenarioIds } from './choose-agent.js';
+import { chooseAgent } from '@parley/production';
+import { suiteScenarioIds } from './suite-scenario-ids.js';
 import { draftScenarios, type RejectedDraft } from './draft-scenarios.js';
 import { defaultGenerateMode, drafterProvider, generationRecordingPath, type GenerateMode } from './drafter-provider.js';
 import { writeScenarios, type WrittenScenario } from './write-scenarios.js';
@@ -68,7 +69,7 @@ export async function generateFromDescription(input: DescriptionInput, dependenc
     });
   }
   if (input.description.trim() === '') throw new ConfigError('--from needs a description of the agent and what to test');
-  const agent = chooseAgent(suite, input.agent);
+  const agent = chooseAgent(suite, input.agent, 'the scenarios are for');
   const recordingsDir = isAbsolute(suite.config.recordings) ? suite.config.recordings : join(suite.dir, suite.config.recordings);
   const recordingFile = generationRecordingPath(recordingsDir, {
     description: input.description,

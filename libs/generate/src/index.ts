@@ -8,6 +8,6 @@ export * from './sgd-scenario.js';
 export * from './production-log-scenario.js';
 export * from './read-dataset.js';
 export * from './write-scenarios.js';
-export * from './choose-agent.js';
+export * from './suite-scenario-ids.js';
 export * from './generate-from-description.js';
 export * from './generate-from-dataset.js';

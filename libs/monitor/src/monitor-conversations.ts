@@ -2,7 +2,7 @@ import type { Expectation, LoadedSuite, ModelRef } from '@parley/config';
 import { ConfigError, type Clock, type MetricResult, type Provider } from '@parley/core';
 import { judgeMetricCatalog, JudgeRun, liveJudgeProvider, modelVersion, type BudgetView } from '@parley/judge';
 import { metricParamsOf } from '@parley/metrics';
-import { conversationEnd, type Located, type LoggedConversation } from '@parley/production';
+import { chooseAgent, conversationEnd, type Located, type LoggedConversation } from '@parley/production';
 import { batchPrices, cacheSavingOfCall, costOfCall, createBatchClient, meteredProvider } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
 import { openJudgeCache, openMonitorBatchStore, openMonitorStore, type MonitoredConversation, type MonitorScore } from '@parley/store';
@@ -107,7 +107,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
   const { suite, redactor } = input;
   const primary = suite.config.judge?.primary;
   if (primary === undefined) throw new ConfigError({ file: suite.file, message: 'parley monitor judges with the suite\'s judge: add judge: { primary: { provider: …, model: … } } to parley.yaml' });
-  const agent = chooseAgent(suite, input.agent);
+  const agent = chooseAgent(suite, input.agent, 'the conversations were with');
   const catalog = judgeMetricCatalog(suite.customMetrics);
   const suiteName = suite.config.suite;
   const now = input.clock.now();
@@ -389,16 +389,6 @@ function langfuseScores(conversation: LoggedConversation, scores: readonly Monit
 function promptVersionOf(conversation: LoggedConversation): string | undefined {
   const value: unknown = (conversation as Record<string, unknown>)['prompt_version'];
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function chooseAgent(suite: LoadedSuite, agent: string | undefined): string {
-  const names = Object.keys(suite.config.agents);
-  if (agent !== undefined) {
-    if (!names.includes(agent)) throw new ConfigError(`--agent ${agent}: the suite has no agent of that name (agents: ${names.join(', ')})`);
-    return agent;
-  }
-  if (names.length === 1) return names[0]!;
-  throw new ConfigError(`the suite has several agents (${names.join(', ')}): say which one the conversations were with, with --agent NAME`);
 }
 
 function compareSource(left: string, right: string): number {

@@ -7,4 +7,5 @@ export * from './production-exchanges.js';
 export * from './production-recording.js';
 export * from './promoted-scenario.js';
 export * from './promote.js';
+export * from './choose-agent.js';
 export * from './export-recordings.js';

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { ConfigError, type ConfigIssue } from '@parley/core';
 import { toYamlText, type LoadedSuite, type RecordingEntry } from '@parley/config';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
+import { chooseAgent } from './choose-agent.js';
 import { conversationEnd, type LoggedConversation } from './conversation-log.js';
 import { wantsPromotion, type Feedback } from './feedback.js';
 import type { Located } from './json-lines.js';
@@ -66,7 +67,7 @@ export interface PromotionResult {
  */
 export async function promoteConversations(input: PromoteInput): Promise<PromotionResult> {
   const { suite, redactor } = input;
-  const agent = chooseAgent(suite, input.agent);
+  const agent = chooseAgent(suite, input.agent, 'the conversations were with');
   const scenariosDir = input.outDir ?? join(suite.dir, 'scenarios', 'from_production');
   const recordingsDir = isAbsolute(suite.config.recordings) ? suite.config.recordings : join(suite.dir, suite.config.recordings);
   const existingIds = new Set(suite.scenarios.map((scenario) => scenario.data.id));
@@ -157,18 +158,6 @@ export async function promoteConversations(input: PromoteInput): Promise<Promoti
   }
   const feedbackWithoutLog = new Set(input.feedback.filter((item) => !matched.has(item)).map((item) => item.conversation_id)).size;
   return { promoted, skipped, without_feedback: withoutFeedback, feedback_without_log: feedbackWithoutLog, scenarios_dir: scenariosDir };
-}
-
-function chooseAgent(suite: LoadedSuite, requested: string | undefined): string {
-  const names = Object.keys(suite.config.agents);
-  if (requested !== undefined) {
-    if (!Object.hasOwn(suite.config.agents, requested)) {
-      throw new ConfigError(`--agent ${requested}: the suite has no such agent; its agents are ${names.join(', ')}`);
-    }
-    return requested;
-  }
-  if (names.length === 1) return names[0]!;
-  throw new ConfigError(`the suite has ${names.length} agents (${names.join(', ')}): choose the one the conversations were with, with --agent NAME`);
 }
 
 function indexFeedback(feedback: readonly Feedback[]): Map<string, Feedback[]> {

@@ -1,9 +1,10 @@
-import type { CallContext, CompletionRequest, CompletionResponse, ProviderKind } from '@parley/core';
+import type { CallContext, CompletionRequest, CompletionResponse } from '@parley/core';
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { fromAnthropicMessage, toAnthropicParams } from './anthropic-provider.js';
 import { fromOpenAiCompletion, toOpenAiParams } from './openai-provider.js';
 import { ProviderError } from './provider-error.js';
+import { providerConnection, type LiveProviderSettings } from './live-provider.js';
 import { lazySdkClient, type SdkClientOptions } from './sdk-client.js';
 import { toProviderError } from './sdk-errors.js';
 
@@ -49,14 +50,12 @@ export function batchResponse(kind: 'openai' | 'anthropic', body: unknown, reque
 const BATCH_CONTEXT: CallContext = { role: 'judge', scenario_id: '(batch)', turn: 0 };
 
 /** The batch client for a provider kind, with the key and base URL taken as live calls take them. */
-export function createBatchClient(settings: { kind: ProviderKind; baseUrl?: string; apiKeyEnv?: string; timeoutMs?: number }, env: NodeJS.ProcessEnv): BatchClient {
+export function createBatchClient(settings: LiveProviderSettings, env: NodeJS.ProcessEnv): BatchClient {
   if (settings.kind !== 'openai' && settings.kind !== 'anthropic') {
     throw new ProviderError('http', `batch judging needs an openai or anthropic judge; ${settings.kind} has no batch API here`);
   }
-  const keyVariable = settings.apiKeyEnv ?? (settings.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
-  const apiKey = env[keyVariable];
+  const { keyVariable, apiKey, baseURL } = providerConnection(settings, env);
   if (!apiKey) throw new ProviderError('missing_api_key', `${keyVariable} is not set: batch judging calls the provider`);
-  const baseURL = settings.baseUrl ?? (settings.kind === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
   const options: SdkClientOptions = { apiKey, ...(baseURL ? { baseURL } : {}), ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) };
   return settings.kind === 'anthropic' ? anthropicBatchClient(options) : openAiBatchClient(options);
 }

@@ -20,21 +20,25 @@ const DEFAULT_KEY_ENV: Record<ProviderKind, string> = {
   'openai-compatible': 'OPENAI_API_KEY',
 };
 
+/** Where a provider kind's calls go and with which key: the settings first, then the environment (keys only from there). */
+export function providerConnection(settings: LiveProviderSettings, env: NodeJS.ProcessEnv): { keyVariable: string; apiKey: string | undefined; baseURL: string | undefined } {
+  const keyVariable = settings.apiKeyEnv ?? DEFAULT_KEY_ENV[settings.kind];
+  const baseURL = settings.baseUrl ?? (settings.kind === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
+  return { keyVariable, apiKey: env[keyVariable], baseURL };
+}
+
 /**
  * A provider that makes real calls. Keys come only from the environment (SPEC §3.1); a missing key
  * becomes a `missing_api_key` error on the first call, so one scenario errors instead of the run.
  */
 export function createLiveProvider(settings: LiveProviderSettings, env: NodeJS.ProcessEnv): Provider {
-  const keyVariable = settings.apiKeyEnv ?? DEFAULT_KEY_ENV[settings.kind];
-  const apiKey = env[keyVariable];
+  const { keyVariable, apiKey, baseURL } = providerConnection(settings, env);
   const timeoutMs = settings.timeoutMs;
   if (settings.kind === 'anthropic') {
-    const baseURL = settings.baseUrl ?? env.ANTHROPIC_BASE_URL;
     return apiKey
       ? createAnthropicProvider({ apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) })
       : missingKey(keyVariable);
   }
-  const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL;
   if (settings.kind === 'openai-compatible') {
     // Local servers (vLLM, Ollama, llama.cpp) usually take any key; the SDK insists on one.
     return createOpenAiProvider({ apiKey: apiKey ?? 'not-needed', ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) });

@@ -1,7 +1,8 @@
-import { isConfigError, systemRandom, type ConfigIssue } from '@parley/core';
+import { isConfigError, type ConfigIssue } from '@parley/core';
 import { runBudget, runSuite, type RunBudget, type RunOutcome } from '@parley/runner';
 import type { TuiServices } from '../tui-context.js';
 import { LiveRunProgress } from './live-run-progress.js';
+import { runDependencies } from './run-dependencies.js';
 
 /** How a live run ended. */
 export type LiveRunEnd =
@@ -64,18 +65,10 @@ export class LiveRunSession {
         ...(services.env.GITHUB_STEP_SUMMARY ? { githubStepSummary: services.env.GITHUB_STEP_SUMMARY } : {}),
         signal: this.controller.signal,
       },
-      {
-        cwd: services.cwd,
-        env: services.env,
-        clock: services.clock,
-        random: services.random ?? systemRandom(),
-        listeners: [
-          (event) => {
-            this.progress.apply(event);
-            this.changed();
-          },
-        ],
-      },
+      runDependencies(services, (event) => {
+        this.progress.apply(event);
+        this.changed();
+      }),
     ).then(
       (outcome) => this.finish({ kind: 'finished', outcome }, outcome.exit_code),
       (error: unknown) => {

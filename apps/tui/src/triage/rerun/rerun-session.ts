@@ -1,7 +1,8 @@
-import { isConfigError, systemRandom, formatIssue } from '@parley/core';
+import { isConfigError, formatIssue } from '@parley/core';
 import type { ReportResult } from '@parley/reports';
 import { runSuite, type RerunChoice, type RunOptions, type RunOutcome } from '@parley/runner';
 import { displayPath } from '../../live/live-format.js';
+import { runDependencies } from '../../live/run-dependencies.js';
 import type { TuiServices } from '../../tui-context.js';
 
 /** Where a re-run is. */
@@ -36,26 +37,18 @@ export class RerunSession {
     this.set({ kind: 'running', choice, turn: 0, attemptsDone: 0, spentUsd: 0, stopping: false });
     runSuite(
       { ...options, signal: controller.signal },
-      {
-        cwd: services.cwd,
-        env: services.env,
-        clock: services.clock,
-        random: services.random ?? systemRandom(),
-        listeners: [
-          (event) => {
-            const current = this.state;
-            if (current.kind !== 'running') return;
-            if (event.type === 'run_started') this.set({ ...current, runId: event.run_id });
-            else if (event.type === 'turn_completed') {
-              const cost = event.turn.cost_usd;
-              // A turn number lower than the last one is the next attempt of `--repeat` starting over.
-              const attemptsDone = event.turn.turn < current.turn ? current.attemptsDone + 1 : current.attemptsDone;
-              const spentUsd = current.spentUsd === null || cost === null ? null : current.spentUsd + (cost ?? 0);
-              this.set({ ...current, turn: event.turn.turn, attemptsDone, spentUsd });
-            }
-          },
-        ],
-      },
+      runDependencies(services, (event) => {
+        const current = this.state;
+        if (current.kind !== 'running') return;
+        if (event.type === 'run_started') this.set({ ...current, runId: event.run_id });
+        else if (event.type === 'turn_completed') {
+          const cost = event.turn.cost_usd;
+          // A turn number lower than the last one is the next attempt of `--repeat` starting over.
+          const attemptsDone = event.turn.turn < current.turn ? current.attemptsDone + 1 : current.attemptsDone;
+          const spentUsd = current.spentUsd === null || cost === null ? null : current.spentUsd + (cost ?? 0);
+          this.set({ ...current, turn: event.turn.turn, attemptsDone, spentUsd });
+        }
+      }),
     ).then(
       (outcome) => {
         const result = outcome.report.results[0];

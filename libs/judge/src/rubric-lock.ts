@@ -9,9 +9,10 @@ export const RUBRIC_LOCK_FILE_NAME = '.rubric-lock.json';
 
 /**
  * `metrics/.rubric-lock.json`: per rubric metric, the version and the sha256 of its rubric as last
- * seen (SPEC §3.4 "Parley stores the rubric's content hash beside the version"). A separate file,
- * not a field in the metric file, so that nobody has to compute a hash by hand: Parley writes it,
- * the team commits it, and review shows a version bump next to every rubric change.
+ * seen (docs/decisions.md, "Rubric lock file": the rubric's content hash is kept beside its
+ * version). A separate file, not a field in the metric file, so that nobody has to compute a hash
+ * by hand: Parley writes it, the team commits it, and review shows a version bump next to every
+ * rubric change.
  */
 export const RubricLockSchema = z.strictObject({
   schema_version: z.literal(1),

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderError } from '@parley/providers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { providerFailure } from './test-support/provider-failure.js';
 import { commandAgent, type CommandAgentOptions } from './command-agent.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-command-agent-'));
@@ -14,15 +14,6 @@ function agent(name: string, source: string, options: Partial<CommandAgentOption
   writeFileSync(file, source);
   // Replies come back within milliseconds; the long wait only matters on a loaded machine.
   return commandAgent({ command: [process.execPath, file, name], cwd: dir, env: { PATH: process.env.PATH, MARKER_DIR: dir }, timeoutMs: 30_000, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 /** Resolves once the condition holds (checked every 20 ms). */
@@ -74,7 +65,7 @@ describe('commandAgent', () => {
 
   it('fails the turn on a line that is not JSON, quoting it and what the agent printed', async () => {
     const transport = agent('chatty', `process.stdin.once('data', () => console.log('Hello! I am the booking bot'));`);
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.kind).toBe('agent');
     expect(error.message).toContain('printed a line that is not JSON: Hello! I am the booking bot');
     expect(error.details).toContain('stdout:\nHello! I am the booking bot');
@@ -83,18 +74,18 @@ describe('commandAgent', () => {
 
   it('fails the turn when the process exits before replying, with its exit code and stderr', async () => {
     const transport = agent('crash', `process.stdin.once('data', () => { console.error('KeyError: tenant'); process.exit(3); });`);
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.kind).toBe('agent');
     expect(error.message).toMatch(/^agent command ".*crash\.mjs crash" exited with code 3 before replying$/);
     expect(error.details).toBe('stderr:\nKeyError: tenant');
     // The process is gone: a later turn fails the same way instead of waiting.
-    expect((await failure(transport.send({ message: 'again' }))).message).toContain('exited with code 3 before replying');
+    expect((await providerFailure(transport.send({ message: 'again' }))).message).toContain('exited with code 3 before replying');
     await transport.close();
   });
 
   it('says when the program cannot be started', async () => {
     const transport = commandAgent({ command: [join(dir, 'no-such-program')], cwd: dir, env: {}, timeoutMs: 30_000 });
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.message).toMatch(/could not be started: spawn .*no-such-program ENOENT before replying/);
     await transport.close();
   });
@@ -105,7 +96,7 @@ describe('commandAgent', () => {
       timeoutMs: 300,
       exitGraceMs: 100,
     });
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.message).toMatch(/did not reply within 300 ms$/);
     // On a loaded machine the process may still be starting when the timeout fires.
     const pidFile = join(dir, 'silent.pid');
@@ -120,7 +111,7 @@ describe('commandAgent', () => {
     const controller = new AbortController();
     const sending = transport.send({ message: 'Habari' }, controller.signal);
     controller.abort();
-    expect((await failure(sending)).kind).toBe('aborted');
+    expect((await providerFailure(sending)).kind).toBe('aborted');
     await transport.close();
   });
 });

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderError } from '@parley/providers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { providerFailure } from './test-support/provider-failure.js';
 import { moduleAgent, type ModuleAgentOptions } from './module-agent.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-module-agent-'));
@@ -12,15 +12,6 @@ function agent(file: string, source: string, options: Partial<ModuleAgentOptions
   writeFileSync(join(dir, file), source);
   // Replies come back within milliseconds; the long wait only matters on a loaded machine.
   return moduleAgent({ file: join(dir, file), timeoutMs: 30_000, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 describe('moduleAgent', () => {
@@ -51,7 +42,7 @@ describe('moduleAgent', () => {
 
   it('makes a throwing respond an agent error with its message and stack', async () => {
     const transport = agent('throws.mjs', `export function respond() { console.log('looking up tenant'); throw new Error('KeyError: tenant'); }`);
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.kind).toBe('agent');
     expect(error.message).toBe('module agent throws.mjs threw: KeyError: tenant');
     expect(error.details).toContain('throws.mjs');
@@ -60,29 +51,29 @@ describe('moduleAgent', () => {
 
   it('survives process.exit() in the module: only its thread ends, and the turn fails saying so', async () => {
     const transport = agent('exits.mjs', `export function respond() { process.exit(7); }`);
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.message).toBe('module agent exits.mjs ended its thread (exit code 7)');
-    expect((await failure(transport.send({ message: 'again' }))).message).toBe('module agent exits.mjs ended its thread (exit code 7)');
+    expect((await providerFailure(transport.send({ message: 'again' }))).message).toBe('module agent exits.mjs ended its thread (exit code 7)');
     await transport.close();
   });
 
   it('names what is wrong with a module it cannot use', async () => {
     const missing = moduleAgent({ file: join(dir, 'absent.mjs'), timeoutMs: 30_000 });
-    expect((await failure(missing.send({ message: 'x' }))).message).toBe(`cannot load module agent ${join(dir, 'absent.mjs')}: file not found`);
+    expect((await providerFailure(missing.send({ message: 'x' }))).message).toBe(`cannot load module agent ${join(dir, 'absent.mjs')}: file not found`);
 
     const noFunction = agent('no-function.mjs', `export const greeting = 'hi';`);
-    expect((await failure(noFunction.send({ message: 'x' }))).message).toBe(`module agent ${join(dir, 'no-function.mjs')} exports no function "respond" (exports: greeting)`);
+    expect((await providerFailure(noFunction.send({ message: 'x' }))).message).toBe(`module agent ${join(dir, 'no-function.mjs')} exports no function "respond" (exports: greeting)`);
     await noFunction.close();
 
     const broken = agent('broken.mjs', `export function respond( {`);
-    expect((await failure(broken.send({ message: 'x' }))).message).toMatch(new RegExp(`^cannot load module agent ${join(dir, 'broken.mjs')}: `));
+    expect((await providerFailure(broken.send({ message: 'x' }))).message).toMatch(new RegExp(`^cannot load module agent ${join(dir, 'broken.mjs')}: `));
     await broken.close();
   });
 
   it('stops a respond that never settles at the timeout', async () => {
     // The promise never settles, so the timeout is reached however busy the machine is.
     const transport = agent('hangs.mjs', `export function respond() { console.log('calling the booking API'); return new Promise(() => {}); }`, { timeoutMs: 300 });
-    const error = await failure(transport.send({ message: 'Habari' }));
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
     expect(error.message).toBe('module agent hangs.mjs did not reply within 300 ms');
     await transport.close();
   });
@@ -92,7 +83,7 @@ describe('moduleAgent', () => {
     const controller = new AbortController();
     const sending = transport.send({ message: 'Habari' }, controller.signal);
     controller.abort();
-    expect((await failure(sending)).kind).toBe('aborted');
+    expect((await providerFailure(sending)).kind).toBe('aborted');
     await transport.close();
   });
 });

@@ -29,9 +29,9 @@ describe.skipIf(!TmuxSession.available())('parley generate in a real terminal wi
     sessions.push(session);
     const screen = await session.waitFor((text) => text.includes('[exit 0]'));
     expect(screen).toMatch(/^wrote 10 scripted scenarios from the SGD dialogues into/m);
-    expect(screen.split('\n').filter((line) => /^ {2}sgd_29_000\d\d /.test(line))).toHaveLength(10);
+    expect(screen.split('\n').filter((line) => /^ {2}sgd_train_29_000\d\d /.test(line))).toHaveLength(10);
     for (const line of screen.split('\n')) expect(line.length, line).toBeLessThan(columns);
     const coloured = execFileSync('tmux', ['capture-pane', '-e', '-p', '-t', session.name], { encoding: 'utf8' });
-    expect(coloured).toMatch(/\u001b\[32msgd_29_00053\u001b\[39m/);
+    expect(coloured).toMatch(/\u001b\[32msgd_train_29_00053\u001b\[39m/);
   });
 });

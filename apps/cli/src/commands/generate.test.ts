@@ -165,8 +165,8 @@ describe('parley generate --from-dataset (scripted scenarios, no model)', () => 
     for (const line of result.stdout.split('\n')) expect(line.length, line).toBeLessThan(80);
     const files = yamlFiles(join(suite, 'scenarios', 'from_dataset'));
     expect(files).toHaveLength(10);
-    expect(files[0]).toBe('sgd_29_00053.yaml');
-    const first = readFileSync(join(suite, 'scenarios', 'from_dataset', 'sgd_29_00053.yaml'), 'utf8');
+    expect(files[0]).toBe('sgd_train_29_00053.yaml');
+    const first = readFileSync(join(suite, 'scenarios', 'from_dataset', 'sgd_train_29_00053.yaml'), 'utf8');
     expect(first).toMatch(/^ {2}opening: I want to find a salon that is unisex\.$/m);
     expect(first).toMatch(/^ {4}- A salon in Concord sounds like a good idea\.$/m);
     expect(first).toMatch(/source: sgd:sgd_salon_dialogues\.json#29_00053/);
@@ -176,14 +176,14 @@ describe('parley generate --from-dataset (scripted scenarios, no model)', () => 
     expect(validate.status, validate.stdout).toBe(0);
     expect(JSON.parse(validate.stdout)).toMatchObject({ valid: true, scenarios: 10 });
 
-    const before = readFileSync(join(suite, 'scenarios', 'from_dataset', 'sgd_29_00053.yaml'), 'utf8');
+    const before = readFileSync(join(suite, 'scenarios', 'from_dataset', 'sgd_train_29_00053.yaml'), 'utf8');
     const again = await parleyAsync(['generate', '--from-dataset', SGD_FILE, '--count', '11', '--format', 'json'], { cwd: suite });
     expect(again.status, again.stderr).toBe(0);
     const report = JSON.parse(again.stdout) as { written: Array<{ id: string }>; skipped: Array<{ reason: string }> };
-    expect(report.written.map((item) => item.id)).toEqual(['sgd_29_00063']);
+    expect(report.written.map((item) => item.id)).toEqual(['sgd_train_29_00063']);
     expect(report.skipped).toHaveLength(10);
-    expect(report.skipped[0]!.reason).toBe('already there: the suite has a scenario "sgd_29_00053"');
-    expect(readFileSync(join(suite, 'scenarios', 'from_dataset', 'sgd_29_00053.yaml'), 'utf8')).toBe(before);
+    expect(report.skipped[0]!.reason).toBe('already there: the suite has a scenario "sgd_train_29_00053"');
+    expect(readFileSync(join(suite, 'scenarios', 'from_dataset', 'sgd_train_29_00053.yaml'), 'utf8')).toBe(before);
   });
 
   it('masks a production log with the suite redactor and refuses a restricted vertical before writing anything', async () => {

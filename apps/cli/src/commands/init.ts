@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { displayPath } from '@parley/core';
 import { Option, type Command } from 'commander';
 import {
   isScaffoldAgentKind,
@@ -63,7 +64,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const gitignorePath = join(projectRoot, '.gitignore');
   const gitignore = ensureGitignoreLines(gitignorePath);
 
-  const shown = (path: string): string => relative(context.cwd, path) || '.';
+  const shown = (path: string): string => displayPath(path, context.cwd);
   const lines = [`parley init: a suite with one ${agentKind} agent in ${shown(suiteDir)}`];
   for (const path of written) lines.push(`  wrote  ${shown(path)}`);
   if (gitignore === 'written') lines.push(`  wrote  ${shown(gitignorePath)}`);

@@ -22,7 +22,8 @@ const textFile = /\.(ts|tsx|mts|mjs|cjs|js|json|md|ya?ml|sh|sql)$/;
 function filesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return ['node_modules', 'dist', 'coverage', '.parley'].includes(entry.name) ? [] : filesUnder(path);
+    // Build output, not source: dist/, and apps/cli/schemas/ (written from docs/file-formats.md by scripts/write-schemas.mjs).
+    if (entry.isDirectory()) return ['node_modules', 'dist', 'schemas', 'coverage', '.parley'].includes(entry.name) ? [] : filesUnder(path);
     return textFile.test(entry.name) ? [path] : [];
   });
 }

@@ -37,38 +37,42 @@ describe('module boundaries in eslint.config.mjs', { timeout: 180_000 }, () => {
     expect(await boundaryErrors(eslint, 'libs/judge/src/boundary-probe.ts', code)).toEqual([]);
   });
 
-  it('fails a library that imports an app by its package name', async () => {
-    const code = "import { runTui } from '@parley/tui';\nexport const used = runTui;\n";
-    expect(await boundaryErrors(eslint, 'libs/canary/src/boundary-probe.ts', code)).toEqual([
-      'A project tagged with "scope:lib" can only depend on libs tagged with "scope:lib"',
-    ]);
-  });
+  /** One import that breaks a rule: where it is written, what it imports, and the one error expected. */
+  const violations: Array<{ rule: string; file: string; specifier: string; error: string }> = [
+    {
+      rule: 'a library imports an app by its package name',
+      file: 'libs/canary/src/boundary-probe.ts',
+      specifier: '@parley/tui',
+      error: 'A project tagged with "scope:lib" can only depend on libs tagged with "scope:lib"',
+    },
+    {
+      rule: 'a library imports an app by a relative path',
+      file: 'libs/canary/src/boundary-probe.ts',
+      specifier: '../../../apps/cli/src/main.js',
+      error: 'Projects cannot be imported by a relative or absolute path, and must begin with a npm scope',
+    },
+    {
+      rule: 'a domain library imports a data library',
+      file: 'libs/gate/src/boundary-probe.ts',
+      specifier: '@parley/store',
+      error: 'A project tagged with "type:domain" can only depend on libs tagged with "type:util", "type:domain"',
+    },
+    {
+      rule: 'a data library imports a feature library',
+      file: 'libs/store/src/boundary-probe.ts',
+      specifier: '@parley/generate',
+      error: 'A project tagged with "type:data" can only depend on libs tagged with "type:util", "type:domain", "type:data"',
+    },
+    {
+      rule: 'a library imports terminal presentation (Ink)',
+      file: 'libs/reports/src/boundary-probe.ts',
+      specifier: 'ink',
+      error: 'A project tagged with "scope:lib" is not allowed to import "ink"',
+    },
+  ];
 
-  it('fails a library that imports an app by a relative path', async () => {
-    const code = "import { main } from '../../../apps/cli/src/main.js';\nexport const used = main;\n";
-    expect(await boundaryErrors(eslint, 'libs/canary/src/boundary-probe.ts', code)).toEqual([
-      'Projects cannot be imported by a relative or absolute path, and must begin with a npm scope',
-    ]);
-  });
-
-  it('fails a domain library that imports a data library', async () => {
-    const code = "import { openStore } from '@parley/store';\nexport const used = openStore;\n";
-    expect(await boundaryErrors(eslint, 'libs/gate/src/boundary-probe.ts', code)).toEqual([
-      'A project tagged with "type:domain" can only depend on libs tagged with "type:util", "type:domain"',
-    ]);
-  });
-
-  it('fails a data library that imports a feature library', async () => {
-    const code = "import { draftScenario } from '@parley/generate';\nexport const used = draftScenario;\n";
-    expect(await boundaryErrors(eslint, 'libs/store/src/boundary-probe.ts', code)).toEqual([
-      'A project tagged with "type:data" can only depend on libs tagged with "type:util", "type:domain", "type:data"',
-    ]);
-  });
-
-  it('fails a library that imports terminal presentation (Ink)', async () => {
-    const code = "import { render } from 'ink';\nexport const used = render;\n";
-    expect(await boundaryErrors(eslint, 'libs/reports/src/boundary-probe.ts', code)).toEqual([
-      'A project tagged with "scope:lib" is not allowed to import "ink"',
-    ]);
+  it.each(violations)('fails when $rule', async ({ file, specifier, error }) => {
+    const code = `import * as imported from '${specifier}';\nexport const used = imported;\n`;
+    expect(await boundaryErrors(eslint, file, code)).toEqual([error]);
   });
 });

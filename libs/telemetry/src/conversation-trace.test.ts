@@ -2,60 +2,10 @@ import type { RunReport } from '@parley/reports';
 import { describe, expect, it } from 'vitest';
 import { conversationTraces } from './conversation-trace.js';
 import { conversationSpans } from './otel-spans.js';
+import { promptAgentResult, sampleReport } from './test-support/sample-report.js';
 
 function report(metadataOnly: boolean): RunReport {
-  return {
-    schema_version: 1,
-    run_id: 'run-1',
-    suite: 'ratiba_booking',
-    parley_version: '0.1.0',
-    mode: 'replay',
-    status: 'pass',
-    exit_code: 0,
-    strict: false,
-    started_at: '2026-11-26T10:00:00.000Z',
-    finished_at: '2026-11-26T10:00:01.000Z',
-    duration_ms: 1000,
-    git_sha: 'abc1234',
-    config_fingerprint: null,
-    cost_usd: 0.01,
-    cost: { input_tokens: 0, output_tokens: 0, usd: 0.01, calls: 3 },
-    counts: { pass: 1, fail: 0, warn: 0, flaky: 0, error: 0, skipped: 0 },
-    results: [
-      {
-        scenario_id: 'spa_happy',
-        agent: 'booking',
-        gate: 'blocking',
-        tags: ['booking'],
-        status: 'pass',
-        reason: 'all expectations met',
-        metadata_only: metadataOnly,
-        metrics: [
-          { metric: 'conversation_judge', version: '1.0.0', score: 0.9, threshold: 0.7, passed: true, reason: 'warm' },
-          { metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: false, reason: 'missing BK-1042' },
-        ],
-        cost: { input_tokens: 30, output_tokens: 12, usd: 0.01, calls: 3 },
-        calls: [
-          { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 10, output_tokens: 4, cost_usd: 0.001, latency_ms: 120 },
-          { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 12, output_tokens: 5, cost_usd: 0.001, latency_ms: 80 },
-          { role: 'judge', provider: 'anthropic', model: 'claude-sonnet-4-6', turn: 0, input_tokens: 8, output_tokens: 3, cost_usd: 0.008, latency_ms: 300 },
-        ],
-        ...(metadataOnly
-          ? {}
-          : {
-              transcript: {
-                ended_by: 'script',
-                turns: [
-                  { role: 'user', content: 'Nataka massage', turn: 1 },
-                  { role: 'assistant', content: '', turn: 1, tool_calls: [{ name: 'check_availability', args: { day: 'saturday' } }] },
-                  { role: 'tool', content: '{"slots":["10:00"]}', turn: 1, tool_name: 'check_availability' },
-                  { role: 'assistant', content: 'Saa nne inafaa?', turn: 1 },
-                ],
-              },
-            }),
-      },
-    ],
-  };
+  return sampleReport([promptAgentResult(metadataOnly)]);
 }
 
 describe('conversationTraces', () => {
@@ -72,9 +22,14 @@ describe('conversationTraces', () => {
       status: 'pass',
       mode: 'replay',
     });
+    const user = { role: 'user', parts: [{ type: 'text', content: 'Nataka massage' }] };
+    const toolCall = { type: 'tool_call', id: 'call_1', name: 'check_availability', arguments: { day: 'saturday' } };
     expect(trace!.spans.map((span) => [span.input, span.output])).toEqual([
-      ['Nataka massage', 'check_availability({"day":"saturday"})'],
-      ['Nataka massage', 'Saa nne inafaa?'],
+      [[user], [{ role: 'assistant', parts: [toolCall], finish_reason: 'tool_call' }]],
+      [
+        [user, { role: 'assistant', parts: [toolCall] }, { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: '{"slots":["10:00"]}' }] }],
+        [{ role: 'assistant', parts: [{ type: 'text', content: 'Saa nne inafaa?' }], finish_reason: 'stop' }],
+      ],
       [undefined, undefined],
     ]);
     const start = Date.parse('2026-11-26T10:00:00.000Z');
@@ -82,6 +37,7 @@ describe('conversationTraces', () => {
     expect(trace!.scores.map((score) => [score.name, score.value, score.data_type, score.reason])).toEqual([
       ['conversation_judge', 0.9, 'NUMERIC', 'warm'],
       ['content_signals', 0, 'BOOLEAN', 'missing BK-1042'],
+      ['tool_correctness', 1, 'NUMERIC', 'all tools called'],
     ]);
   });
 
@@ -102,7 +58,7 @@ describe('conversationTraces', () => {
     expect(trace.spans.every((span) => span.input === undefined && span.output === undefined)).toBe(true);
     expect(trace.scores.every((score) => score.reason === undefined)).toBe(true);
     for (const dialect of ['langfuse', 'otlp'] as const) {
-      const text = JSON.stringify(conversationSpans(trace, { dialect, parleyVersion: '0.1.0' }).map((span) => [span.attributes, span.events]));
+      const text = JSON.stringify(conversationSpans([trace], { dialect, parleyVersion: '0.1.0' }).spans.map((span) => [span.attributes, span.events]));
       expect(text).not.toContain('warm');
       expect(text).not.toContain('missing BK-1042');
     }
@@ -110,10 +66,10 @@ describe('conversationTraces', () => {
 
   it('speaks the GenAI conventions to a plain OTLP collector, and Langfuse\'s attributes only to Langfuse', () => {
     const trace = conversationTraces(report(false))[0]!;
-    const otlp = conversationSpans(trace, { dialect: 'otlp', parleyVersion: '0.1.0' });
-    expect(otlp[1]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4.1-mini', 'gen_ai.usage.input_tokens': 10 });
-    expect(Object.keys(otlp.flatMap((span) => Object.keys(span.attributes))).some((key) => key.startsWith('langfuse.'))).toBe(false);
-    expect(otlp[0]!.events.map((event) => event.attributes?.['gen_ai.evaluation.name'])).toEqual(['conversation_judge', 'content_signals']);
-    expect(otlp[1]!.parentSpanContext?.spanId).toBe(otlp[0]!.spanContext().spanId);
+    const otlp = conversationSpans([trace], { dialect: 'otlp', parleyVersion: '0.1.0' }).spans;
+    expect(otlp[1]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4.1-mini', 'gen_ai.usage.input_tokens': { int: 10 } });
+    expect(otlp.flatMap((span) => Object.keys(span.attributes)).some((key) => key.startsWith('langfuse.'))).toBe(false);
+    expect(otlp[0]!.events.map((event) => event.attributes['gen_ai.evaluation.name'])).toEqual(['conversation_judge', 'content_signals', 'tool_correctness']);
+    expect(otlp[1]!.parentSpanId).toBe(otlp[0]!.spanId);
   });
 });

@@ -43,6 +43,7 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const contentType = target.protocol === 'http/protobuf' ? 'application/x-protobuf' : 'application/json';
   const timeoutMs = target.timeoutMs ?? 10_000;
+  const { url, headers } = withUrlCredentials(target.url, target.headers ?? {});
   for (let start = 0; start < batch.spans.length; start += SPANS_PER_REQUEST) {
     const part: TraceBatch = { ...batch, spans: batch.spans.slice(start, start + SPANS_PER_REQUEST) };
     const body = target.protocol === 'http/protobuf' ? encodeProtobufRequest(part) : encodeJsonRequest(part);
@@ -50,9 +51,9 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
       let response: Response | undefined;
       let failure = '';
       try {
-        response = await fetcher(target.url, {
+        response = await fetcher(url, {
           method: 'POST',
-          headers: { ...target.headers, 'content-type': contentType, accept: contentType },
+          headers: { ...headers, 'content-type': contentType, accept: contentType },
           body,
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -84,6 +85,17 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
       await sleep(backoffDelayMs(attempt, policy, random(), retryAfter));
     }
   }
+}
+
+/** `user:password@` in the URL (which fetch refuses) as HTTP Basic auth, unless headers already authorise. */
+function withUrlCredentials(text: string, headers: Record<string, string>): { url: string; headers: Record<string, string> } {
+  const url = new URL(text);
+  if (url.username === '' && url.password === '') return { url: text, headers };
+  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+  url.username = '';
+  url.password = '';
+  const authorised = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
+  return { url: url.href, headers: authorised ? headers : { ...headers, authorization: `Basic ${basic}` } };
 }
 
 /** A collector's error body (google.rpc.Status in JSON, or text): its message, shortened. */

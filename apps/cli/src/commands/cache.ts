@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { ConfigError } from '@parley/core';
+import { ConfigError, displayPath } from '@parley/core';
 import type { JudgeCacheGroup, JudgeCacheStats } from '@parley/store';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 
@@ -32,7 +32,7 @@ export async function cacheStatsCommand(flags: { format?: string }, context: Com
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
   const path = databasePath(context);
-  const shown = relative(context.cwd, path) || path;
+  const shown = displayPath(path, context.cwd);
   if (!existsSync(path)) {
     context.output.out(format === 'json' ? `${JSON.stringify({ path: shown, entries: 0 }, null, 2)}\n` : `the judge cache is empty (no ${shown} yet)\n`);
     return 0;

@@ -1,5 +1,5 @@
-import { join, relative, resolve } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { join, resolve } from 'node:path';
+import { ConfigError, displayPath } from '@parley/core';
 import type {
   describeSessionChoice,
   formatBias,
@@ -167,7 +167,7 @@ export async function calibrateImportCommand(file: string | undefined, flags: Ca
     }
   } else {
     const path = resolve(context.cwd, file!);
-    source = { kind: 'log', path, shown: shown(path, context.cwd) };
+    source = { kind: 'log', path, shown: displayPath(path, context.cwd) };
   }
 
   const result = await calibration.importConversations({
@@ -183,7 +183,7 @@ export async function calibrateImportCommand(file: string | undefined, flags: Ca
     context.output.out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  context.output.out(importSummary(result, shown(folder.setFile, context.cwd), paint(context.output.color)));
+  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color)));
   return 0;
 }
 
@@ -255,7 +255,7 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
     for (const error of errors) lines.push(colors.dim(`    ${error.item_id}: ${error.error}`));
   }
   if (result.recording !== undefined) {
-    const where = shown(result.recording.file, context.cwd);
+    const where = displayPath(result.recording.file, context.cwd);
     lines.push(result.recording.written ? `recording: ${where} (${result.recording.calls} calls)` : colors.yellow(`recording not written: ${result.recording.reason}`));
   }
   const cost = result.cost_usd === null ? 'cost unknown (a model has no price)' : `$${result.cost_usd.toFixed(4)}`;
@@ -287,11 +287,11 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
       const colors = paint(context.output.color);
       if (made.replayed !== undefined) {
         context.output.err(
-          colors.dim(`no judge session for ${folder.shown} yet: replayed ${shown(folder.recordingFile, context.cwd)} into session ${made.replayed.session.id} (offline, no cost)\n`),
+          colors.dim(`no judge session for ${folder.shown} yet: replayed ${displayPath(folder.recordingFile, context.cwd)} into session ${made.replayed.session.id} (offline, no cost)\n`),
         );
       }
       context.output.out(reportText(made.report, colors, calibration, context.output.columns));
-      context.output.out(`reports: ${shown(made.files.markdown, context.cwd)}, ${shown(made.files.json, context.cwd)}\n`);
+      context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}\n`);
     }
     return made.report.gate.passed ? 0 : 1;
   } finally {
@@ -449,7 +449,3 @@ function numberFlag(name: string, text: string, valid: (value: number) => boolea
   return value;
 }
 
-function shown(path: string, cwd: string): string {
-  const relativePath = relative(cwd, path);
-  return relativePath === '' ? '.' : relativePath.startsWith('..') ? path : relativePath;
-}

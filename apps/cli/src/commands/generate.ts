@@ -1,5 +1,5 @@
-import { relative, resolve } from 'node:path';
-import { ConfigError, terminalSafe } from '@parley/core';
+import { resolve } from 'node:path';
+import { ConfigError, terminalSafe, displayPath } from '@parley/core';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
@@ -57,9 +57,9 @@ export async function generateCommand(flags: GenerateFlags, context: CommandCont
   const generate = await import('@parley/generate');
   const suite = loadSuiteForRun(resolve(context.cwd, flags.suite ?? '.'));
   printIssues(context.output, suite.warnings.filter((issue) => !isNoScenariosWarning(issue.message)), context.cwd);
-  const displayPath = (file: string) => shown(file, context.cwd);
+  const shown = (file: string) => displayPath(file, context.cwd);
   const outDir = flags.out !== undefined ? resolve(context.cwd, flags.out) : undefined;
-  const suiteArgument = shown(suite.dir, context.cwd);
+  const suiteArgument = displayPath(suite.dir, context.cwd);
 
   if (flags.fromDataset !== undefined) {
     const { suiteRedactor } = await import('@parley/redaction');
@@ -67,21 +67,21 @@ export async function generateCommand(flags: GenerateFlags, context: CommandCont
     const result = generate.generateFromDataset({
       suite,
       file,
-      shownFile: displayPath(file),
+      shownFile: shown(file),
       ...(count !== undefined ? { count } : {}),
       ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
       ...(outDir !== undefined ? { outDir } : {}),
       redactor: suiteRedactor(suite, { env: context.env }),
       now: context.clock.now(),
-      displayPath,
+      displayPath: shown,
     });
     if (flags.format === 'json') {
-      context.output.out(`${JSON.stringify({ ...result, scenarios_dir: displayPath(result.scenarios_dir), written: result.written.map((item) => ({ ...item, file: displayPath(item.file) })) }, null, 2)}\n`);
+      context.output.out(`${JSON.stringify({ ...result, scenarios_dir: shown(result.scenarios_dir), written: result.written.map((item) => ({ ...item, file: shown(item.file) })) }, null, 2)}\n`);
       return 0;
     }
     const format = result.format === 'sgd' ? 'SGD dialogues' : 'conversation log';
     context.output.out(render(context, {
-      headline: `wrote ${counted(result.written.length, 'scripted scenario')} from the ${format} into ${displayPath(result.scenarios_dir)} (gate: advisory)`,
+      headline: `wrote ${counted(result.written.length, 'scripted scenario')} from the ${format} into ${shown(result.scenarios_dir)} (gate: advisory)`,
       written: result.written,
       problems: result.skipped.map((item) => ({ label: 'skipped', text: `${item.source}: ${item.reason}` })),
       footer: result.written.length > 0 ? [`next: review the files, then \`parley validate ${suiteArgument}\` and record them: \`parley run ${suiteArgument} --tag from_dataset --mode record\``] : [],
@@ -100,7 +100,7 @@ export async function generateCommand(flags: GenerateFlags, context: CommandCont
       ...(outDir !== undefined ? { outDir } : {}),
       ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
       recordCommand,
-      displayPath,
+      displayPath: shown,
     },
     { env: context.env, clock: context.clock, ...(context.signal ? { signal: context.signal } : {}) },
   );
@@ -111,9 +111,9 @@ export async function generateCommand(flags: GenerateFlags, context: CommandCont
       `${JSON.stringify(
         {
           ...result,
-          recording_file: displayPath(result.recording_file),
-          scenarios_dir: displayPath(result.scenarios_dir),
-          written: result.written.map((item) => ({ ...item, file: displayPath(item.file) })),
+          recording_file: shown(result.recording_file),
+          scenarios_dir: shown(result.scenarios_dir),
+          written: result.written.map((item) => ({ ...item, file: shown(item.file) })),
           exit_code: exitCode,
         },
         null,
@@ -129,15 +129,15 @@ export async function generateCommand(flags: GenerateFlags, context: CommandCont
   }
   const recording =
     result.mode === 'replay'
-      ? `replayed from ${displayPath(result.recording_file)}`
+      ? `replayed from ${shown(result.recording_file)}`
       : result.recording?.written
-        ? `recorded to ${displayPath(result.recording_file)}`
+        ? `recorded to ${shown(result.recording_file)}`
         : result.recording !== undefined
-          ? `not recorded (a call failed): ${displayPath(result.recording_file)} is unchanged`
+          ? `not recorded (a call failed): ${shown(result.recording_file)} is unchanged`
           : 'live, not recorded';
   const cost = result.cost_usd === null ? 'cost unknown' : `$${result.cost_usd.toFixed(4)}`;
   context.output.out(render(context, {
-    headline: `drafted ${counted(result.written.length, 'scenario')} of ${asked} into ${displayPath(result.scenarios_dir)} (gate: advisory)`,
+    headline: `drafted ${counted(result.written.length, 'scenario')} of ${asked} into ${shown(result.scenarios_dir)} (gate: advisory)`,
     written: result.written,
     problems: [
       ...result.rejected.map((item) => ({ label: 'rejected', text: `draft ${item.position}${item.id !== undefined ? ` (${item.id})` : ''}: ${item.problems.join('; ')}` })),
@@ -193,7 +193,3 @@ function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-function shown(path: string, cwd: string): string {
-  const relativePath = relative(cwd, path);
-  return relativePath === '' ? '.' : relativePath.startsWith('..') ? path : relativePath;
-}

@@ -1,3 +1,4 @@
+import { displayPath } from '@parley/core';
 import { judgeSummary } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -51,6 +52,3 @@ export async function mergeReportsCommand(paths: string[], flags: MergeReportsFl
   return merged.exit_code;
 }
 
-function displayPath(path: string, cwd: string): string {
-  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
-}

@@ -1,5 +1,5 @@
-import { relative, resolve } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { resolve } from 'node:path';
+import { ConfigError, displayPath } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -85,7 +85,7 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
     notes.push(`conversations read from ${shownLangfuse(target)} traces of the window; "langfuse:N" is a trace's position in that listing`);
   } else {
     const logsFile = resolve(context.cwd, flags.logs!);
-    source = shown(logsFile, context.cwd);
+    source = displayPath(logsFile, context.cwd);
     sample = await monitor.readSampledConversations(logsFile, { percent, salt, since });
   }
   const langfuse = await langfuseIfConfigured(context.env);
@@ -188,7 +188,3 @@ function count(value: number, noun: string): string {
   return `${value} ${value === 1 ? noun : `${noun}s`}`;
 }
 
-function shown(path: string, cwd: string): string {
-  const relativePath = relative(cwd, path);
-  return relativePath === '' ? '.' : relativePath.startsWith('..') ? path : relativePath;
-}

@@ -1,5 +1,5 @@
-import { relative, resolve } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { resolve } from 'node:path';
+import { ConfigError, displayPath } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
@@ -58,7 +58,7 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
 
   const result = await production.promoteConversations({
     suite,
-    logsFile: shown(logsFile, context.cwd),
+    logsFile: displayPath(logsFile, context.cwd),
     conversations,
     feedback,
     redactor,
@@ -70,13 +70,13 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
 
   const colors = paint(context.output.color);
   const lines: string[] = [];
-  const where = shown(result.scenarios_dir, context.cwd);
+  const where = displayPath(result.scenarios_dir, context.cwd);
   if (result.promoted.length === 0) lines.push(`promoted nothing into ${where}`);
   else {
     lines.push(colors.bold(`promoted ${count(result.promoted.length, 'conversation')} into ${where} (gate: advisory until reviewed):`));
     for (const item of result.promoted) {
       lines.push(`  ${colors.status('pass', item.scenario_id)}  ${item.source}  ${item.title}`);
-      lines.push(colors.dim(`    ${shown(item.scenario_file, context.cwd)}, ${shown(item.recording_file, context.cwd)}`));
+      lines.push(colors.dim(`    ${displayPath(item.scenario_file, context.cwd)}, ${displayPath(item.recording_file, context.cwd)}`));
       for (const note of item.notes) lines.push(colors.dim(`    note: ${note}`));
     }
   }
@@ -90,7 +90,7 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
   ].filter((part) => part !== '');
   if (unused.length > 0) lines.push(colors.dim(`not considered: ${unused.join('; ')}`));
   if (result.promoted.length > 0) {
-    const suiteArgument = shown(suite.dir, context.cwd) || '.';
+    const suiteArgument = displayPath(suite.dir, context.cwd) || '.';
     lines.push(`next: review the files, then \`parley validate ${suiteArgument}\` and \`parley run ${suiteArgument} --tag from_production\``);
   }
   context.output.out(`${lines.join('\n')}\n`);
@@ -111,7 +111,3 @@ function count(value: number, noun: string): string {
   return `${value} ${value === 1 ? noun : `${noun}s`}`;
 }
 
-function shown(path: string, cwd: string): string {
-  const relativePath = relative(cwd, path);
-  return relativePath === '' ? '.' : relativePath.startsWith('..') ? path : relativePath;
-}

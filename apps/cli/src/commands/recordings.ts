@@ -1,4 +1,5 @@
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { displayPath } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
@@ -34,14 +35,10 @@ export async function recordingsExportCommand(suiteArgument: string, flags: Reco
   const result = exportRecordings({ suite, redactor: suiteRedactor(suite, { env: context.env }), outDir });
   const withheld = result.exported.filter((item) => item.withheld).length;
   const lines = [
-    `exported ${result.exported.length} recordings to ${shown(outDir, context.cwd)}, masked${withheld > 0 ? ` (${withheld} metadata_only: usage and latencies only)` : ''}`,
+    `exported ${result.exported.length} recordings to ${displayPath(outDir, context.cwd)}, masked${withheld > 0 ? ` (${withheld} metadata_only: usage and latencies only)` : ''}`,
   ];
   if (result.without_recording.length > 0) lines.push(`no recording for: ${result.without_recording.join(', ')}`);
   context.output.out(`${lines.join('\n')}\n`);
   return 0;
 }
 
-function shown(path: string, cwd: string): string {
-  const relativePath = relative(cwd, path);
-  return relativePath.startsWith('..') ? path : relativePath || '.';
-}

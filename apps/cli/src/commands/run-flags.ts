@@ -2,6 +2,7 @@ import { ConfigError } from '@parley/core';
 import type { RunMode } from '@parley/core';
 import { parseShard } from '@parley/gate';
 import { Option, type Command } from 'commander';
+import { DEFAULT_REPORTER, REPORTER_NAMES } from '../reporters/reporters.js';
 
 export interface RunFlags {
   mode?: string;
@@ -118,9 +119,15 @@ export function runOptionsFromFlags(flags: RunFlags) {
   };
 }
 
+/** The reporters `--reporter` takes, from the reporter map: `console (default), json, … or github`. */
+function reporterList(): string {
+  const names = REPORTER_NAMES.map((name) => (name === DEFAULT_REPORTER ? `${name} (default)` : name));
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
 /** `--reporter` (repeatable) and `--format` of `parley run`. */
 export function addReporterFlags(command: Command): Command {
   return command
-    .option('--reporter <name>', 'console (default), json, junit, markdown or github (repeatable; github is added by default when GITHUB_ACTIONS=true)', collect)
+    .option('--reporter <name>', `${reporterList()} (repeatable; github is added by default when GITHUB_ACTIONS=true)`, collect)
     .addOption(new Option('--format <format>', 'json: the report on stdout and nothing else (same as --reporter json)').choices(['text', 'json']));
 }

@@ -1,8 +1,8 @@
-import { isConfigError, type ConfigIssue } from '@parley/core';
+import { isConfigError, type ConfigIssue, displayPath } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { formatOption } from '../program/flags.js';
-import { printIssues, relativePath } from '../output/config-error-output.js';
+import { printIssues } from '../output/config-error-output.js';
 import { counted, paint } from '../output/output.js';
 
 export interface ValidateFlags {
@@ -28,7 +28,7 @@ export async function validateCommand(suiteArgument: string | undefined, flags: 
   if (json) context.githubAnnotations = false;
   const { loadSuiteForRun } = await import('@parley/runner');
   const { resolve } = await import('node:path');
-  const issuesOf = (issues: readonly ConfigIssue[]) => issues.map((issue) => ({ ...issue, file: relativePath(issue.file, context.cwd) }));
+  const issuesOf = (issues: readonly ConfigIssue[]) => issues.map((issue) => ({ ...issue, file: displayPath(issue.file, context.cwd) }));
   let suite;
   try {
     suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'));

@@ -1,4 +1,5 @@
-import { formatAgentCost, formatDelta, formatMs, formatP, formatScore, winnerText, type AgentComparisonReport } from '@parley/reports';
+import { formatDeltaCell, formatScoreCell } from '@parley/gate';
+import { formatAgentCost, formatMs, formatP, winnerText, type AgentComparisonReport } from '@parley/reports';
 import type { Paint } from './output.js';
 
 /** Score rows shown on the console at most; report.json and summary.md have every row. */
@@ -38,7 +39,7 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
     lines.push(
       ...table(
         ['metric', label(reference!), label(challenger), 'Δ', 'p', 'winner'],
-        tests.map((test) => [test.metric, formatScore(test.against_mean), formatScore(test.agent_mean), formatDelta(test.mean_delta), formatP(test.p_value), winnerText(test)]),
+        tests.map((test) => [test.metric, formatScoreCell(test.against_mean), formatScoreCell(test.agent_mean), formatDeltaCell(test.mean_delta), formatP(test.p_value), winnerText(test)]),
         width,
         (row, cell, column) => (column === 5 && row.winner !== null ? colors.bold(cell) : column === 5 ? colors.dim(cell) : cell),
         tests,
@@ -60,10 +61,10 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
     const base = row.scores[reference!] ?? null;
     rows.push([
       `  ${row.metric}`,
-      ...comparison.agents.map((agent) => formatScore(row.scores[agent] ?? null)),
+      ...comparison.agents.map((agent) => formatScoreCell(row.scores[agent] ?? null)),
       ...others.map((agent) => {
         const score = row.scores[agent] ?? null;
-        return base === null || score === null ? '–' : formatDelta(score - base);
+        return base === null || score === null ? '–' : formatDeltaCell(score - base);
       }),
     ]);
   }

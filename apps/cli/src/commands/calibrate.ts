@@ -17,6 +17,7 @@ import type {
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { integerFlag } from '../program/flags.js';
 import { paint, type Paint } from '../output/output.js';
 
 /** Options every calibrate subcommand shares. */
@@ -204,8 +205,7 @@ export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context:
   const suite = await suiteOf(flags, context);
   const raters = await ratersOf(flags, suite);
   const mode: JudgeMode = flags.mode ?? (calibration.hasRecording(folder) ? 'replay' : 'live');
-  const concurrency = Number(flags.concurrency ?? '4');
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
+  const concurrency = integerFlag('--concurrency', flags.concurrency ?? '4', 1);
   if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: 'the calibration set has no items: add some with `parley calibrate import`' });
 
   const { openJudgeCache } = await import('@parley/store');

@@ -5,7 +5,9 @@ import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison, type 
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { integerFlag } from '../program/flags.js';
 import { paint } from '../output/output.js';
+import { wrapWithPrefixes } from '../output/text-wrap.js';
 
 export interface CanaryAssignFlags {
   rollout: string;
@@ -210,40 +212,20 @@ function renderComparison(comparison: CanaryComparison, notes: readonly string[]
   lines.push(table.toString());
   const { power } = comparison;
   lines.push(
-    ...wrap(
+    ...wrapWithPrefixes(
       `minimum canary sample: ${power.minimum_canary} conversations, to detect a ${(power.rise * 100).toFixed(1)}-point rise in 👎 rate over ${percent(power.baseline)} (one-sided α ${power.alpha}, power ${power.power}, stable : canary = ${power.ratio.toFixed(1)} : 1)`,
+      width,
       '',
       '  ',
-      width,
     ),
   );
   const verdictColor = comparison.verdict === 'rollback' ? colors.red : comparison.verdict === 'continue' ? colors.yellow : (text: string) => colors.status('pass', text);
   lines.push(`verdict: ${colors.bold(verdictColor(comparison.verdict))}`);
-  for (const reason of comparison.reasons) lines.push(...wrap(reason, '  ', '    ', width));
-  for (const note of notes) lines.push(...wrap(`note: ${note}`, '', '  ', width).map((line) => colors.dim(line)));
+  for (const reason of comparison.reasons) lines.push(...wrapWithPrefixes(reason, width, '  ', '    '));
+  for (const note of notes) lines.push(...wrapWithPrefixes(`note: ${note}`, width, '', '  ').map((line) => colors.dim(line)));
   return `${lines.join('\n')}\n`;
 }
 
-/** Word-wraps one line to `width` columns: the first line starts with `first`, the others with `rest`. */
-function wrap(text: string, first: string, rest: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(' ')) {
-    const prefix = lines.length === 0 ? first : rest;
-    if (current !== '' && prefix.length + current.length + 1 + word.length > width) {
-      lines.push(prefix + current);
-      current = word;
-    } else current = current === '' ? word : `${current} ${word}`;
-  }
-  lines.push((lines.length === 0 ? first : rest) + current);
-  return lines;
-}
-
-function integerFlag(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value)) throw new ConfigError(`${name} must be a whole number, got "${text}"`);
-  return value;
-}
 
 /** A flag in (0, max) turned into a fraction of max (`--min-rise 5` → 0.05). */
 function fractionFlag(name: string, text: string, max: number): number {

@@ -3,7 +3,7 @@ import { ConfigError, terminalSafe } from '@parley/core';
 import { withheldScenarioReason } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { formatOption } from '../program/flags.js';
+import { formatOption, integerFlag } from '../program/flags.js';
 
 export function register(program: Command, context: ProgramContext): void {
   const runs = program.command('runs').description('the run history in .parley/parley.db');
@@ -37,8 +37,7 @@ function tableWidth(context: CommandContext): { width?: number } {
 /** `parley runs list`: the run history, newest first. */
 export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
   const { openStore, formatRunList } = await import('@parley/store');
-  const limit = flags.limit === undefined ? 20 : Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new ConfigError(`--limit must be a positive integer, got "${flags.limit}"`);
+  const limit = flags.limit === undefined ? 20 : integerFlag('--limit', flags.limit, 1);
   const store = openStore(storePath(context));
   try {
     const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });

@@ -1,6 +1,7 @@
 import { formatDeltaCell, formatScoreCell } from '@parley/gate';
 import { formatAgentCost, formatMs, formatP, winnerText, type AgentComparisonReport } from '@parley/reports';
 import type { Paint } from './output.js';
+import { wrapText } from './text-wrap.js';
 
 /** Score rows shown on the console at most; report.json and summary.md have every row. */
 export const MAX_SCORE_ROWS = 60;
@@ -45,7 +46,7 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
         tests,
       ),
     );
-    lines.push(...wrap(comparison.statistics_note, width).map((line) => colors.dim(line)), '');
+    lines.push(...wrapText(comparison.statistics_note, width).map((line) => colors.dim(line)), '');
   }
 
   const differing = comparison.scores.filter((row) => new Set(comparison.agents.map((agent) => row.scores[agent] ?? null)).size > 1);
@@ -76,20 +77,6 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
   return lines.join('\n');
 }
 
-/** Word-wraps `text` to `width` columns. */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(' ')) {
-    if (current !== '' && current.length + 1 + word.length > width) {
-      lines.push(current);
-      current = '';
-    }
-    current = current === '' ? word : `${current} ${word}`;
-  }
-  if (current !== '') lines.push(current);
-  return lines;
-}
 
 /**
  * Left-aligned first column (and a last `winner` column), right-aligned numbers, two spaces

@@ -1,3 +1,4 @@
+export { defaultStorePath } from './store-path.js';
 export {
   openStore,
   reportedAttempt,

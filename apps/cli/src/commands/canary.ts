@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigError, seededRandom } from '@parley/core';
 import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison, type ConversationScore } from '@parley/canary';
 import Table from 'cli-table3';
@@ -166,10 +166,10 @@ export async function canaryCompareCommand(flags: CanaryCompareFlags, context: C
  * Without a store there are no scores, and the note says so.
  */
 async function monitorScores(cwd: string, suiteDir: string, conversationIds: ReadonlySet<string>): Promise<{ scores?: ConversationScore[]; note?: string }> {
-  const storePath = resolve(cwd, join('.parley', 'parley.db'));
+  const { defaultStorePath, openMonitorStore } = await import('@parley/store');
+  const storePath = defaultStorePath(cwd);
   if (!existsSync(storePath)) return { note: 'judged metrics: not compared (no production scores stored by parley monitor in this project)' };
   const { loadSuiteForRun } = await import('@parley/runner');
-  const { openMonitorStore } = await import('@parley/store');
   const suiteName = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
   const store = openMonitorStore(storePath);
   try {

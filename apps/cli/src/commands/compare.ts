@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -36,7 +36,8 @@ export async function compareCommand(before: string, after: string, flags: Compa
   const seed = flags.seed === undefined ? 1 : integerFlag('--seed', flags.seed, 0);
   const resamples = flags.resamples === undefined ? 10_000 : integerFlag('--resamples', flags.resamples, 100);
   const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
-  const where = { cwd: context.cwd, storePath: resolve(context.cwd, join('.parley', 'parley.db')) };
+  const { defaultStorePath } = await import('@parley/store');
+  const where = { cwd: context.cwd, storePath: defaultStorePath(context.cwd) };
   const comparison = compareRuns(loadRunScores(before, where), loadRunScores(after, where), { seed, resamples });
   if (!flags.pairwise) {
     context.output.out(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));

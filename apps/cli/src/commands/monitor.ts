@@ -96,7 +96,7 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
     logsFile: source,
     conversations: sample.sampled,
     redactor: suiteRedactor(suite, { env: context.env }),
-    storePath: resolve(context.cwd, '.parley', 'parley.db'),
+    storePath: (await import('@parley/store')).defaultStorePath(context.cwd),
     clock: context.clock,
     env: context.env,
     metrics: flags.metric ?? [],

@@ -32,7 +32,8 @@ function tableWidth(context: CommandContext): { width?: number } {
 
 /** `parley runs list`: the run history, newest first. */
 export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openStore, formatRunList } = await import('@parley/store');
+  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { formatRunList } = await import('../output/runs-table.js');
   const limit = flags.limit === undefined ? 20 : integerFlag('--limit', flags.limit, 1);
   const store = openStore(defaultStorePath(context.cwd));
   try {
@@ -52,7 +53,8 @@ export async function runsListCommand(flags: { limit?: string; suite?: string; f
 
 /** `parley runs show ID`: one run with every scenario's status, reason and scores. */
 export async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openStore, formatRunDetail } = await import('@parley/store');
+  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { formatRunDetail } = await import('../output/runs-table.js');
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);

@@ -20,20 +20,22 @@ export const NAME_CUES_RULE: NameCuesRule = {
   ],
   introductions: [
     // English
-    'my name is', "my name's", 'my names is', 'name is', "name's", 'call me', 'under the name', 'in the name of', 'name:', 'full name:',
-    'his name is', 'her name is', 'the name is', 'surname is', 'first name is',
+    'my name is', "my name's", 'my names is', 'his name is', 'her name is', 'under the name', 'in the name of', 'name:', 'full name:',
     // Swahili
-    'jina langu ni', 'jina langu', 'naitwa', 'ninaitwa', 'jina lake ni', 'anaitwa', 'jina:', 'kwa jina la', 'jina la mgonjwa ni', 'jina la mteja ni',
+    'jina langu ni', 'naitwa', 'ninaitwa', 'jina lake ni', 'anaitwa', 'jina:', 'kwa jina la', 'jina la mgonjwa ni', 'jina la mteja ni',
     // isiZulu
-    'igama lami ngu', 'igama lami', 'igama lakhe ngu', 'igama:', 'ngibizwa ngo',
+    'igama lami ngu', 'igama lakhe ngu', 'igama:', 'ngibizwa ngo',
     // isiXhosa
-    'igama lam ngu', 'igama lam', 'ndibizwa ngo',
+    'igama lam ngu', 'ndibizwa ngo',
     // Afrikaans
     'my naam is', 'sy naam is', 'haar naam is', 'ek heet', 'naam:', 'van:',
     // Sesotho
-    'ke nna', 'lebitso la ka ke', 'lebitso la ka', 'lebitso la me ke', 'lebitso la hae ke', 'ke bitswa', 'lebitso:',
+    'ke nna', 'lebitso la ka ke', 'lebitso la me ke', 'lebitso la hae ke', 'ke bitswa', 'lebitso:',
   ],
   weak_introductions: [
+    // Also said of other things than a person, so only before a capitalised word:
+    // "call me back", "the file name is invalid", "jina langu limeandikwa vibaya".
+    'call me', 'name is', "name's", 'the name is', 'surname is', 'first name is', 'jina langu', 'igama lami', 'igama lam', 'lebitso la ka',
     "i'm", 'i’m', 'i am', 'this is', "it's", 'it’s', 'speak to', 'speaking to', 'ask for', 'booked under', 'on behalf of', 'booking for', 'appointment for',
     'mimi ni', 'ni mimi', 'huyu ni', 'mwambie', 'kwa niaba ya',
     'yimi', 'ngikhuluma no', 'ndim', 'ndithetha no',

@@ -43,6 +43,7 @@ describe('names found by their cues', () => {
     ['a place or a nationality after a weak introduction', "I'm Kenyan. Ke Mosotho. Ek is Maandag beskikbaar. This is Umlazi Clinic."],
     ['amounts and receipts', 'Ngikhokhe R250 nge-M-Pesa, i-receipt ithi QGH7XK2L9M; Paybill 247247.'],
     ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani?'],
+    ['a phrase that introduces something else', 'Call me back please; the file name is wrong; jina langu limeandikwa vibaya.'],
   ])('%s stay as they are', (_, input) => {
     expect(redactor.text(input)).toBe(input);
   });
@@ -53,7 +54,7 @@ describe('names found by their cues', () => {
 
   it('masks a name one message introduces in every message of the conversation', () => {
     const transcript: Transcript = {
-      ended_by: 'user',
+      ended_by: 'script',
       turns: [
         { role: 'user', turn: 1, content: 'Sawubona, nginguThandiwe. Ngifuna ukubhuka.' },
         { role: 'assistant', turn: 1, content: 'Ngiyabonga Thandiwe ngokubhuka nathi. Thandiwe, isikhathi sakho ngo-10.' },

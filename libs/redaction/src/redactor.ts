@@ -66,7 +66,10 @@ export interface Redactor {
    * message, also where a user types them freely.
    */
   transcript(transcript: Transcript): Transcript;
-  /** Names held by name fields anywhere in a value (as {@link transcript} learns them). */
+  /**
+   * Names held by name fields anywhere in a value, and names its texts introduce (`my name is
+   * Grace`), as {@link transcript} learns them.
+   */
   namesIn(value: unknown): string[];
   /** The same redactor that also masks these names. */
   withNames(names: Iterable<string>): Redactor;
@@ -190,9 +193,10 @@ function buildRedactor(state: RedactorState): Redactor {
   }
 
   const namesIn = (input: unknown): string[] => {
-    if (state.nameFields.length === 0) return []; // e.g. the store's secrets-only redactor: nothing to look for
+    if (state.nameFields.length === 0 && !cues) return []; // e.g. the store's secrets-only redactor: nothing to look for
     try {
-      return namesInFields(typeof input === 'string' ? parseJson(input) : input, state.isNameField);
+      const value = typeof input === 'string' ? (parseJson(input) ?? input) : input;
+      return [...namesInFields(value, state.isNameField), ...stringsIn(value).flatMap(introducedNames)];
     } catch {
       return [];
     }
@@ -207,8 +211,7 @@ function buildRedactor(state: RedactorState): Redactor {
     try {
       const learned = input.turns.flatMap((message) => [
         ...(message.tool_calls ?? []).flatMap((call) => namesIn(call.args)),
-        ...(message.role === 'tool' ? namesIn(message.content) : []),
-        ...introducedNames(message.content),
+        ...namesIn(message.content),
       ]);
       const scoped = withNames(learned);
       return { ...input, turns: input.turns.map((message) => scoped.turn(message)) };
@@ -232,6 +235,17 @@ function toolArgumentsKey(record: Record<string, unknown>): string | undefined {
 
 function isArgumentsValue(value: unknown): boolean {
   return (value !== null && typeof value === 'object' && !Array.isArray(value)) || typeof value === 'string';
+}
+
+/** Every string in a JSON-like value (bounded depth, as the other walks). */
+function stringsIn(value: unknown): string[] {
+  const strings: string[] = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (typeof node === 'string') strings.push(node);
+    else if (node !== null && typeof node === 'object' && depth <= 64) for (const child of Object.values(node)) visit(child, depth + 1);
+  };
+  visit(value, 0);
+  return strings;
 }
 
 function parseJson(text: string): unknown {

@@ -50,22 +50,28 @@ describe('parley init', () => {
     for (const file of ['parley.yaml', 'scenarios/first_conversation.yaml', 'metrics/helpfulness.yaml', 'prompts/assistant.md', '.gitignore']) {
       expect(init.stdout).toContain(`wrote  ${file}`);
     }
-    expect(readFileSync(join(project, 'parley.yaml'), 'utf8')).toMatch(
-      /^# yaml-language-server: \$schema=https:\/\/unpkg\.com\/parley-eval@\d+\.\d+\.\d+\/schemas\/suite\.schema\.json\n/,
+    // Offline and before parley-eval is installed: the path it will have in node_modules, per file.
+    expect(readFileSync(join(project, 'parley.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/parley-eval\/schemas\/suite\.schema\.json\n/);
+    expect(readFileSync(join(project, 'scenarios/first_conversation.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/node_modules\/parley-eval\/schemas\/scenario\.schema\.json\n/,
     );
-    expect(readFileSync(join(project, 'scenarios/first_conversation.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\S+\/scenario\.schema\.json\n/);
-    expect(readFileSync(join(project, 'metrics/helpfulness.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\S+\/metric\.schema\.json\n/);
+    expect(readFileSync(join(project, 'metrics/helpfulness.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/node_modules\/parley-eval\/schemas\/metric\.schema\.json\n/,
+    );
     expect(readFileSync(join(project, '.gitignore'), 'utf8').split('\n')).toContain('.parley/');
   });
 
-  it('points $schema at the package in the project when it is installed there', async () => {
-    // This repository is such a project: the running package is apps/cli, inside it.
+  it('points $schema at the node_modules that holds parley-eval, from each file: a sub-folder suite goes up', async () => {
+    // This repository is such a project: node_modules/parley-eval is the workspace's apps/cli.
     mkdirSync(join(REPO_ROOT, 'tmp'), { recursive: true });
     const suite = join(mkdtempSync(join(REPO_ROOT, 'tmp', 'init-')), 'suite');
     try {
       expect((await parley(['init', suite, '--yes'], REPO_ROOT)).code).toBe(0);
       const line = readFileSync(join(suite, 'scenarios', 'first_conversation.yaml'), 'utf8').split('\n')[0];
-      expect(line).toBe(`# yaml-language-server: $schema=../../../../apps/cli/schemas/scenario.schema.json`);
+      expect(line).toBe(`# yaml-language-server: $schema=../../../../node_modules/parley-eval/schemas/scenario.schema.json`);
+      const suiteLine = readFileSync(join(suite, 'parley.yaml'), 'utf8').split('\n')[0];
+      expect(suiteLine).toBe(`# yaml-language-server: $schema=../../../node_modules/parley-eval/schemas/suite.schema.json`);
+      expect(existsSync(join(suite, '../../../node_modules/parley-eval/schemas/suite.schema.json'))).toBe(true);
     } finally {
       rmSync(join(suite, '..'), { recursive: true, force: true });
     }

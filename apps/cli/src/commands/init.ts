@@ -1,6 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline/promises';
 import { displayPath } from '@parley/core';
 import { Option, type Command } from 'commander';
@@ -15,7 +14,7 @@ import {
   type ScaffoldAgentKind,
 } from '@parley/config';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { PARLEY_PACKAGE_NAME, PARLEY_PACKAGE_VERSION } from '../program/package-info.js';
+import { PARLEY_PACKAGE_NAME } from '../program/package-info.js';
 
 export interface InitFlags {
   yes?: boolean;
@@ -43,11 +42,11 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const suiteDir = resolve(context.cwd, dir);
   const agentKind = await chooseAgentKind(flags, context, ask);
   const projectRoot = findProjectRoot(suiteDir);
-  const schemas = packageSchemasDir();
+  const packageRoot = packageRootFor(suiteDir);
   const files = scaffoldSuite({
     agentKind,
     suiteName: suiteNameFor(suiteDir),
-    schemaRef: (kind, folder) => schemaReference(kind, join(suiteDir, folder), schemas, projectRoot),
+    schemaRef: (kind, folder) => schemaReference(kind, join(suiteDir, folder), packageRoot),
   }).map((file) => ({ ...file, path: join(suiteDir, file.path) }));
   if (flags.github) {
     const workflow = scaffoldWorkflow({ suitePath: toPosix(relative(projectRoot, suiteDir)) || '.' });
@@ -138,27 +137,26 @@ function findProjectRoot(dir: string): string {
   }
 }
 
-/** The schemas/ folder of the running parley-eval package (its package.json is above this file). */
-function packageSchemasDir(): string | undefined {
-  for (let current = dirname(fileURLToPath(import.meta.url)); dirname(current) !== current; current = dirname(current)) {
-    const manifest = join(current, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PARLEY_PACKAGE_NAME) {
-      return join(current, 'schemas');
-    }
-  }
-  return undefined;
+/**
+ * The relative path from a written file's folder to the schema in the project's
+ * node_modules/parley-eval/schemas/: editors read it from disk, offline, at the installed version.
+ * Computed per file, so a suite in a sub-folder of a monorepo points up to the right node_modules.
+ */
+export function schemaReference(kind: JsonSchemaKind, fromDir: string, packageRoot: string): string {
+  return toPosix(relative(fromDir, join(packageRoot, 'node_modules', PARLEY_PACKAGE_NAME, 'schemas', `${kind}.schema.json`)));
 }
 
 /**
- * A relative path to the installed package's schema when the package lives inside the suite's
- * project (node_modules/parley-eval, or this repository), so it always matches the installed
- * version; otherwise the published file of this version.
+ * The folder whose node_modules holds parley-eval, as Node finds it from the suite (the nearest
+ * one up the tree); before it is installed, the nearest folder with a package.json, else the suite.
  */
-function schemaReference(kind: JsonSchemaKind, fromDir: string, schemas: string | undefined, projectRoot: string): string {
-  if (schemas !== undefined && `${schemas}${sep}`.startsWith(`${projectRoot}${sep}`)) {
-    return toPosix(relative(fromDir, join(schemas, `${kind}.schema.json`)));
+export function packageRootFor(suiteDir: string): string {
+  let manifest: string | undefined;
+  for (let current = suiteDir; ; current = dirname(current)) {
+    if (existsSync(join(current, 'node_modules', PARLEY_PACKAGE_NAME, 'package.json'))) return current;
+    if (manifest === undefined && existsSync(join(current, 'package.json'))) manifest = current;
+    if (dirname(current) === current) return manifest ?? suiteDir;
   }
-  return `https://unpkg.com/${PARLEY_PACKAGE_NAME}@${PARLEY_PACKAGE_VERSION}/schemas/${kind}.schema.json`;
 }
 
 function suiteNameFor(dir: string): string {

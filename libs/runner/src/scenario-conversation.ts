@@ -5,6 +5,7 @@ import {
   createRecorder,
   createReplayProvider,
   isProviderError,
+  meteredProvider,
   readRecording,
   recordingPath,
   recordingProvider,

@@ -54,7 +54,7 @@ export interface CalibrateReportFlags extends FolderFlags, ModelFlags {
   resamples: string;
 }
 
-/** Adds `parley calibrate import|judge|report|status` (SPEC §6) to the program. */
+/** Adds `parley calibrate import|judge|report|status`: how far the judges agree with people. */
 export function register(program: Command, context: ProgramContext): void {
   const calibrate = program
     .command('calibrate')

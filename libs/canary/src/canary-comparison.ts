@@ -19,7 +19,7 @@ export interface ConversationScore {
   score: number;
 }
 
-export type CanaryVerdict = 'promote' | 'continue' | 'rollback';
+type CanaryVerdict = 'promote' | 'continue' | 'rollback';
 
 export interface CanaryComparisonInput {
   stableVersion: string;
@@ -38,13 +38,13 @@ export interface CanaryComparisonInput {
   resamples?: number;
 }
 
-export interface ArmRate {
+interface ArmRate {
   conversations: number;
   negative: number;
   rate: number;
 }
 
-export interface FeedbackComparison {
+interface FeedbackComparison {
   stable: ArmRate;
   canary: ArmRate;
   test: TwoProportionTest;
@@ -52,7 +52,7 @@ export interface FeedbackComparison {
   worse: boolean;
 }
 
-export interface MetricComparison {
+interface MetricComparison {
   metric: string;
   stable: { scored: number; mean: number | null };
   canary: { scored: number; mean: number | null };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** How many buckets the ids are spread over: one bucket is 0.01 % of the traffic. */
-export const BUCKET_COUNT = 10_000;
+const BUCKET_COUNT = 10_000;
 
 /**
  * The bucket (0–9,999) an id falls into for a salt: the first 8 bytes of

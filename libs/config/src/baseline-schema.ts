@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const BASELINE_SCHEMA_VERSION = 1;
 
-export const BaselineEntrySchema = z.looseObject({
+const BaselineEntrySchema = z.looseObject({
   test_id: z.string().min(1),
   metric: z.string().min(1),
   score: z.number().min(0).max(1),

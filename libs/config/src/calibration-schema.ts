@@ -3,16 +3,16 @@ import { z } from 'zod';
 export const CALIBRATION_SCHEMA_VERSION = 1;
 
 /** Human and judge ratings use the full 1–5 scale; anything else is an error, never dropped. */
-export const RatingValueSchema = z.number().int().min(1).max(5);
+const RatingValueSchema = z.number().int().min(1).max(5);
 
-export const CalibrationMessageSchema = z.strictObject({
+const CalibrationMessageSchema = z.strictObject({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
 });
 export type CalibrationMessage = z.infer<typeof CalibrationMessageSchema>;
 
 /** The keys of a rating besides the axis scores. */
-export const RATING_META_KEYS = ['reviewer', 'rated_at', 'rubric_version', 'note'] as const;
+const RATING_META_KEYS = ['reviewer', 'rated_at', 'rubric_version', 'note'] as const;
 
 /**
  * One reviewer's rating of one item: who, when, under which rubric, and a 1–5 score per axis
@@ -29,7 +29,7 @@ export const CalibrationRatingSchema = z
   .catchall(RatingValueSchema);
 export type CalibrationRating = z.infer<typeof CalibrationRatingSchema>;
 
-export const CalibrationItemSchema = z.strictObject({
+const CalibrationItemSchema = z.strictObject({
   id: z.string().min(1),
   added: z.iso.date(),
   source: z

@@ -7,7 +7,7 @@ import { parseYamlSubset } from './yaml-subset-parser.js';
 import { parseYamlSource, type DataPath, type LocationTarget, type SourcePosition, type YamlSource } from './yaml-source.js';
 import { describeZodIssues, validate } from './zod-issues.js';
 
-export type ConfigFormat = 'yaml' | 'json';
+type ConfigFormat = 'yaml' | 'json';
 
 export interface ConfigFileOptions {
   /** How to parse the text; by default from the file name (`.json` is JSON, anything else YAML). */
@@ -141,7 +141,7 @@ function problemAt(issue: ConfigIssue): TextFileProblem {
   return { problem: issue.message, line: issue.line, column: issue.column };
 }
 
-export function describeReadError(error: unknown): string {
+function describeReadError(error: unknown): string {
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   switch (code) {
     case 'ENOENT':

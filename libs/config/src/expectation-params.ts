@@ -9,7 +9,7 @@ import { describeZodIssues, validate } from './zod-issues.js';
 const COMMON_KEYS: ReadonlySet<string> = new Set(COMMON_EXPECTATION_KEYS);
 
 /** Parameters of a custom rubric metric: none besides the common keys. */
-export const RUBRIC_METRIC_PARAMS = z.strictObject({});
+const RUBRIC_METRIC_PARAMS = z.strictObject({});
 
 /**
  * The metrics an expectation may name, with the schema of each one's parameters. Built once per

@@ -19,10 +19,6 @@ export const JSON_SCHEMA_KINDS = {
 
 export type JsonSchemaKind = keyof typeof JSON_SCHEMA_KINDS;
 
-export function isJsonSchemaKind(kind: string): kind is JsonSchemaKind {
-  return Object.hasOwn(JSON_SCHEMA_KINDS, kind);
-}
-
 /** What a file kind's JSON Schema knows beyond the zod schema of the file itself. */
 export interface JsonSchemaOptions {
   /**
@@ -72,7 +68,7 @@ export function fileJsonSchema(kind: JsonSchemaKind, options: JsonSchemaOptions 
 }
 
 /** Names of the metrics every suite knows, in the order editors offer them. */
-export function builtInMetricNames(metricParams: Record<string, z.ZodType>): string[] {
+function builtInMetricNames(metricParams: Record<string, z.ZodType>): string[] {
   return Object.keys(metricParams);
 }
 

@@ -146,7 +146,7 @@ function hasKey(data: unknown, key: string): boolean {
 }
 
 /** Issues in a stable reading order: by file, then line, then column. */
-export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
+function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
   return [...issues].sort(
     (left, right) =>
       (left.file < right.file ? -1 : left.file > right.file ? 1 : 0) ||

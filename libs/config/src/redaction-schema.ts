@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What a rule's match becomes: a placeholder such as `<account>`, which no rule ever matches again. */
-export const PLACEHOLDER_PATTERN = /^<[a-z][a-z0-9_]*>$/;
+const PLACEHOLDER_PATTERN = /^<[a-z][a-z0-9_]*>$/;
 
 const RULE_FLAGS = /^[imsu]*$/;
 
@@ -10,7 +10,7 @@ const RULE_FLAGS = /^[imsu]*$/;
  * match of `pattern` becomes `replacement`. The replacement must be a placeholder so that a second
  * redaction finds nothing new (the redactor is idempotent); `g` is always added to the flags.
  */
-export const RedactionPatternRuleSchema = z
+const RedactionPatternRuleSchema = z
   .strictObject({
     name: z.string().regex(/^[a-z0-9_]+$/, 'rule names use lowercase letters, digits and _'),
     pattern: z.string().min(1),
@@ -34,7 +34,7 @@ export type RedactionPatternRule = z.output<typeof RedactionPatternRuleSchema>;
  * The extra rules of one restricted vertical (`redaction.extras.<vertical>`). A restricted vertical
  * is only let through once it has some, so an entry that configures none is an error.
  */
-export const RedactionExtrasSchema = z
+const RedactionExtrasSchema = z
   .strictObject({
     /** Patterns, as in `redaction.rules`. */
     rules: z.array(RedactionPatternRuleSchema).default([]),
@@ -46,7 +46,6 @@ export const RedactionExtrasSchema = z
   .refine((extras) => extras.rules.length + extras.terms.length + extras.fields.length > 0, {
     message: 'configure at least one of rules, terms or fields: a restricted vertical needs real extra rules',
   });
-export type RedactionExtras = z.output<typeof RedactionExtrasSchema>;
 
 /** `redaction:` of parley.yaml (docs/privacy.md, "A suite's own rules"). The floor rules always apply; these add to them. */
 export const RedactionSchema = z.strictObject({

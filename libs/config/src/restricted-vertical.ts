@@ -12,7 +12,7 @@ export function verticalKey(vertical: string): string {
 }
 
 /** The entry of `names` that is the same vertical as `vertical` (see {@link verticalKey}), if any. */
-export function matchingVertical(names: Iterable<string>, vertical: string): string | undefined {
+function matchingVertical(names: Iterable<string>, vertical: string): string | undefined {
   const key = verticalKey(vertical);
   for (const name of names) if (verticalKey(name) === key) return name;
   return undefined;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Semantic version `MAJOR.MINOR.PATCH`, with optional pre-release and build parts (semver.org). */
-export const SEMVER_PATTERN =
+const SEMVER_PATTERN =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 /** Metric names are file stems and appear in reports and baselines: keep them simple. */
@@ -15,7 +15,7 @@ export const FLUENCY_METRIC_PATTERN = /^fluency_([a-z]{2,3})$/;
  * `scale: { min: 0, max: 100 }`. Scores are normalised to [0, 1] as (score - min) / (max - min).
  * One form only (not also the string "1-5"), so a scale reads the same in every metric file.
  */
-export const RubricScaleSchema = z
+const RubricScaleSchema = z
   .strictObject(
     { min: z.number(), max: z.number() },
     {
@@ -24,9 +24,8 @@ export const RubricScaleSchema = z
     },
   )
   .refine((scale) => scale.min < scale.max, { message: "the scale's max must be greater than its min", path: ['max'] });
-export type RubricScale = z.infer<typeof RubricScaleSchema>;
 
-export const RubricCriterionSchema = z.strictObject({
+const RubricCriterionSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9_-]+$/, 'criterion ids use lowercase letters, digits, _ and -'),
   text: z.string().min(1),
   /** A failed `required` criterion fails the metric whatever the score; `recommended` ones only lower it. */

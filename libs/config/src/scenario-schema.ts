@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ExpectationSchema, GateSchema } from './expectation-schema.js';
 
-export const SCENARIO_ID_PATTERN = /^[a-z0-9_-]+$/;
+const SCENARIO_ID_PATTERN = /^[a-z0-9_-]+$/;
 
 const MockedToolSchema = z.union([
   z.strictObject({ returns: z.unknown() }),

@@ -206,7 +206,7 @@ export async function respond(turn) {
  * The GitHub Action teams use (action.yml at the root of Parley's repository), at the tag of this
  * release. The one place the workflow `parley init --github` writes takes it from.
  */
-export const PARLEY_ACTION_REF = 'parley-eval/parley@v0.1.0';
+const PARLEY_ACTION_REF = 'parley-eval/parley@v0.1.0';
 
 export interface WorkflowOptions {
   /** The suite folder relative to the repository root, `/`-separated (`.` for the root). */

@@ -60,7 +60,7 @@ const ModuleAgentSchema = z.strictObject({
   expect: ExpectList.optional(),
 });
 
-export const AgentSchema = z.discriminatedUnion('kind', [
+const AgentSchema = z.discriminatedUnion('kind', [
   PromptAgentSchema,
   HttpAgentSchema,
   CommandAgentSchema,

@@ -52,4 +52,3 @@ export const ToolsFileSchema = z
     });
   })
   .transform((entries) => entries.map(normalise));
-export type ToolsFile = z.output<typeof ToolsFileSchema>;

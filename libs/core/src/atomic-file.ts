@@ -20,7 +20,7 @@ export interface FileIo {
 }
 
 /** The real calls. */
-export const nodeFileIo: FileIo = {
+const nodeFileIo: FileIo = {
   openSync: (path, flags) => fs.openSync(path, flags),
   writeSync: (descriptor, buffer, offset, length) => fs.writeSync(descriptor, buffer, offset, length),
   fsyncSync: (descriptor) => fs.fsyncSync(descriptor),
@@ -32,7 +32,7 @@ export const nodeFileIo: FileIo = {
 };
 
 /** The one message a full disk gets, whatever was being written. */
-export const DISK_FULL_MESSAGE = 'disk full: nothing was changed';
+const DISK_FULL_MESSAGE = 'disk full: nothing was changed';
 
 /**
  * A write that found the disk (or the quota) full. The file it was to replace is exactly as it

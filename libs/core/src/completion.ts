@@ -13,7 +13,7 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'openai-respon
  * through the same provider door so they are recorded, metered and replayed like model calls;
  * the request's `model` is the agent's name.
  */
-export type ServiceProviderKind = 'service';
+type ServiceProviderKind = 'service';
 
 /** Who made the call: recorded with every call and named in replay misses. */
 export type CallRole = 'agent' | 'simulator' | 'judge';

@@ -1,5 +1,5 @@
 /** A place in a source file, 1-based line and column. */
-export interface SourceLocation {
+interface SourceLocation {
   file: string;
   line?: number;
   column?: number;

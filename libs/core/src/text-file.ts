@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { ConfigError, type ConfigIssue } from './config-error.js';
+import type { ConfigIssue } from './config-error.js';
 
 /**
  * Reading the files people write (suites, scenarios, recordings, calibration sets) as UTF-8 text,
@@ -63,18 +62,6 @@ export function controlCharacterIssue(text: string, file: string): ConfigIssue |
     message: `control character ${written} is not allowed in the file; write it as an escape (such as "\\u${code.toString(16).padStart(4, '0')}" in a double-quoted string) if it is meant`,
     severity: 'error',
   };
-}
-
-/**
- * A file's UTF-8 text; a file that is not UTF-8 or holds control characters is a ConfigError
- * naming the line and column. A file that cannot be read throws the file system's error.
- */
-export function readUtf8TextFile(file: string): string {
-  const decoded = decodeUtf8(readFileSync(file), file);
-  if ('issue' in decoded) throw new ConfigError(decoded.issue);
-  const control = controlCharacterIssue(decoded.text, file);
-  if (control) throw new ConfigError(control);
-  return decoded.text;
 }
 
 /** Offset of the first byte that does not belong to a well-formed UTF-8 sequence (RFC 3629). */

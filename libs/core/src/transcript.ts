@@ -37,7 +37,3 @@ export function toolCallsOf(transcript: Transcript): ToolCall[] {
   return transcript.turns.flatMap((turn) => (turn.role === 'assistant' ? (turn.tool_calls ?? []) : []));
 }
 
-/** The assistant's text messages (tool-call-only messages with empty text excluded). */
-export function assistantMessages(transcript: Transcript): TranscriptTurn[] {
-  return transcript.turns.filter((turn) => turn.role === 'assistant' && turn.content.trim() !== '');
-}

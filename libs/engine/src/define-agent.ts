@@ -24,18 +24,27 @@ export interface AgentTurn {
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
-/** What else a module agent is given: the run's abort signal (Ctrl-C, timeouts). */
+/**
+ * What else a module agent is given: the run's abort signal (Ctrl-C, timeouts).
+ * @public part of the parley-eval package's API (apps/cli/src/index.ts)
+ */
 export interface AgentContext {
   signal: AbortSignal | undefined;
 }
 
-/** A tool call the agent made during the turn, checked by `tool_correctness`. */
+/**
+ * A tool call the agent made during the turn, checked by `tool_correctness`.
+ * @public part of the parley-eval package's API (apps/cli/src/index.ts)
+ */
 export interface AgentToolCall {
   name: string;
   args?: Record<string, unknown>;
 }
 
-/** The agent's answer: the reply text, or the reply with its tool calls and a state for `state_path`. */
+/**
+ * The agent's answer: the reply text, or the reply with its tool calls and a state for `state_path`.
+ * @public part of the parley-eval package's API (apps/cli/src/index.ts)
+ */
 export type AgentAnswer = string | { reply: string; tool_calls?: AgentToolCall[]; state?: string };
 
 export type AgentRespond = (turn: AgentTurn, context: AgentContext) => AgentAnswer | Promise<AgentAnswer>;

@@ -5,15 +5,6 @@ import { ProviderError } from '@parley/providers';
 import { tail, type AgentTransport } from './agent-transport.js';
 import { MODULE_AGENT_WORKER_SOURCE } from './module-agent-worker.js';
 
-/** What a module agent's respond function is given besides the turn's body. */
-export interface ModuleAgentContext {
-  /** Aborted when Parley stops waiting (the scenario's deadline, Ctrl-C). */
-  signal: AbortSignal | undefined;
-}
-
-/** `respond(body, context)` of a module agent: the reply text, or `{reply, tool_calls?, state?}`. */
-export type ModuleRespond = (body: unknown, context: ModuleAgentContext) => unknown;
-
 export interface ModuleAgentOptions {
   /** Absolute path of the module. */
   file: string;
@@ -155,7 +146,7 @@ function readAsCommonJs(file: string, loadError: string): boolean {
 }
 
 /** One line: what went wrong and the rename that fixes it. */
-export function commonJsTypeScriptMessage(file: string): string {
+function commonJsTypeScriptMessage(file: string): string {
   const renamed = `${basename(file, '.ts')}.mts`;
   return `cannot load module agent ${basename(file)}: its package.json makes .ts files CommonJS, so export is a syntax error; rename it to ${renamed} (always an ES module) and set module: to that name`;
 }

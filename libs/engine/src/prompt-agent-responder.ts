@@ -4,7 +4,7 @@ import type { AgentResponder, CallPricer } from './conversation.js';
 import { answerToolCall } from './mocked-tools.js';
 import { stateToolOf } from './state-tool.js';
 
-export const DEFAULT_MAX_TOOL_ROUNDS = 6;
+const DEFAULT_MAX_TOOL_ROUNDS = 6;
 
 export interface PromptResponderInput {
   scenario: ScenarioFile;

@@ -18,7 +18,7 @@ export interface SimulatedUser {
   language?: string;
 }
 
-export type SimulatorEnd = 'goal_reached' | 'goal_unreachable';
+type SimulatorEnd = 'goal_reached' | 'goal_unreachable';
 
 /** The simulator's move: the next user message, or the end of the conversation and why. */
 export type SimulatorMove =
@@ -26,7 +26,7 @@ export type SimulatorMove =
   | { kind: 'end'; reason: SimulatorEnd; explanation?: string; response: CompletionResponse };
 
 /** The structured signal through which the simulator ends a conversation (never a magic word in its text). */
-export const END_CONVERSATION_TOOL: ToolDefinition = {
+const END_CONVERSATION_TOOL: ToolDefinition = {
   name: 'end_conversation',
   description:
     'End the conversation. Call it instead of writing a message when your goal has been reached, or when it clearly cannot be reached with this assistant.',
@@ -82,7 +82,7 @@ export function simulatorMessages(turns: readonly TranscriptTurn[]): ChatMessage
 }
 
 /** The simulator's request for its next move; identical inputs give identical requests (recording keys). */
-export function simulatorRequest(settings: SimulatorSettings, user: SimulatedUser, turns: readonly TranscriptTurn[]): CompletionRequest {
+function simulatorRequest(settings: SimulatorSettings, user: SimulatedUser, turns: readonly TranscriptTurn[]): CompletionRequest {
   return {
     provider: settings.provider,
     model: settings.model,

@@ -58,7 +58,7 @@ export function gateAgainstBaseline(input: BaselineGateInput): MetricResult[] {
  * The ids of the required rubric criteria a metric found unmet (`details.unmet_required`, written
  * by the judge): a hard floor that no score, baseline, threshold mode or tuning can lift.
  */
-export function unmetRequiredCriteria(metric: MetricResult): string[] {
+function unmetRequiredCriteria(metric: MetricResult): string[] {
   const unmet = metric.details?.['unmet_required'];
   return Array.isArray(unmet) ? unmet.filter((id): id is string => typeof id === 'string') : [];
 }

@@ -1,7 +1,7 @@
 import type { MetricResult } from '@parley/core';
 
 /** What a metric's line in a triage table says about it. */
-export type MetricVerdict = 'pass' | 'fail' | 'warn' | 'error';
+type MetricVerdict = 'pass' | 'fail' | 'warn' | 'error';
 
 /** One metric of a scenario against the baseline, as the triage screen's metric table shows it. */
 export interface BaselineMetricRow {

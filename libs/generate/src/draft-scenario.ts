@@ -2,7 +2,7 @@ import { ScenarioSchema, type Expectation, type ScenarioFile } from '@parley/con
 import type { ScenarioDraft } from './draft-schema.js';
 
 /** The tag of every drafted scenario, so `parley run --tag generated` runs them. */
-export const GENERATED_TAG = 'generated';
+const GENERATED_TAG = 'generated';
 
 export interface DraftTarget {
   /** The suite's agent the scenarios are for. */

@@ -9,9 +9,9 @@ import { ScenarioDraftSchema, type ScenarioDraft } from './draft-schema.js';
 const BatchAnswerSchema = z.looseObject({ scenarios: z.array(z.unknown()) });
 
 /** Repairs asked per invalid draft before it is reported as rejected. */
-export const MAX_REPAIRS = 2;
+const MAX_REPAIRS = 2;
 
-export interface AcceptedDraft {
+interface AcceptedDraft {
   scenario: ScenarioFile;
   /** How many repair requests it took (0: valid as first drafted). */
   repairs: number;

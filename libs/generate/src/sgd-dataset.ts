@@ -16,7 +16,7 @@ const SgdTurnSchema = z.looseObject({
 });
 export type SgdTurn = z.output<typeof SgdTurnSchema>;
 
-export const SgdDialogueSchema = z.looseObject({
+const SgdDialogueSchema = z.looseObject({
   dialogue_id: z.string().min(1),
   /** Extracts keep the dialogue's original file (`train/dialogues_029.json`): it names the split. */
   source_file: z.string().optional(),

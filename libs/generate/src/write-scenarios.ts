@@ -65,7 +65,7 @@ export function writeScenarios(
 }
 
 /** The scenario as a file: the schema's defaults left out, the header as a comment. */
-export function scenarioYaml(scenario: ScenarioFile, header: string): string {
+function scenarioYaml(scenario: ScenarioFile, header: string): string {
   const { id, title, agent, language, tags, gate, vertical, metadata_only: metadataOnly, user, tools, expect, reference, ...others } = scenario;
   const { script, ...userRest } = user;
   const written = {

@@ -7,7 +7,7 @@ import type { JudgeTask, JudgeVerdict } from './judge-metric.js';
  * default (1024) cuts off a judgement of twenty messages; OpenAI gets none (its newer models
  * refuse `max_tokens`, and the default there is the model's limit).
  */
-export const JUDGE_MAX_TOKENS = 4096;
+const JUDGE_MAX_TOKENS = 4096;
 
 /** The judge's answer to one task, after at most one retry. */
 export type JudgeAnswer<Verdict = JudgeVerdict> =
@@ -20,7 +20,7 @@ export type JudgeAnswer<Verdict = JudgeVerdict> =
  * otherwise: a judge should be consistent), the task's text, and the answer's JSON schema, which
  * the providers send as OpenAI's json_schema response format or an Anthropic forced tool.
  */
-export function judgeRequest(task: Pick<JudgeTask<unknown>, 'system' | 'user' | 'schema'>, model: ModelRef): CompletionRequest {
+function judgeRequest(task: Pick<JudgeTask<unknown>, 'system' | 'user' | 'schema'>, model: ModelRef): CompletionRequest {
   return {
     provider: model.provider,
     model: model.model,

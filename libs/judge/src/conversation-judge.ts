@@ -6,7 +6,7 @@ import { languageName } from './language-names.js';
 import { messageScoresSchema } from './message-scores-schema.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
-export const ConversationJudgeParamsSchema = z.strictObject({
+const ConversationJudgeParamsSchema = z.strictObject({
   /** What this test cares about, in the scenario author's words (docs/file-formats.md, "Judge metrics"). */
   criteria: z.string().trim().min(1).optional(),
 });

@@ -6,7 +6,7 @@ import { askJudge } from './ask-judge.js';
 import type { JudgeMetric, JudgeVerdict } from './judge-metric.js';
 
 /** One judge's say in a `votes_on_fail` majority. */
-export interface Vote {
+interface Vote {
   score: number;
   passed: boolean;
   /** `<provider>:<model>` of the judge that voted, when `votes_on_fail` is a panel of models. */
@@ -14,7 +14,7 @@ export interface Vote {
 }
 
 /** A judge model of a `votes_on_fail` panel, with its provider stack. */
-export interface PanelJudge {
+interface PanelJudge {
   model: ModelRef;
   provider: Provider;
 }

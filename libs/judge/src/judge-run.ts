@@ -368,14 +368,14 @@ export class JudgeRun {
  * `judge.votes_on_fail` as votes and panel: a number N is N votes of the primary; a list of models
  * is a panel, one vote each after the primary's.
  */
-export function votesOnFailOf(setting: NonNullable<SuiteFile['judge']>['votes_on_fail']): { votes: number; panel: readonly ModelRef[] } {
+function votesOnFailOf(setting: NonNullable<SuiteFile['judge']>['votes_on_fail']): { votes: number; panel: readonly ModelRef[] } {
   if (setting === undefined) return { votes: 1, panel: [] };
   if (typeof setting === 'number') return { votes: setting, panel: [] };
   return { votes: 1 + setting.length, panel: setting };
 }
 
 /** `cross_check: { …, sample: 0.10 }` is the default sample (docs/file-formats.md, "Suite"). */
-export const DEFAULT_CROSS_CHECK_SAMPLE = 0.1;
+const DEFAULT_CROSS_CHECK_SAMPLE = 0.1;
 
 /** `anthropic:claude-opus-4-7`: the judge_model_version of the cache key and the reports. */
 export function modelVersion(model: Pick<ModelRef, 'provider' | 'model'>): string {

@@ -29,12 +29,6 @@ export function messageCoverageProblem(
 /** A finite number (JSON has no NaN, but a hand-written or broken answer may carry a string). */
 export const FiniteNumber = z.number().refine(Number.isFinite, 'must be a finite number');
 
-/** `"a", "b" and "c"`. */
-export function quotedList(items: readonly string[]): string {
-  const quoted = items.map((item) => JSON.stringify(item));
-  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
-}
-
 /** The zod issue as one sentence with the path it concerns: `message_scores.2.reason: expected string`. */
 export function describeAnswerIssues(error: z.ZodError): string {
   return error.issues

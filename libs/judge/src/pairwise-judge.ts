@@ -19,10 +19,10 @@ export const PAIRWISE_INSTRUCTIONS = [
 ].join('\n');
 
 /** Which of the two compared runs. */
-export type PairwiseSide = 'before' | 'after';
+type PairwiseSide = 'before' | 'after';
 
 /** One presentation order and what the judge said in it. */
-export interface PairwiseOrder {
+interface PairwiseOrder {
   /** The run shown as conversation A. */
   shown_first: PairwiseSide;
   winner: PairwiseSide | 'tie';
@@ -56,7 +56,7 @@ const ANSWER_SCHEMA = {
 const AnswerSchema = z.object({ winner: z.enum(['A', 'B', 'tie']), reason: z.string().min(1) });
 
 /** The task of one order: conversation A, then B. */
-export function pairwiseTask(first: Transcript, second: Transcript, language?: string): JudgeTask<z.infer<typeof AnswerSchema>> {
+function pairwiseTask(first: Transcript, second: Transcript, language?: string): JudgeTask<z.infer<typeof AnswerSchema>> {
   return {
     system: PAIRWISE_INSTRUCTIONS,
     user: [

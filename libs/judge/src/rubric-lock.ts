@@ -5,7 +5,7 @@ import { readConfigFile, RubricMetricSchema, type LoadedRubricMetric } from '@pa
 import { z } from 'zod';
 
 /** The lock file, beside the metric files: `metrics/.rubric-lock.json`. Commit it. */
-export const RUBRIC_LOCK_FILE_NAME = '.rubric-lock.json';
+const RUBRIC_LOCK_FILE_NAME = '.rubric-lock.json';
 
 /**
  * `metrics/.rubric-lock.json`: per rubric metric, every version Parley has seen with the sha256 of
@@ -17,11 +17,11 @@ export const RUBRIC_LOCK_FILE_NAME = '.rubric-lock.json';
  */
 const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a hex sha256');
 
-export const RubricLockSchema = z.strictObject({
+const RubricLockSchema = z.strictObject({
   schema_version: z.literal(2),
   metrics: z.record(z.string(), z.strictObject({ versions: z.record(z.string().min(1), Sha256Schema) })),
 });
-export type RubricLock = z.infer<typeof RubricLockSchema>;
+type RubricLock = z.infer<typeof RubricLockSchema>;
 
 /** The first lock format kept one version per metric; it is read as schema 2, and written as such when a version is recorded. */
 const RubricLockV1Schema = z.strictObject({

@@ -8,13 +8,13 @@ import { messageScoresSchema } from './message-scores-schema.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
 /** How the judge rates a criterion; `not_applicable` when the conversation gives it no occasion. */
-export type CriterionStatus = 'met' | 'not_met' | 'not_applicable';
+type CriterionStatus = 'met' | 'not_met' | 'not_applicable';
 
 /** Rubric metrics take no parameters of their own: the rubric file says everything. */
-export const RubricParamsSchema = z.strictObject({});
+const RubricParamsSchema = z.strictObject({});
 
 /** Rubric metrics pass at 0.7 of their scale unless an expectation says otherwise. */
-export const RUBRIC_DEFAULT_THRESHOLD = 0.7;
+const RUBRIC_DEFAULT_THRESHOLD = 0.7;
 
 /**
  * A rubric metric (docs/file-formats.md, "Custom rubric metric"): the judge applies the rubric text
@@ -60,7 +60,7 @@ export function rubricMetric(rubric: RubricMetricFile): JudgeMetric<Record<strin
 }
 
 /** The judge's instructions for a rubric: its task, the scale, the rubric text and the criteria. */
-export function rubricInstructions(rubric: RubricMetricFile): string {
+function rubricInstructions(rubric: RubricMetricFile): string {
   const { min, max } = rubric.scale;
   const task =
     rubric.applies_to === 'conversation'

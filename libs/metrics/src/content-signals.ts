@@ -8,7 +8,7 @@ import { normaliseText } from './text-normalisation.js';
 
 const SignalSchema = z.string().refine((signal) => normaliseText(signal) !== '', 'a signal must contain visible text');
 
-export const ContentSignalsParamsSchema = z
+const ContentSignalsParamsSchema = z
   .strictObject({
     required: z.array(SignalSchema).optional(),
     forbidden: z.array(SignalSchema).optional(),

@@ -4,7 +4,7 @@ import type { Metric, MetricIdentity } from './metric.js';
 import { verdictResult } from './metric-result.js';
 import { countOf } from './reason-list.js';
 
-export const LatencyParamsSchema = z
+const LatencyParamsSchema = z
   .strictObject({ p95_ms: z.number().positive().optional(), max_ms: z.number().positive().optional() })
   .refine((params) => params.p95_ms !== undefined || params.max_ms !== undefined, {
     message: 'latency needs p95_ms, max_ms or both',

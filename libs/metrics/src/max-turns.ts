@@ -4,7 +4,7 @@ import type { Metric, MetricIdentity } from './metric.js';
 import { verdictResult } from './metric-result.js';
 import { countOf } from './reason-list.js';
 
-export const MaxTurnsParamsSchema = z.strictObject({ max: z.number().int().positive() });
+const MaxTurnsParamsSchema = z.strictObject({ max: z.number().int().positive() });
 export type MaxTurnsParams = z.infer<typeof MaxTurnsParamsSchema>;
 
 const IDENTITY: MetricIdentity = { name: 'max_turns', version: '1.0.0' };

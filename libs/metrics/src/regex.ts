@@ -6,7 +6,7 @@ import { unevaluableResult, verdictResult } from './metric-result.js';
 import { countOf } from './reason-list.js';
 
 /** The compiled pattern, or the engine's own words for why it does not compile. */
-export function compilePattern(pattern: string, flags = ''): { regex: RegExp } | { error: string } {
+function compilePattern(pattern: string, flags = ''): { regex: RegExp } | { error: string } {
   try {
     return { regex: new RegExp(pattern, flags) };
   } catch (error) {

@@ -3,7 +3,7 @@ import { defineMetric } from './define-metric.js';
 import type { Metric, MetricIdentity } from './metric.js';
 import { verdictResult } from './metric-result.js';
 
-export const StatePathParamsSchema = z.strictObject({ expected: z.array(z.string().min(1)).min(1) });
+const StatePathParamsSchema = z.strictObject({ expected: z.array(z.string().min(1)).min(1) });
 export type StatePathParams = z.infer<typeof StatePathParamsSchema>;
 
 const IDENTITY: MetricIdentity = { name: 'state_path', version: '1.0.0' };
@@ -36,7 +36,7 @@ export const statePathMetric: Metric<StatePathParams> = defineMetric({
 });
 
 /** The assistant's reported states in order, a state repeated over consecutive messages kept once. */
-export function reportedStatePath(turns: ReadonlyArray<{ role: string; state?: string }>): string[] {
+function reportedStatePath(turns: ReadonlyArray<{ role: string; state?: string }>): string[] {
   const path: string[] = [];
   for (const message of turns) {
     if (message.role !== 'assistant' || message.state === undefined || message.state === '') continue;

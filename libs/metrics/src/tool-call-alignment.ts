@@ -20,7 +20,7 @@ export type AlignmentMode = 'default' | 'ordered' | 'exact';
  * How alike an expected and an actual call are, in [0, 1]; null when the names differ, because a
  * call to another tool is never a match, not even a poor one.
  */
-export function callSimilarity(expected: ExpectedCall, actual: ToolCall): number | null {
+function callSimilarity(expected: ExpectedCall, actual: ToolCall): number | null {
   if (expected.name !== actual.name) return null;
   return expected.args === undefined ? 1 : argumentSimilarity(expected.args, actual.args ?? {});
 }

@@ -12,7 +12,7 @@ const ExpectedCallSchema = z.union([
   z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() }),
 ]);
 
-export const ToolCorrectnessParamsSchema = z.strictObject({
+const ToolCorrectnessParamsSchema = z.strictObject({
   expected: z.array(ExpectedCallSchema),
   mode: z.enum(['default', 'ordered', 'exact']).optional(),
 });

@@ -14,7 +14,7 @@ export interface ExportRecordingsInput {
   outDir: string;
 }
 
-export interface ExportedRecording {
+interface ExportedRecording {
   scenario_id: string;
   file: string;
   calls: number;
@@ -83,7 +83,7 @@ export function exportRecordings(input: ExportRecordingsInput): ExportRecordings
  * The calls of one recording, redacted. Names found in any call's tool arguments or results, or
  * introduced in any message, are masked in every call of the recording, as for a transcript.
  */
-export function redactEntries(entries: readonly RecordingEntry[], redactor: Redactor): RecordingEntry[] {
+function redactEntries(entries: readonly RecordingEntry[], redactor: Redactor): RecordingEntry[] {
   const learned = entries.flatMap((entry) => [
     ...entry.response.tool_calls.flatMap((call) => redactor.namesIn(call.args)),
     ...redactor.namesIn(entry.response.content),

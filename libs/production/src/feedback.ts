@@ -28,7 +28,7 @@ const FeedbackValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
  * (`name: user_feedback`, `value`, `traceId`/`sessionId`) is accepted too, so an export of
  * Langfuse scores can be used as it is. Lines of other scores are ignored.
  */
-export const FeedbackLineSchema = z
+const FeedbackLineSchema = z
   .looseObject({
     conversation_id: z.string().min(1).optional(),
     traceId: z.string().min(1).optional(),
@@ -41,7 +41,6 @@ export const FeedbackLineSchema = z
     timestamp: z.iso.datetime({ offset: true }).optional(),
   })
   .refine((line) => line.conversation_id ?? line.sessionId ?? line.traceId, { message: 'needs a conversation_id' });
-export type FeedbackLine = z.output<typeof FeedbackLineSchema>;
 
 /** Reads `--feedback FILE` (JSON lines); a bad line is a ConfigError with its line. */
 export function readFeedbackFile(path: string): Feedback[] {

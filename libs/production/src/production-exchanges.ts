@@ -12,7 +12,7 @@ export interface ProductionReply {
 }
 
 /** One user turn of a production conversation and what the agent did about it. */
-export interface ProductionExchange {
+interface ProductionExchange {
   /** The user's messages of this turn, joined (a user often sends two WhatsApp messages before a reply). */
   user: string;
   /**

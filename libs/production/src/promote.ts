@@ -27,7 +27,7 @@ export interface PromoteInput {
   outDir?: string;
 }
 
-export interface PromotedFile {
+interface PromotedFile {
   scenario_id: string;
   /** Where the conversation was in the logs (`logs.jsonl:4`). */
   source: string;
@@ -37,7 +37,7 @@ export interface PromotedFile {
   notes: string[];
 }
 
-export interface SkippedConversation {
+interface SkippedConversation {
   source: string;
   /** The conversation id, masked (ids are often phone numbers). */
   conversation: string;

@@ -10,7 +10,6 @@ export * from './replay.js';
 export * from './recorded-conversation.js';
 export * from './pricing.js';
 export * from './judge-batch.js';
-export { scrub } from './sdk-errors.js';
 export * from './metered-provider.js';
 export * from './sleep.js';
 export * from './retrying-provider.js';

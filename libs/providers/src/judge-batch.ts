@@ -14,15 +14,15 @@ import { toProviderError } from './sdk-errors.js';
  */
 
 /** One request of a batch; `custom_id` is how its answer is found again (1–64 of a-z A-Z 0-9 _ -). */
-export interface BatchItem {
+interface BatchItem {
   custom_id: string;
   request: CompletionRequest;
 }
 
 /** A request's outcome in an ended batch: the provider's answer as it sent it, or why there is none. */
-export type BatchResult = { ok: true; body: unknown } | { ok: false; message: string };
+type BatchResult = { ok: true; body: unknown } | { ok: false; message: string };
 
-export type BatchPoll =
+type BatchPoll =
   /** Not finished: ask again later. */
   | { status: 'in_progress'; detail: string }
   /** Finished: an answer or an error per custom_id (requests missing from the results are errors). */

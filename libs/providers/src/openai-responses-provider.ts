@@ -27,7 +27,7 @@ export function createOpenAiResponsesProvider(options: OpenAiProviderOptions): P
   };
 }
 
-export function toResponsesParams(request: CompletionRequest): ResponseCreateParamsNonStreaming {
+function toResponsesParams(request: CompletionRequest): ResponseCreateParamsNonStreaming {
   return {
     model: request.model,
     store: false,
@@ -73,7 +73,7 @@ function toInputItems(message: ChatMessage): ResponseInputItem[] {
   }
 }
 
-export function fromResponse(response: OpenAI.Responses.Response, latencyMs: number, context: CallContext): CompletionResponse {
+function fromResponse(response: OpenAI.Responses.Response, latencyMs: number, context: CallContext): CompletionResponse {
   if (!Array.isArray(response?.output)) {
     throw new ProviderError('malformed_response', 'openai-responses answered without an output list', {
       context,

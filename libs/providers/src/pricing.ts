@@ -11,7 +11,7 @@ export interface ModelPrice {
  * providers). A suite's `pricing:` overrides or extends them; a model in neither has an unknown
  * cost, which reports show as unknown and never as 0.
  */
-export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
+const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-4.1': { input: 2.0, output: 8.0 },
   'gpt-4.1-mini': { input: 0.4, output: 1.6 },
   'gpt-4.1-nano': { input: 0.1, output: 0.4 },
@@ -29,7 +29,7 @@ export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
 };
 
 /** The price of a model: the suite's override first, then the built-in table, else undefined. */
-export function priceOf(model: string, overrides: Record<string, ModelPrice> = {}): ModelPrice | undefined {
+function priceOf(model: string, overrides: Record<string, ModelPrice> = {}): ModelPrice | undefined {
   return overrides[model] ?? BUILT_IN_PRICES[model];
 }
 
@@ -38,7 +38,7 @@ export function priceOf(model: string, overrides: Record<string, ModelPrice> = {
  * input price, tokens written to it this multiple (Anthropic: reads 0.1×, 5-minute writes 1.25×;
  * OpenAI: cached input 0.25× for the GPT-4.1 and GPT-5 families, 0.5× for GPT-4o and o-series).
  */
-export function cacheRates(model: string): { read: number; write: number } {
+function cacheRates(model: string): { read: number; write: number } {
   if (model.startsWith('claude')) return { read: 0.1, write: 1.25 };
   if (model.startsWith('gpt-4.1') || model.startsWith('gpt-5')) return { read: 0.25, write: 1 };
   return { read: 0.5, write: 1 };
@@ -77,4 +77,4 @@ export function batchPrices(overrides: Record<string, ModelPrice> = {}): Record<
 }
 
 /** The share of the normal price batch calls cost at both providers. */
-export const BATCH_PRICE_FACTOR = 0.5;
+const BATCH_PRICE_FACTOR = 0.5;

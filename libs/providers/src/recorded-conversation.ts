@@ -65,7 +65,7 @@ export interface ConversationDiffLine {
 }
 
 /** A run of a changed line's text: the same in both lines, or only in this one. */
-export interface ConversationDiffPart {
+interface ConversationDiffPart {
   text: string;
   changed: boolean;
 }

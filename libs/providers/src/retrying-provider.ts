@@ -26,7 +26,7 @@ export const DEFAULT_RETRY_POLICY: Required<RetryPolicy> = { maxRetries: 3, base
  * providers use for transient conflicts), timeouts, dropped connections and bodies cut off
  * mid-answer. A missing key, a bad request, a replay miss or an abort will not change on retry.
  */
-export function isRetryable(error: unknown): error is ProviderError {
+function isRetryable(error: unknown): error is ProviderError {
   if (!isProviderError(error)) return false;
   switch (error.kind) {
     case 'rate_limited':

@@ -1,14 +1,12 @@
 import { NAME_CUES_RULE } from './floor-name-cues.js';
 import type { DigitRunRule, KeepRule, NamesRule, PatternRule, PhoneRule, RedactionRule } from './redaction-rule.js';
 
-export { NAME_CUES_RULE };
-
 /**
  * Credentials that must never leave a run, whatever else is configured (docs/privacy.md,
  * "The floor"): provider and Langfuse keys, bearer/basic tokens, cloud and chat tokens, credentials
  * inside URLs, PEM keys.
  */
-export const SECRET_RULES: readonly PatternRule[] = [
+const SECRET_RULES: readonly PatternRule[] = [
   { kind: 'pattern', name: 'private_key', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----', replacement: '<secret>', trigger: 'PRIVATE KEY' },
   // OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), Langfuse (sk-lf-, pk-lf-), and their test look-alikes.
   { kind: 'pattern', name: 'api_key', pattern: '\\b(?:sk|pk|rk)-[A-Za-z0-9_\\-]{8,}', replacement: '<secret>', trigger: 'k-' },
@@ -41,7 +39,7 @@ export const SECRET_RULES: readonly PatternRule[] = [
  * none of them identifies a person. A kept span is hidden from every later rule, so `KES 150000`
  * survives the 6-digit rule and a receipt code is never read as a phone number.
  */
-export const KEEP_RULES: readonly KeepRule[] = [
+const KEEP_RULES: readonly KeepRule[] = [
   // KES 150000, KSh 1,500.00, Ksh.2500, ZAR 25000, USD 40, TZS 150000
   {
     kind: 'keep',
@@ -81,7 +79,7 @@ export const KEEP_RULES: readonly KeepRule[] = [
   },
 ];
 
-export const EMAIL_RULE: PatternRule = {
+const EMAIL_RULE: PatternRule = {
   kind: 'pattern',
   name: 'email',
   pattern: '(?<![A-Za-z0-9._%+\\-])[A-Za-z0-9._%+\\-]+@[A-Za-z0-9\\-]+(?:\\.[A-Za-z0-9\\-]+)*\\.[A-Za-z]{2,}',
@@ -90,7 +88,7 @@ export const EMAIL_RULE: PatternRule = {
 };
 
 /** Card numbers in groups of four (`4111 1111 1111 1111`), which the 6-digit rule does not see. */
-export const PAYMENT_CARD_RULE: PatternRule = {
+const PAYMENT_CARD_RULE: PatternRule = {
   kind: 'pattern',
   name: 'payment_card',
   pattern: '(?<!\\d)(?:\\d{4}[ \\-]){3}\\d{1,7}(?!\\d)',
@@ -99,7 +97,7 @@ export const PAYMENT_CARD_RULE: PatternRule = {
 };
 
 /** Kenyan, South African and neighbouring numbers; see {@link PhoneRule}. */
-export const PHONE_RULE: PhoneRule = {
+const PHONE_RULE: PhoneRule = {
   kind: 'phone',
   name: 'phone',
   bare_country_codes: [
@@ -122,24 +120,9 @@ export const PHONE_RULE: PhoneRule = {
   mask: '*',
 };
 
-export const NAMES_RULE: NamesRule = { kind: 'names', name: 'names', min_part_length: 3 };
+const NAMES_RULE: NamesRule = { kind: 'names', name: 'names', min_part_length: 3 };
 
-export const DIGIT_RUN_RULE: DigitRunRule = { kind: 'digit_run', name: 'digit_run', min_length: 6, mask: '*' };
-
-/**
- * The masking floor (docs/privacy.md, "The floor"), in the order it is applied. Suite rules go between
- * the keep rules and the masking rules (see composeRules).
- */
-export const FLOOR_RULES: readonly RedactionRule[] = [
-  ...SECRET_RULES,
-  ...KEEP_RULES,
-  EMAIL_RULE,
-  PHONE_RULE,
-  PAYMENT_CARD_RULE,
-  NAME_CUES_RULE,
-  NAMES_RULE,
-  DIGIT_RUN_RULE,
-];
+const DIGIT_RUN_RULE: DigitRunRule = { kind: 'digit_run', name: 'digit_run', min_length: 6, mask: '*' };
 
 export interface ComposeRulesInput {
   /** Literal values that are secrets (API keys from the environment, header values). */

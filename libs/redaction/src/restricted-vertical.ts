@@ -3,4 +3,4 @@
  * after NFKC normalisation, case folding and trimming; re-exported here for the outputs that check
  * them (promotion, exports, calibration imports).
  */
-export { restrictedVerticalProblem, verticalKey } from '@parley/config';
+export { restrictedVerticalProblem } from '@parley/config';

@@ -2,7 +2,7 @@
 const SECRET_VARIABLE = /(?:^|_)(?:API_?KEY|KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|AUTH|AUTHORIZATION|PRIVATE_KEY)(?:_|$)/i;
 
 /** Shorter values are too likely to occur in ordinary text (`true`, `1`, a port number) to be masked everywhere. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 /**
  * The values of the environment that are secrets: the variables named in `extraNames` (an agent's
@@ -20,7 +20,7 @@ export function secretValues(env: NodeJS.ProcessEnv, extraNames: readonly string
 }
 
 /** Header names that carry credentials (`Authorization`, `X-Api-Key`, `Cookie`). */
-export const SECRET_HEADER = /auth|key|token|secret|password|cookie/i;
+const SECRET_HEADER = /auth|key|token|secret|password|cookie/i;
 
 /**
  * Literal credentials written into agent headers of parley.yaml (`Authorization: Bearer abc…`);

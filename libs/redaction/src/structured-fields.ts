@@ -17,7 +17,7 @@ export type FieldMatcher = (key: string, parentKey: string | undefined) => boole
  *
  * @example normaliseKey('customerName') === 'customer_name'
  */
-export function normaliseKey(key: string): string {
+function normaliseKey(key: string): string {
   // Structured data repeats a handful of keys endlessly: remember their normal forms.
   let normal = normalKeys.get(key);
   if (normal === undefined) {

@@ -55,7 +55,7 @@ export function suiteSecretsRedactor(suite: SuiteForRedaction, options: SuiteRed
 }
 
 /** `redaction.rules` and every vertical's extras `rules` and `terms`, as pattern rules. */
-export function suiteRules(redaction: RedactionConfig | undefined): PatternRule[] {
+function suiteRules(redaction: RedactionConfig | undefined): PatternRule[] {
   const fromConfig = (rule: RedactionPatternRule, prefix: string): PatternRule => ({
     kind: 'pattern',
     name: `${prefix}${rule.name}`,

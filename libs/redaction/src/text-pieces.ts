@@ -13,7 +13,7 @@ export interface Piece {
 }
 
 /** A placeholder written by a rule (`<name>`, `<email>`, `<secret>`, a suite's `<diagnosis>`). */
-export const PLACEHOLDER = /<[a-z][a-z0-9_]*>/g;
+const PLACEHOLDER = /<[a-z][a-z0-9_]*>/g;
 
 /** The text with every placeholder already in it fixed, so that no rule rewrites a placeholder. */
 export function piecesOf(text: string): Piece[] {

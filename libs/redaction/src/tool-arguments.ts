@@ -27,7 +27,7 @@ export function hashToolArguments(args: unknown): HashedToolArguments {
   return { sha256: sha256Hex(text) };
 }
 
-export function isHashedToolArguments(args: unknown): args is HashedToolArguments {
+function isHashedToolArguments(args: unknown): args is HashedToolArguments {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return false;
   const keys = Object.keys(args);
   const hash: unknown = Reflect.get(args, 'sha256');

@@ -134,7 +134,7 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
 }
 
 /** The command that finishes an interrupted run under its own id, with its own flags. */
-export function resumeCommand(runId: string): string {
+function resumeCommand(runId: string): string {
   return `parley run --resume ${runId}`;
 }
 

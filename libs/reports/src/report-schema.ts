@@ -56,7 +56,7 @@ export interface RunReport {
 }
 
 /** How far an interrupted run got: `ran` of `planned` scenarios have a result; `resume` finishes the rest. */
-export interface RunInterruption {
+interface RunInterruption {
   signal: InterruptSignal;
   /** Scenarios with a result (those finished before the signal, and those of earlier `--resume`s). */
   ran: number;
@@ -99,7 +99,7 @@ export interface JudgeReport {
   cross_check?: CrossCheckReport;
 }
 
-export interface JudgeCacheReport {
+interface JudgeCacheReport {
   /** Whether verdicts were looked up: not under --no-cache, in record mode, or when judging is replayed. */
   read: boolean;
   /** Whether new verdicts were stored: not under --no-cache, nor when judging is replayed. */
@@ -113,7 +113,7 @@ export interface JudgeCacheReport {
   saved_usd: number | null;
 }
 
-export interface CrossCheckReport {
+interface CrossCheckReport {
   /** `<provider>:<model>` of the second judge. */
   model: string;
   /** The configured sample, e.g. 0.1. */
@@ -167,7 +167,7 @@ export interface RunSelection {
   changed_since?: ChangedSinceReport;
 }
 
-export interface ChangedSinceReport {
+interface ChangedSinceReport {
   ref: string;
   /** Files changed since the ref (committed on this branch, or not committed yet), anywhere in the repository. */
   changed_files: number;

@@ -133,7 +133,7 @@ function failuresSection(results: readonly ReportResult[]): string {
 }
 
 /** ` (marked flaky in triage on 2026-11-26)` for a scenario a person marked flaky, else nothing. */
-export function flakyMarkNote(result: Pick<ReportResult, 'flaky_mark'>): string {
+function flakyMarkNote(result: Pick<ReportResult, 'flaky_mark'>): string {
   return result.flaky_mark === undefined ? '' : ` (marked flaky in triage on ${result.flaky_mark.marked_at.slice(0, 10)})`;
 }
 

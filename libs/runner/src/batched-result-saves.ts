@@ -1,9 +1,9 @@
 import type { ScenarioResult } from '@parley/core';
 
 /** The most results saved in one transaction. */
-export const MAX_BATCH = 16;
+const MAX_BATCH = 16;
 /** The longest a finished result waits in memory before it is saved. */
-export const MAX_DELAY_MS = 200;
+const MAX_DELAY_MS = 200;
 
 export interface BatchedResultSaves {
   /** Queues a finished scenario's reported result; it is saved with others in one transaction soon. */

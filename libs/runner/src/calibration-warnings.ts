@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { RunWarning } from '@parley/gate';
 
 /** The calibration folder a run looks at: the one `parley calibrate` uses by default. */
-export const DEFAULT_CALIBRATION_DIR = 'calibration';
+const DEFAULT_CALIBRATION_DIR = 'calibration';
 
 /**
  * A run of a suite with a judge warns when the monthly calibration of the judges is due (see

@@ -4,9 +4,9 @@ import type { CrossCheckKappa } from '@parley/reports';
 import { openJudgeAgreement } from '@parley/store';
 
 /** A pass/fail kappa this far below the mean of the suite's last runs is a warning: the judges drift apart. */
-export const KAPPA_DROP_WARNING = 0.2;
+const KAPPA_DROP_WARNING = 0.2;
 /** Earlier runs the trend and the mean are taken over. */
-export const KAPPA_TREND_RUNS = 5;
+const KAPPA_TREND_RUNS = 5;
 /** Score bands of the weighted kappa: 0–0.2, 0.2–0.4, …, 0.8–1 (a 1–5 rubric scale maps one to one). */
 const SCORE_BANDS = 5;
 

@@ -4,7 +4,7 @@ import type { Provider, ProviderKind } from '@parley/core';
 import type { LoadedSuite } from '@parley/config';
 
 /** Makes the live provider of a model; injectable so tests can count or wrap calls. */
-export type LiveProviderFactory = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined) => Provider;
+type LiveProviderFactory = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined) => Provider;
 
 /** What a scenario's model calls need from the run, whoever makes them (agent, simulator, judges). */
 export interface ModelCallContext {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from '@parley/core';
 
 /** The lock file a live run keeps in its report folder. */
-export const OUT_DIR_LOCK = '.parley-run.lock';
+const OUT_DIR_LOCK = '.parley-run.lock';
 
 /**
  * Makes a run's report folder ready and holds it for this run: the folder is created, must be

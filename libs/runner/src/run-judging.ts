@@ -22,7 +22,7 @@ import { recordingsDir, resolveInSuite } from './suite-paths.js';
 import { unevaluatedExpectation } from './unevaluated-expectation.js';
 
 /** The run seed when `--seed` is not given (see JudgeRunFlags.seed). */
-export const DEFAULT_RUN_SEED = 0;
+const DEFAULT_RUN_SEED = 0;
 
 /** `--judge`: how judge calls are answered. */
 export type JudgeMode = 'live' | 'replay';

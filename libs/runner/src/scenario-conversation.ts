@@ -71,7 +71,7 @@ export type ScenarioConversation =
   | { kind: 'outcome'; outcome: ConversationOutcome & { error?: undefined } }
   | { kind: 'error'; error: { kind: string; message: string; details?: string }; transcript?: Transcript };
 
-export const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
+const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
 
 /**
  * One scenario's conversation with its isolation: `setup` before the first turn, the conversation

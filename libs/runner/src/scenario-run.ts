@@ -132,7 +132,7 @@ export function summariseCost(calls: CallRecord[], pricing: Record<string, Model
 }
 
 /** The scenario's calls as its result keeps them (spans of an export). */
-export function callSummaries(calls: readonly CallRecord[], pricing: Record<string, ModelPrice> | undefined): CallSummary[] {
+function callSummaries(calls: readonly CallRecord[], pricing: Record<string, ModelPrice> | undefined): CallSummary[] {
   return calls.map((call) => ({
     role: call.role,
     provider: call.provider,

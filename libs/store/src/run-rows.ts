@@ -142,7 +142,7 @@ export function toStatus(value: string): Status {
 }
 
 /** Narrows a stored run status: a scenario status, or `interrupted`. */
-export function toRunStatus(value: string): RunStatus {
+function toRunStatus(value: string): RunStatus {
   const status = RUN_STATUSES.find((known) => known === value);
   if (status === undefined) throw new Error(`stored run status "${value}" is not one of ${RUN_STATUSES.join(', ')}`);
   return status;

@@ -133,7 +133,7 @@ export function scenarioResultFromRecords(record: ScenarioResultRecord, metrics:
   return result;
 }
 
-export function metricResultFromRecord(record: MetricScoreRecord): MetricResult {
+function metricResultFromRecord(record: MetricScoreRecord): MetricResult {
   const metric: MetricResult = {
     metric: record.metric,
     version: record.version,

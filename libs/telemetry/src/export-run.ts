@@ -8,7 +8,7 @@ import { sendSpans, type SendSpansOptions } from './otlp-sender.js';
 import { shownUrl, type OtlpSettings } from './otlp-settings.js';
 
 /** Where `parley export --to` sends a run. */
-export type ExportDestination = { kind: 'langfuse'; langfuse: LangfuseTarget } | { kind: 'otlp'; otlp: OtlpSettings };
+type ExportDestination = { kind: 'langfuse'; langfuse: LangfuseTarget } | { kind: 'otlp'; otlp: OtlpSettings };
 
 export interface ExportRunInput extends TraceContext {
   report: RunReport;
@@ -68,7 +68,7 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
 }
 
 /** A trace's metric results as Langfuse scores on the trace. */
-export function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
+function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
   return trace.scores.map((score) => ({
     id: score.id,
     traceId: trace.trace_id,

@@ -5,7 +5,7 @@ import type { ToolCall, TranscriptTurn } from '@parley/core';
  * `gen_ai.output.messages` (their published JSON schemas: a message is a role and a list of typed
  * parts; an output message also says why the generation finished). Only the parts Parley has.
  */
-export type GenAiPart =
+type GenAiPart =
   | { type: 'text'; content: string }
   | { type: 'tool_call'; id: string | null; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_call_response'; id: string | null; response: string };

@@ -3,7 +3,7 @@ import { messagesText } from './genai-messages.js';
 import { double, int, type SpanAttributes, type TraceBatch, type TraceSpan } from './otlp-request.js';
 
 /** Who the spans are for: Langfuse reads its own `langfuse.*` attributes besides the GenAI conventions. */
-export type SpanDialect = 'langfuse' | 'otlp';
+type SpanDialect = 'langfuse' | 'otlp';
 
 export interface SpanOptions {
   dialect: SpanDialect;
@@ -12,7 +12,7 @@ export interface SpanOptions {
 }
 
 /** `gen_ai.provider.name` of a service agent's turns: not a model provider, so a value of our own. */
-export const SERVICE_AGENT_PROVIDER = 'parley.service';
+const SERVICE_AGENT_PROVIDER = 'parley.service';
 
 /**
  * The spans of conversations as the OpenTelemetry GenAI conventions describe an agent

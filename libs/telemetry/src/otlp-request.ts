@@ -10,7 +10,7 @@ export type SpanAttribute = string | boolean | readonly string[] | { readonly in
 
 export type SpanAttributes = Record<string, SpanAttribute>;
 
-export interface TraceSpanEvent {
+interface TraceSpanEvent {
   name: string;
   timeMs: number;
   attributes: SpanAttributes;
@@ -45,7 +45,7 @@ const SPAN_KIND = { internal: 1, client: 3 } as const;
 const STATUS_CODE = { unset: 0, ok: 1, error: 2 } as const;
 
 /** The request as the OTLP/JSON encoding writes it: hex ids, 64-bit integers as decimal strings. */
-export function otlpJsonRequest(batch: TraceBatch): Record<string, unknown> {
+function otlpJsonRequest(batch: TraceBatch): Record<string, unknown> {
   return {
     resourceSpans: [
       {

@@ -111,7 +111,7 @@ function messageOf(text: string): string {
   return /^[\x20-\x7e\s]+$/.test(text) ? `: ${text.trim()}` : '';
 }
 
-export function retryAfterSeconds(header: string | null): number | undefined {
+function retryAfterSeconds(header: string | null): number | undefined {
   if (header === null) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds);

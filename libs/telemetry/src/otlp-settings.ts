@@ -16,7 +16,7 @@ export interface OtlpSettings {
 }
 
 /** The exporter specification's defaults: the local collector's OTLP/HTTP port, protobuf, 10 s. */
-export const DEFAULT_OTLP_BASE_URL = 'http://localhost:4318';
+const DEFAULT_OTLP_BASE_URL = 'http://localhost:4318';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const TRACES_PATH = 'v1/traces';
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureCommand } from './measure-command.js';
 
-export const MONITOR_TARGET = { wallSeconds: 5, peakRssMiB: 300 };
+const MONITOR_TARGET = { wallSeconds: 5, peakRssMiB: 300 };
 
 const WORKLOAD = resolve(import.meta.dirname, 'monitor-workload.js');
 
@@ -37,7 +37,7 @@ rubric: |
 const NAMES = ['Grace Achieng', 'Amina Wanjiru', 'Peter Otieno', 'Faith Njeri', 'John Kamau'];
 
 /** Writes `count` conversations (6 messages, a phone number and a name each) that ended within the hour. */
-export async function writeProductionLog(file: string, count: number): Promise<void> {
+async function writeProductionLog(file: string, count: number): Promise<void> {
   const ended = new Date(Date.now() - 3_600_000).toISOString();
   const out = createWriteStream(file);
   for (let index = 0; index < count; index += 1) {

@@ -6,7 +6,7 @@ import { assertEveryScenarioPassed } from './replay-report-check.js';
 import type { SyntheticSuite } from './synthetic-suite.js';
 
 /** The `parley` bin a user runs (never a dist file directly: the bin is what ships). */
-export const PARLEY_BIN = fileURLToPath(new URL('../../../apps/cli/bin/parley.js', import.meta.url));
+const PARLEY_BIN = fileURLToPath(new URL('../../../apps/cli/bin/parley.js', import.meta.url));
 
 /**
  * The environment of a measured child: this process's, without colour and without the CI step

@@ -10,13 +10,13 @@ import { syntheticConversation } from './synthetic-conversation.js';
 export const PROMPTFOO_VERSION = '0.121.20';
 
 /** Maximum parallel test cases, as Parley's default concurrency. */
-export const PROMPTFOO_CONCURRENCY = 4;
+const PROMPTFOO_CONCURRENCY = 4;
 
 /**
  * Where promptfoo is installed: outside the project (it is never a project dependency), kept
  * across benchmark runs because installing it takes about a minute.
  */
-export function promptfooInstallDir(): string {
+function promptfooInstallDir(): string {
   return join(tmpdir(), 'parley-bench-promptfoo');
 }
 
@@ -69,7 +69,7 @@ function installedPromptfoo(installDir: string): { entry: string; version: strin
  * The environment of a measured promptfoo: no telemetry, update check, sharing or remote
  * generation, its database and logs in `configDir` instead of the user's home.
  */
-export function promptfooEnvironment(configDir: string): NodeJS.ProcessEnv {
+function promptfooEnvironment(configDir: string): NodeJS.ProcessEnv {
   return benchChildEnvironment({
     PROMPTFOO_CONFIG_DIR: configDir,
     PROMPTFOO_DISABLE_TELEMETRY: '1',

@@ -10,7 +10,7 @@ import { writeSyntheticSuite } from './synthetic-suite.js';
 import { describeTarget, REPLAY_TARGETS, verdictOf } from './targets.js';
 
 /** Parley against promptfoo at one size: ratios above 1 mean promptfoo took more. */
-export interface Comparison {
+interface Comparison {
   workload: string;
   count: number | null;
   parleyWallSeconds: number;

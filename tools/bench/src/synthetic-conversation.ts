@@ -18,7 +18,7 @@ export const AVAILABILITY_TOOL: ToolDefinition = {
 };
 
 /** What the agent answers to one user turn: optionally one tool call first, then its text. */
-export interface SyntheticReply {
+interface SyntheticReply {
   toolCall?: ToolCall;
   text: string;
 }
@@ -62,7 +62,7 @@ const TIME_WISHES = ['in the morning', 'around midday', 'in the afternoon', 'as 
 const FAREWELLS = ["Thanks, that's all for today.", 'Perfect, thank you so much!', 'Asante, see you then.', 'Great, bye for now.'];
 
 /** The phrase no assistant reply may contain (checked by every scenario's content_signals). */
-export const FORBIDDEN_PHRASE = 'as an AI language model';
+const FORBIDDEN_PHRASE = 'as an AI language model';
 
 /**
  * The conversation of synthetic scenario number `index` (1-based). Names, services, days, slots

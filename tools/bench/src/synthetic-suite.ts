@@ -10,7 +10,7 @@ import {
   type SyntheticExpectation,
 } from './synthetic-conversation.js';
 
-export const SYNTHETIC_AGENT = { name: 'assistant', kind: 'openai', model: 'gpt-4.1-mini', temperature: 0.2 } as const;
+const SYNTHETIC_AGENT = { name: 'assistant', kind: 'openai', model: 'gpt-4.1-mini', temperature: 0.2 } as const;
 /** What the recorded responses say answered: a dated model, as OpenAI reports it. */
 const ANSWERING_MODEL = 'gpt-4.1-mini-2025-04-14';
 

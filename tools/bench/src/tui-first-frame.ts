@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { emptyCost, type ScenarioResult, type Status } from '@parley/core';
 import { openStore } from '@parley/store';
 
-export const FIRST_FRAME_TARGET_SECONDS = 0.6;
+const FIRST_FRAME_TARGET_SECONDS = 0.6;
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const PARLEY_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'parley.js');
@@ -28,7 +28,7 @@ const SCENARIOS: ReadonlyArray<{ id: string; agent: string }> = [
 ];
 
 /** Fills `storePath` with `count` finished runs of the municipal suite, a few failing scenarios in each. */
-export function seedRunHistory(storePath: string, count: number): void {
+function seedRunHistory(storePath: string, count: number): void {
   const store = openStore(storePath);
   try {
     const start = Date.parse('2026-01-01T00:00:00Z');
@@ -75,7 +75,7 @@ export function seedRunHistory(storePath: string, count: number): void {
 }
 
 /** Time from spawning `parley tui` in a pseudo-terminal to the first output that contains `marker`. */
-export function timeFirstFrame(cwd: string, marker: RegExp): Promise<number> {
+function timeFirstFrame(cwd: string, marker: RegExp): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const command = `stty cols 80 rows 24; exec node ${PARLEY_BIN} tui`;
     const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color' };

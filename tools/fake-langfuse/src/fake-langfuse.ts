@@ -14,7 +14,7 @@ export interface FakeScore {
 }
 
 /** An observation as the fake keeps it: one per span id, later sends of the same id replacing it. */
-export interface FakeObservation {
+interface FakeObservation {
   spanId: string;
   parentSpanId?: string;
   name: string;
@@ -26,7 +26,7 @@ export interface FakeObservation {
 }
 
 /** A trace as the fake keeps it: one per trace id, holding its observations by span id. */
-export interface FakeTrace {
+interface FakeTrace {
   traceId: string;
   /** The root span's `langfuse.trace.name`, else its span name. */
   name: string;
@@ -50,7 +50,7 @@ export interface FakeProductionTrace {
 }
 
 /** Answer the next `times` requests to `path` with `status` (retries, outages, refused keys). */
-export interface FakeFault {
+interface FakeFault {
   path: string;
   status: number;
   times: number;

@@ -7,7 +7,7 @@ import type { NormalisedRequest } from './normalise-request.js';
 import { padSequence } from './response-ids.js';
 import type { ScriptedReply } from './script-schema.js';
 
-export type AnthropicContentBlock =
+type AnthropicContentBlock =
   | { type: 'text'; text: string; citations: null }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 

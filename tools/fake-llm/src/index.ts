@@ -1,17 +1,8 @@
-export { startFakeLlm, type FakeLlmOptions, type FakeLlmServer } from './server.js';
-export type { FakeBatch } from './batch-endpoints.js';
+export { startFakeLlm, type FakeLlmServer } from './server.js';
 export { loadFakeScript, parseFakeScript } from './load-fake-script.js';
-export type { LoggedApi, LoggedRequest } from './request-log.js';
-export type { RuleReference } from './scripted-responder.js';
+export type { LoggedRequest } from './request-log.js';
 export {
-  FakeScriptSchema,
-  type ApiKind,
   type FakeScript,
-  type Fault,
-  type FaultKind,
-  type MessageRole,
   type Rule,
-  type RuleCondition,
   type ScriptedReply,
-  type ScriptedToolCall,
 } from './script-schema.js';

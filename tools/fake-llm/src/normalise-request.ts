@@ -9,7 +9,7 @@
 import { asArray, asRecord, asString } from './json-value.js';
 import type { ApiKind, MessageRole } from './script-schema.js';
 
-export interface NormalisedToolCall {
+interface NormalisedToolCall {
   id: string;
   name: string;
   /** The arguments as JSON text. */

@@ -6,7 +6,7 @@ import type { NormalisedRequest } from './normalise-request.js';
 import { FAKE_CREATED_SECONDS, padSequence } from './response-ids.js';
 import type { ScriptedReply } from './script-schema.js';
 
-export interface OpenAiToolCall {
+interface OpenAiToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };

@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
 import type { FaultKind } from './script-schema.js';
 import type { RuleReference } from './scripted-responder.js';
 
-export type LoggedApi = 'openai' | 'openai-responses' | 'anthropic' | 'control';
+type LoggedApi = 'openai' | 'openai-responses' | 'anthropic' | 'control';
 
 export interface LoggedRequest {
   /** 1-based arrival number; also the number in the ids of the answer (`chatcmpl-fake-000003`). */

@@ -13,14 +13,14 @@ const PatternSchema = z.string().superRefine((pattern, context) => {
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
 
-export const ApiKindSchema = z.enum(['openai', 'openai-responses', 'anthropic']);
+const ApiKindSchema = z.enum(['openai', 'openai-responses', 'anthropic']);
 export type ApiKind = z.infer<typeof ApiKindSchema>;
 
-export const MessageRoleSchema = z.enum(['user', 'assistant', 'tool']);
+const MessageRoleSchema = z.enum(['user', 'assistant', 'tool']);
 export type MessageRole = z.infer<typeof MessageRoleSchema>;
 
 /** All given conditions must hold; an omitted condition matches anything. */
-export const RuleConditionSchema = z.strictObject({
+const RuleConditionSchema = z.strictObject({
   api: ApiKindSchema.optional(),
   /** Exact model name, or a regex. */
   model: PatternSchema.optional(),
@@ -40,18 +40,17 @@ export const RuleConditionSchema = z.strictObject({
 });
 export type RuleCondition = z.infer<typeof RuleConditionSchema>;
 
-export const ScriptedToolCallSchema = z.strictObject({
+const ScriptedToolCallSchema = z.strictObject({
   name: z.string().min(1),
   args: z.record(z.string(), z.unknown()).optional(),
   /** Fixed call id; by default one is derived from a per-server counter. */
   id: z.string().min(1).optional(),
 });
-export type ScriptedToolCall = z.infer<typeof ScriptedToolCallSchema>;
 
 /** JSON content is allowed so that judge answers can be written as YAML maps instead of quoted JSON. */
 const ReplyContentSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
-export const ScriptedReplySchema = z.strictObject({
+const ScriptedReplySchema = z.strictObject({
   content: ReplyContentSchema.optional(),
   tool_calls: z.array(ScriptedToolCallSchema).optional(),
   /** Reported token usage; a missing side is estimated as ceil(characters / 4), at least 1. */
@@ -72,10 +71,10 @@ export const ScriptedReplySchema = z.strictObject({
 });
 export type ScriptedReply = z.infer<typeof ScriptedReplySchema>;
 
-export const FaultKindSchema = z.enum(['status', 'hang', 'malformed', 'reset']);
+const FaultKindSchema = z.enum(['status', 'hang', 'malformed', 'reset']);
 export type FaultKind = z.infer<typeof FaultKindSchema>;
 
-export const FaultSchema = z
+const FaultSchema = z
   .strictObject({
     kind: FaultKindSchema,
     /** HTTP status for `kind: status`. */
@@ -97,7 +96,7 @@ export const FaultSchema = z
   });
 export type Fault = z.infer<typeof FaultSchema>;
 
-export const RuleSchema = z
+const RuleSchema = z
   .strictObject({
     /** Shown in the request log instead of the rule's index. */
     name: z.string().min(1).optional(),

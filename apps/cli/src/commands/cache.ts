@@ -22,9 +22,8 @@ export function register(program: Command, context: ProgramContext): void {
     .exitOverride();
 }
 
-
 /** `parley cache stats [--format json]`: exit 0, also when there is no cache yet. */
-export async function cacheStatsCommand(flags: { format?: string }, context: CommandContext): Promise<number> {
+async function cacheStatsCommand(flags: { format?: string }, context: CommandContext): Promise<number> {
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
   const { defaultStorePath, openJudgeCache } = await import('@parley/store');
@@ -45,7 +44,7 @@ export async function cacheStatsCommand(flags: { format?: string }, context: Com
 }
 
 /** `parley cache clear [--metric M] [--scenario ID]`: exit 0 with how many verdicts went. */
-export async function cacheClearCommand(flags: { metric?: string; scenario?: string }, context: CommandContext): Promise<number> {
+async function cacheClearCommand(flags: { metric?: string; scenario?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openJudgeCache } = await import('@parley/store');
   const path = defaultStorePath(context.cwd);
   if (!existsSync(path)) {

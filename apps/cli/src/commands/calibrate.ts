@@ -26,7 +26,7 @@ interface ModelFlags {
   crossCheck?: string;
 }
 
-export interface CalibrateImportFlags extends FolderFlags {
+interface CalibrateImportFlags extends FolderFlags {
   fromRun?: string;
   suite?: string;
   language?: string;
@@ -34,13 +34,13 @@ export interface CalibrateImportFlags extends FolderFlags {
   owner?: string;
 }
 
-export interface CalibrateJudgeFlags extends FolderFlags, ModelFlags {
+interface CalibrateJudgeFlags extends FolderFlags, ModelFlags {
   mode?: JudgeMode;
   cache: boolean;
   concurrency?: string;
 }
 
-export interface CalibrateReportFlags extends FolderFlags, ModelFlags {
+interface CalibrateReportFlags extends FolderFlags, ModelFlags {
   minKappa: string;
   maxBias: string;
   session?: string;
@@ -108,7 +108,6 @@ export function register(program: Command, context: ProgramContext): void {
   for (const command of [calibrate, ...calibrate.commands]) command.exitOverride();
 }
 
-
 async function folderOf(flags: FolderFlags, context: CommandContext): Promise<CalibrationFolder> {
   const { calibrationFolder } = await import('@parley/calibration');
   return calibrationFolder(flags.dir, context.cwd);
@@ -130,7 +129,7 @@ async function ratersOf(flags: ModelFlags, suite: SuiteSettings | undefined): Pr
 }
 
 /** `parley calibrate import`: prints how many were added, skipped and refused (exit 0; 2 on bad input). */
-export async function calibrateImportCommand(file: string | undefined, flags: CalibrateImportFlags, context: CommandContext): Promise<number> {
+async function calibrateImportCommand(file: string | undefined, flags: CalibrateImportFlags, context: CommandContext): Promise<number> {
   if ((file === undefined) === (flags.fromRun === undefined)) {
     throw new ConfigError('parley calibrate import needs a conversation log FILE or --from-run RUN_ID (one of them)');
   }
@@ -189,7 +188,7 @@ function importSummary(result: ImportResult, setFile: string, colors: Paint): st
 }
 
 /** `parley calibrate judge`: exit 0 when every item got both ratings, 1 when some could not be rated, 2 on bad input. */
-export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: CommandContext): Promise<number> {
+async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: CommandContext): Promise<number> {
   const calibration = await import('@parley/calibration');
   const folder = await folderOf(flags, context);
   const { set, rubric } = calibration.loadCalibrationFolder(folder);
@@ -256,7 +255,7 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
 }
 
 /** `parley calibrate report`: exit 0 when the gate holds, 1 when an axis is below it, 2 on bad input. */
-export async function calibrateReportCommand(flags: CalibrateReportFlags, context: CommandContext): Promise<number> {
+async function calibrateReportCommand(flags: CalibrateReportFlags, context: CommandContext): Promise<number> {
   const calibration = await import('@parley/calibration');
   const minKappa = numberFlag('--min-kappa', flags.minKappa, (value) => value >= -1 && value <= 1, 'a kappa between −1 and 1');
   const maxBias = numberFlag('--max-bias', flags.maxBias, (value) => value >= 0, 'a number of points ≥ 0');
@@ -292,7 +291,7 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
 }
 
 /** `parley calibrate status`. */
-export async function calibrateStatusCommand(flags: FolderFlags, context: CommandContext): Promise<number> {
+async function calibrateStatusCommand(flags: FolderFlags, context: CommandContext): Promise<number> {
   const calibration = await import('@parley/calibration');
   const folder = await folderOf(flags, context);
   const set = calibration.loadCalibrationSet(folder.setFile);

@@ -9,12 +9,12 @@ import { integerFlag } from '../program/flags.js';
 import { paint } from '../output/output.js';
 import { wrapWithPrefixes } from '../output/text-wrap.js';
 
-export interface CanaryAssignFlags {
+interface CanaryAssignFlags {
   rollout: string;
   salt?: string;
 }
 
-export interface CanaryCompareFlags {
+interface CanaryCompareFlags {
   logs: string;
   feedback?: string;
   stable: string;
@@ -60,7 +60,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** `parley canary assign`: one line per id; exit 2 for a bad --rollout or no ids at all. */
-export async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => Promise<string>): Promise<number> {
+async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => Promise<string>): Promise<number> {
   const rolloutPercent = Number(flags.rollout.replace(/%$/, ''));
   try {
     bucketThreshold(flags.rollout.trim() === '' ? Number.NaN : rolloutPercent);
@@ -86,7 +86,7 @@ export async function canaryAssignCommand(ids: readonly string[], flags: CanaryA
  * versions and prints the table (or JSON). Exit 1 on `rollback`, 0 on `promote` or `continue`,
  * 2 on bad input (a ConfigError naming file:line).
  */
-export async function canaryCompareCommand(flags: CanaryCompareFlags, context: CommandContext): Promise<number> {
+async function canaryCompareCommand(flags: CanaryCompareFlags, context: CommandContext): Promise<number> {
   const production = await import('@parley/production');
   const seed = integerFlag('--seed', flags.seed);
   const power = {
@@ -225,7 +225,6 @@ function renderComparison(comparison: CanaryComparison, notes: readonly string[]
   for (const note of notes) lines.push(...wrapWithPrefixes(`note: ${note}`, width, '', '  ').map((line) => colors.dim(line)));
   return `${lines.join('\n')}\n`;
 }
-
 
 /** A flag in (0, max) turned into a fraction of max (`--min-rise 5` → 0.05). */
 function fractionFlag(name: string, text: string, max: number): number {

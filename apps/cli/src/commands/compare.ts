@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
 
-export interface CompareFlags {
+interface CompareFlags {
   format?: string;
   seed?: string;
   resamples?: string;
@@ -30,7 +30,7 @@ export function register(program: Command, context: ProgramContext): void {
  * `parley compare A B`: two stored runs (id or prefix) or report files/folders, offline. Prints
  * the comparison (text, or JSON with `--format json`) and exits 0: it informs, the gate is `run`.
  */
-export async function compareCommand(before: string, after: string, flags: CompareFlags, context: CommandContext): Promise<number> {
+async function compareCommand(before: string, after: string, flags: CompareFlags, context: CommandContext): Promise<number> {
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
   const seed = flags.seed === undefined ? 1 : integerFlag('--seed', flags.seed, 0);

@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
 
-export interface CostFlags {
+interface CostFlags {
   since: string;
   format?: 'text' | 'json';
 }
@@ -29,7 +29,7 @@ export function register(program: Command, context: ProgramContext): void {
  * the store does not have; merged reports are left out, their shards count), and prints the spend
  * by suite, model and month. Exit 0, or 2 for a bad --since or an unreadable report.
  */
-export async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
+async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
   const { defaultStorePath, openModelSpend, summarizeSpend } = await import('@parley/store');
   const { sinceCutoff } = await import('@parley/production');
   const since = sinceCutoff(flags.since, context.clock.now());

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
 
-export interface ExportFlags {
+interface ExportFlags {
   to: string;
   suite?: string;
 }
@@ -27,7 +27,7 @@ export function register(program: Command, context: ProgramContext): void {
  * `parley export`: exit 0 when everything was sent, 2 on bad input or refused keys, 1 when the
  * destination could not take it after retries.
  */
-export async function exportCommand(runId: string, flags: ExportFlags, context: CommandContext): Promise<number> {
+async function exportCommand(runId: string, flags: ExportFlags, context: CommandContext): Promise<number> {
   const destination = await exportDestination(flags.to, context.env);
   const telemetry = await import('@parley/telemetry');
   const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });

@@ -6,7 +6,7 @@ import { printIssues } from '../output/config-error-output.js';
 import { counted, paint } from '../output/output.js';
 import { fitLine, hangingWrap } from '../output/text-wrap.js';
 
-export interface GenerateFlags {
+interface GenerateFlags {
   from?: string;
   fromDataset?: string;
   count?: string;
@@ -44,7 +44,7 @@ export function register(program: Command, context: ProgramContext): void {
  * were already there and skipped), 1 when the model could not be reached or some drafts stayed
  * invalid (the valid ones are written), 2 for bad input (nothing written).
  */
-export async function generateCommand(flags: GenerateFlags, context: CommandContext): Promise<number> {
+async function generateCommand(flags: GenerateFlags, context: CommandContext): Promise<number> {
   if ((flags.from === undefined) === (flags.fromDataset === undefined)) {
     throw new ConfigError('parley generate needs one of --from TEXT (a description) or --from-dataset FILE (dialogues)');
   }

@@ -142,7 +142,7 @@ function findProjectRoot(dir: string): string {
  * node_modules/parley-eval/schemas/: editors read it from disk, offline, at the installed version.
  * Computed per file, so a suite in a sub-folder of a monorepo points up to the right node_modules.
  */
-export function schemaReference(kind: JsonSchemaKind, fromDir: string, packageRoot: string): string {
+function schemaReference(kind: JsonSchemaKind, fromDir: string, packageRoot: string): string {
   return toPosix(relative(fromDir, join(packageRoot, 'node_modules', PARLEY_PACKAGE_NAME, 'schemas', `${kind}.schema.json`)));
 }
 
@@ -150,7 +150,7 @@ export function schemaReference(kind: JsonSchemaKind, fromDir: string, packageRo
  * The folder whose node_modules holds parley-eval, as Node finds it from the suite (the nearest
  * one up the tree); before it is installed, the nearest folder with a package.json, else the suite.
  */
-export function packageRootFor(suiteDir: string): string {
+function packageRootFor(suiteDir: string): string {
   let manifest: string | undefined;
   for (let current = suiteDir; ; current = dirname(current)) {
     if (existsSync(join(current, 'node_modules', PARLEY_PACKAGE_NAME, 'package.json'))) return current;

@@ -7,7 +7,7 @@ import { paint } from '../output/output.js';
 import { renderRunSummary } from '../output/run-summary.js';
 import { renderComparison } from '../output/comparison-table.js';
 
-export interface MergeReportsFlags {
+interface MergeReportsFlags {
   out?: string;
   strict?: boolean;
   exportBaseline?: string;
@@ -29,7 +29,7 @@ export function register(program: Command, context: ProgramContext): void {
  * and summary.md (also appended to $GITHUB_STEP_SUMMARY) and one exit code, as if the suite had
  * run in one job. Shards of different suites, configurations or commits are refused with exit 2.
  */
-export async function mergeReportsCommand(paths: string[], flags: MergeReportsFlags, context: CommandContext): Promise<number> {
+async function mergeReportsCommand(paths: string[], flags: MergeReportsFlags, context: CommandContext): Promise<number> {
   const { mergeShardRuns } = await import('@parley/runner');
   const merged = mergeShardRuns(
     {

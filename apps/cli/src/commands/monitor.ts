@@ -7,7 +7,7 @@ import { numberFlag } from '../program/flags.js';
 import { printIssues } from '../output/config-error-output.js';
 import { paint, type Paint } from '../output/output.js';
 
-export interface MonitorFlags {
+interface MonitorFlags {
   logs?: string;
   from?: string;
   batch?: boolean;
@@ -50,7 +50,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** `parley monitor`: exit 0, 1 on an alert, 2 on bad input. */
-export async function monitorCommand(flags: MonitorFlags, context: CommandContext): Promise<number> {
+async function monitorCommand(flags: MonitorFlags, context: CommandContext): Promise<number> {
   if (flags.format !== 'text' && flags.format !== 'json') throw new ConfigError(`--format must be text or json, got "${flags.format}"`);
   const percent = numberFlag('--sample', flags.sample ?? '5', 0, 100);
   if (Math.abs(Math.round(percent * 100) - percent * 100) > 1e-6) throw new ConfigError(`--sample takes at most two decimals (steps of 0.01 %), got "${flags.sample}"`);

@@ -5,7 +5,7 @@ import type { CommandContext, ProgramContext } from '../program/command-context.
 import { printIssues } from '../output/config-error-output.js';
 import { paint } from '../output/output.js';
 
-export interface PromoteFlags {
+interface PromoteFlags {
   logs?: string;
   feedback?: string;
   langfuse?: string | boolean;
@@ -36,7 +36,7 @@ export function register(program: Command, context: ProgramContext): void {
  * suite's redactor and prints what was promoted, what was skipped and why. Exit 0 when it ran
  * (also when nothing qualified), 2 for bad input or a refused restricted vertical (nothing written).
  */
-export async function promoteCommand(flags: PromoteFlags, context: CommandContext): Promise<number> {
+async function promoteCommand(flags: PromoteFlags, context: CommandContext): Promise<number> {
   if (flags.feedback === undefined && flags.langfuse === undefined) {
     throw new ConfigError('parley promote needs feedback: --feedback FILE and/or --langfuse [URL]');
   }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
 
-export interface RecordingsExportFlags {
+interface RecordingsExportFlags {
   out: string;
   scenario?: string[];
 }
@@ -25,7 +25,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** `parley recordings export [suite] --out DIR`: exit 0 when exported, 2 when refused (nothing written). */
-export async function recordingsExportCommand(suiteArgument: string, flags: RecordingsExportFlags, context: CommandContext): Promise<number> {
+async function recordingsExportCommand(suiteArgument: string, flags: RecordingsExportFlags, context: CommandContext): Promise<number> {
   const { loadSuiteForRun } = await import('@parley/runner');
   const { suiteRedactor } = await import('@parley/redaction');
   const { exportRecordings } = await import('@parley/production');

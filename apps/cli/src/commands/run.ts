@@ -6,8 +6,6 @@ import { chooseReporters } from '../reporters/reporter-choice.js';
 import { exportDestination, sendRun } from './export.js';
 import { addReporterFlags, addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
-export type { RunFlags } from './run-flags.js';
-
 export function register(program: Command, context: ProgramContext): void {
   addReporterFlags(
     addRunFlags(
@@ -19,7 +17,7 @@ export function register(program: Command, context: ProgramContext): void {
   ).action(async (suite: string, flags: RunFlags) => context.setExitCode(await runCommand(suite, flags, context)));
 }
 
-export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
+async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
   const options = runOptionsFromFlags(flags);

@@ -21,7 +21,6 @@ export function register(program: Command, context: ProgramContext): void {
     .action(async (id: string, flags: { format?: string }) => context.setExitCode(await runsShowCommand(id, flags, context)));
 }
 
-
 /**
  * In a terminal, tables fit its width (one column spare, so a full line never wraps); off a
  * terminal (logs, pipes) every column is written whole, for grep and for tools.
@@ -31,7 +30,7 @@ function tableWidth(context: CommandContext): { width?: number } {
 }
 
 /** `parley runs list`: the run history, newest first. */
-export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
+async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openStore } = await import('@parley/store');
   const { formatRunList } = await import('../output/runs-table.js');
   const limit = flags.limit === undefined ? 20 : integerFlag('--limit', flags.limit, 1);
@@ -52,7 +51,7 @@ export async function runsListCommand(flags: { limit?: string; suite?: string; f
 }
 
 /** `parley runs show ID`: one run with every scenario's status, reason and scores. */
-export async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
+async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openStore } = await import('@parley/store');
   const { formatRunDetail } = await import('../output/runs-table.js');
   const store = openStore(defaultStorePath(context.cwd));

@@ -6,7 +6,7 @@ import { formatOption } from '../program/flags.js';
 import { printIssues } from '../output/config-error-output.js';
 import { counted, paint } from '../output/output.js';
 
-export interface ValidateFlags {
+interface ValidateFlags {
   format?: string;
   /** Warnings are errors (exit 2), as they fail a `parley run --strict`. */
   strict?: boolean;
@@ -23,7 +23,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** `parley validate [suite]`: loads and checks everything a run would, without running anything. */
-export async function validateCommand(suiteArgument: string | undefined, flags: ValidateFlags, context: CommandContext): Promise<number> {
+async function validateCommand(suiteArgument: string | undefined, flags: ValidateFlags, context: CommandContext): Promise<number> {
   const json = flags.format === 'json';
   // JSON owns stdout: problems go into it, not into annotations beside it.
   if (json) context.githubAnnotations = false;

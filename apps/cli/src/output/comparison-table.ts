@@ -4,7 +4,7 @@ import type { Paint } from './output.js';
 import { wrapText } from './text-wrap.js';
 
 /** Score rows shown on the console at most; report.json and summary.md have every row. */
-export const MAX_SCORE_ROWS = 60;
+const MAX_SCORE_ROWS = 60;
 
 /**
  * The console's side-by-side view of a comparison run, plain aligned text that fits `columns`:
@@ -76,7 +76,6 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
   lines.push('');
   return lines.join('\n');
 }
-
 
 /**
  * Left-aligned first column (and a last `winner` column), right-aligned numbers, two spaces

@@ -21,7 +21,7 @@ export interface Output {
 }
 
 /** Width used off a terminal (CI logs, pipes) when `COLUMNS` does not say otherwise. */
-export const DEFAULT_COLUMNS = 80;
+const DEFAULT_COLUMNS = 80;
 
 export function processOutput(env: NodeJS.ProcessEnv = process.env): Output {
   return {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { wrapText } from '../output/text-wrap.js';
 
 /** What ends a command's `--help`: real examples, and the environment variables it reads. */
-export interface HelpFooter {
+interface HelpFooter {
   examples: Array<[command: string, what: string]>;
   environment: Array<[variable: string, what: string]>;
 }
@@ -19,7 +19,7 @@ const EVERY_COMMAND: HelpFooter['environment'] = [
 ];
 
 /** The footer of each command, by its path below `parley` ("runs list"). */
-export const HELP_FOOTERS: Record<string, HelpFooter> = {
+const HELP_FOOTERS: Record<string, HelpFooter> = {
   run: {
     examples: [
       ['parley run examples/booking', 'replay the booking example offline (no keys, no network)'],

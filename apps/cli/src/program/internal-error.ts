@@ -16,7 +16,7 @@ export function describeInternalError(error: unknown, env: NodeJS.ProcessEnv): s
   return `${lines.join('\n')}\n`;
 }
 
-export function debugging(env: NodeJS.ProcessEnv): boolean {
+function debugging(env: NodeJS.ProcessEnv): boolean {
   return env.PARLEY_DEBUG !== undefined && env.PARLEY_DEBUG !== '' && env.PARLEY_DEBUG !== '0';
 }
 

@@ -5,7 +5,7 @@ import type { ReportResult, RunReport } from '@parley/reports';
 import { annotation, group, type AnnotationLevel } from './github-workflow-commands.js';
 
 /** Where a failing expectation is written (absolute or run-relative file, 1-based line and column). */
-export interface ExpectationPlace {
+interface ExpectationPlace {
   file: string;
   line: number;
   column: number;

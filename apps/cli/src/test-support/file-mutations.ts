@@ -66,7 +66,7 @@ const INVALID_UTF8 = [[0xe9], [0xfc], [0x80], [0xff], [0xc3], [0xed, 0xa0, 0x80]
 /** A fraction of the file's length, so one generated mutation applies to files of any size. */
 const position = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 
-export const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
+const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('insert' as const), at: position, text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('insert-bytes' as const), at: position, bytes: fc.constantFrom(...INVALID_UTF8) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: position, length: fc.integer({ min: 1, max: 40 }) }) },

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Text } from 'ink';
 
 /** What marks the selected row of a list, before its first column (two cells wide). */
-export const SELECTION_MARK = '> ';
+const SELECTION_MARK = '> ';
 
 /**
  * One row of a list, the selected one marked the same way on every screen: `> ` before it and

@@ -7,7 +7,7 @@ import { Footer, type KeyHint } from './footer.js';
 import { useKeys } from './keyboard.js';
 
 /** Rows the frame itself takes: title line, rule under it, footer (up to two lines). */
-export const FRAME_ROWS = 4;
+const FRAME_ROWS = 4;
 
 export interface ScreenFrameProps {
   title: string;

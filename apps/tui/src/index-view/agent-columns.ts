@@ -1,7 +1,7 @@
 import type { AgentIndexRow } from '@parley/runner';
 
 /** Column widths of the agent table; the trend takes what is left of the terminal's width. */
-export const AGENT_COLUMNS = { cursor: 2, name: 18, type: 7, kind: 11, scenarios: 4, last: 4, status: 9 } as const;
+const AGENT_COLUMNS = { cursor: 2, name: 18, type: 7, kind: 11, scenarios: 4, last: 4, status: 9 } as const;
 
 /** Characters the fixed columns and the single spaces between them take. */
 const FIXED_WIDTH =

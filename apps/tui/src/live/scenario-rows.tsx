@@ -11,12 +11,12 @@ import type { ScenarioProgress } from './live-run-progress.js';
  * others pass the floor redactor, since events carry the run's raw text (the report's results,
  * shown once the run is over, went through the suite's redactor already; redacting twice is a no-op).
  */
-export function reasonOf(result: ScenarioResult): string {
+function reasonOf(result: ScenarioResult): string {
   return result.metadata_only ? withheldScenarioReason(result) : floorRedactor().text(result.reason);
 }
 
 /** An id cut to `width` cells (with … when longer) and padded to it. */
-export function fitId(id: string, width: number): string {
+function fitId(id: string, width: number): string {
   return id.length > width ? `${id.slice(0, Math.max(1, width - 1))}…` : id.padEnd(width);
 }
 

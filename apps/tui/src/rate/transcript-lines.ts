@@ -11,7 +11,7 @@ export interface TranscriptLine {
 
 const LABEL_WIDTH = 9;
 /** Label, then ` │ ` before the message text. */
-export const TRANSCRIPT_GUTTER = LABEL_WIDTH + 3;
+const TRANSCRIPT_GUTTER = LABEL_WIDTH + 3;
 
 /** The chat layout of a transcript `columns` wide: each message wrapped beside its role. */
 export function transcriptLines(transcript: readonly CalibrationMessage[], columns: number): TranscriptLine[] {

@@ -27,10 +27,10 @@ import { useKeys } from '../components/keyboard.js';
  * rubric, asking whether to leave scores that are not saved yet, asking what to do about a rating
  * the same reviewer saved in another session meanwhile, or the list of items.
  */
-export type RateMode = 'rate' | 'note' | 'skip' | 'rubric' | 'leave' | 'conflict' | 'list';
+type RateMode = 'rate' | 'note' | 'skip' | 'rubric' | 'leave' | 'conflict' | 'list';
 
 /** What `y` does in `leave` mode: go back (Esc), quit (q), or show another item. */
-export type Leaving = 'back' | 'quit' | { show: number };
+type Leaving = 'back' | 'quit' | { show: number };
 
 /** A save refused because the reviewer's rating in the file changed in another session. */
 export interface RatingClash {
@@ -63,7 +63,7 @@ export interface RateState {
 }
 
 /** A change of the session's state, queued behind the keys before it (see `useRateSession`). */
-export type RateStep = (state: RateState) => RateState | Promise<RateState>;
+type RateStep = (state: RateState) => RateState | Promise<RateState>;
 
 export interface RateSession {
   state: RateState;
@@ -372,7 +372,7 @@ function confirmingLeave(state: RateState, stroke: Keystroke, options: RateSessi
 }
 
 /** Scores or a note on the item shown that differ from what is saved for it (by this reviewer). */
-export function hasUnsavedWork(state: RateState): boolean {
+function hasUnsavedWork(state: RateState): boolean {
   const item = currentItem(state.session);
   if (!item) return false;
   const saved = item.own?.scores ?? {};

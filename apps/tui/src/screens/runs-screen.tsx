@@ -47,7 +47,7 @@ const FIXED_WIDTH = 2 + (COLUMNS.started + 1) + (COLUMNS.status + 1) + COUNTED.r
  * runs" mixes) comes first; the duration goes to the line under the list when 80 columns leave no
  * room for it.
  */
-export function runsLayout(columns: number, longestSuite: number): { suite: number; duration: boolean } {
+function runsLayout(columns: number, longestSuite: number): { suite: number; duration: boolean } {
   const wanted = Math.max(SUITE_WIDTH.least, Math.min(SUITE_WIDTH.most, longestSuite));
   const room = columns - FIXED_WIDTH - 1;
   if (room - (COLUMNS.duration + 1) >= wanted) return { suite: wanted, duration: true };

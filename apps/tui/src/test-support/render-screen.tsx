@@ -18,7 +18,7 @@ export interface RenderOptions {
   colour?: boolean;
 }
 
-export function testServices(overrides: Partial<TuiServices> = {}): TuiServices {
+function testServices(overrides: Partial<TuiServices> = {}): TuiServices {
   return {
     cwd: process.cwd(),
     env: {},

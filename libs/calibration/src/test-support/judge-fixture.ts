@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Rule } from '@parley/fake-llm';
 import { loadRubric, type CalibrationRubric } from '../judge/rubric-file.js';
 
-export const RUBRIC_TEXT = `---
+const RUBRIC_TEXT = `---
 version: 1.0.0
 ---
 # Rubric

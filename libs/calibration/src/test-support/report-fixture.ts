@@ -2,7 +2,7 @@ import { CalibrationSetSchema, type CalibrationSet } from '@parley/config';
 import { transcriptDigest } from '../import/transcript-digest.js';
 import type { CalibrationSession, StoredJudgeRating } from '../store/calibration-store.js';
 
-export const AXES = ['intent_comprehension', 'response_naturalness', 'cultural_appropriateness'];
+const AXES = ['intent_comprehension', 'response_naturalness', 'cultural_appropriateness'];
 
 type Triple = readonly [number, number, number];
 

@@ -58,7 +58,7 @@ export const GRACE_BOOKING: LoggedConversation = {
 };
 
 /** A salon booking (29_00057) that went well: 👍. */
-export const HAPPY_BOOKING: LoggedConversation = {
+const HAPPY_BOOKING: LoggedConversation = {
   conversation_id: 'wa:254733456789:2026-11-28',
   tenant: 'zuri_spa',
   vertical: 'salon',
@@ -84,7 +84,7 @@ export const DENTIST_VISIT: LoggedConversation = {
 };
 
 /** A conversation nobody rated. */
-export const UNRATED: LoggedConversation = {
+const UNRATED: LoggedConversation = {
   conversation_id: 'wa:254711222333:2026-11-29',
   vertical: 'salon',
   turns: [
@@ -94,7 +94,7 @@ export const UNRATED: LoggedConversation = {
 };
 
 /** A month-old conversation with a 💬 comment: outside `--since 7d`. */
-export const OLD_COMPLAINT: LoggedConversation = {
+const OLD_COMPLAINT: LoggedConversation = {
   conversation_id: 'wa:254722000999:2026-10-30',
   vertical: 'salon',
   turns: [

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Redactor } from '../redactor.js';
 
 /** The corpus folder (libs/redaction/corpus) and its languages, in the order the table shows them. */
-export const CORPUS_DIR = new URL('../../corpus/', import.meta.url).pathname;
+const CORPUS_DIR = new URL('../../corpus/', import.meta.url).pathname;
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
   { code: 'sw', name: 'Swahili' },
@@ -18,7 +18,7 @@ export const MASKED = ['name', 'phone', 'email', 'id'] as const;
 export const KEPT = ['place', 'amount', 'receipt'] as const;
 type Entity = (typeof MASKED)[number] | (typeof KEPT)[number];
 
-export interface LabelledSpan {
+interface LabelledSpan {
   entity: Entity;
   start: number;
   end: number;
@@ -81,7 +81,7 @@ interface MaskedSpan {
 }
 
 /** Where the redactor masked `text` (offsets in `text`), and which entity each mask stands for. */
-export function maskedSpans(redactor: Redactor, text: string): MaskedSpan[] {
+function maskedSpans(redactor: Redactor, text: string): MaskedSpan[] {
   const spans: MaskedSpan[] = [];
   let offset = 0;
   for (const piece of redactor.explain(text)) {
@@ -92,7 +92,7 @@ export function maskedSpans(redactor: Redactor, text: string): MaskedSpan[] {
   return spans;
 }
 
-export interface Score {
+interface Score {
   labelled: number;
   /** Masked entities: labelled spans wholly masked. Kept entities: labelled spans left untouched. */
   hit: number;
@@ -151,7 +151,7 @@ function overlaps(left: { start: number; end: number }, right: { start: number; 
   return left.start < right.end && right.start < left.end;
 }
 
-export function ratio(numerator: number, denominator: number): string {
+function ratio(numerator: number, denominator: number): string {
   return denominator === 0 ? '–' : (numerator / denominator).toFixed(2);
 }
 

@@ -23,7 +23,7 @@ export function counts(overrides: Partial<Record<Status, number>> = {}): Record<
   return { pass: 0, fail: 0, warn: 0, flaky: 0, error: 0, skipped: 0, ...overrides };
 }
 
-export function cost(overrides: Partial<CostSummary> = {}): CostSummary {
+function cost(overrides: Partial<CostSummary> = {}): CostSummary {
   return { input_tokens: 2436, output_tokens: 192, usd: 0.0013, calls: 3, ...overrides };
 }
 

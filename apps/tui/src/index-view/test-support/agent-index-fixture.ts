@@ -33,7 +33,7 @@ export function tempFolder(files: Record<string, string> = {}): TempFolder {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-export function result(scenario_id: string, agent: string, status: Status): ScenarioResult {
+function result(scenario_id: string, agent: string, status: Status): ScenarioResult {
   return {
     scenario_id,
     agent,

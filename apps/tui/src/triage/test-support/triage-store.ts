@@ -64,7 +64,7 @@ function scenario(scenario_id: string, status: Status, overrides: Partial<Scenar
 }
 
 /** The results of the failing run `run-b`, in no particular order (the store sorts by id). */
-export function failingRunResults(): ScenarioResult[] {
+function failingRunResults(): ScenarioResult[] {
   return [
     scenario('a_happy', 'pass', {
       reason: '3 expectations passed',

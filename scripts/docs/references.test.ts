@@ -28,13 +28,7 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-// Being restructured by other parts of issue 21 (the CLI's commands, the run pipeline), which
-// rewrite these citations as they move the files; removed from this list when they have landed.
-const restructuring = ['apps/cli/src/', 'libs/runner/src/', 'libs/monitor/src/'];
-
-const sourceFiles = checkedFolders
-  .flatMap((folder) => filesUnder(join(root, folder)))
-  .filter((file) => !restructuring.some((folder) => relative(root, file).startsWith(folder)));
+const sourceFiles = checkedFolders.flatMap((folder) => filesUnder(join(root, folder)));
 
 /** A page of docs/ or the README, optionally followed (after a comma or an opening parenthesis, on the same comment or the next line) by the quoted words of one of its parts. */
 const citation = /\b(docs\/[\w-]+\.md|README)\b(?:(?:,|\s*\()\s*(?:(?:\*|\/\/|--)\s*)?"([^"\n]+)")?/g;

@@ -71,7 +71,7 @@ describe('--export-baseline', () => {
   });
 });
 
-describe('--baseline: the examples of seed 002', () => {
+describe('--baseline: a drop beyond max_drop fails, a rise passes', () => {
   it('scenario 1: baseline 0.92, current 0.85, max_drop 0.05 fails with exit 1 and a message with the delta', async () => {
     const suite = await suiteWithBaseline((baseline) => setScore(baseline, 'q_1', 0.92));
     const run = await parleyIn(suite, ['run', '.', '--baseline', 'baseline.json', '--out', 'gated']);

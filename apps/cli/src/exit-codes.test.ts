@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { copySuite, parleyIn, recordedGateSuite } from './test-support/gate-suite.js';
 
 /**
- * SPEC §4.1, row by row, through the CLI on a real suite (the gate suite, recorded three times
+ * The exit codes of docs/file-formats.md ("Exit codes"), row by row, through the CLI on a real suite (the gate suite, recorded three times
  * against tools/fake-llm, so that `greeting` is flaky under --repeat 3).
  */
 let recorded: string;
@@ -124,7 +124,7 @@ const rows: Row[] = [
   { name: 'exit 2: an unreadable file', args: ['--baseline', 'missing.json'], exit: 2, says: /missing\.json: cannot read the baseline: file not found/ },
 ];
 
-describe('exit codes (SPEC §4.1), end to end', () => {
+describe('exit codes (docs/file-formats.md), end to end', () => {
   it.each(rows)('$name', async ({ args, prepare, exit, says }) => {
     const suite = copySuite(recorded);
     prepare?.(suite);

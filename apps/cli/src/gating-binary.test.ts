@@ -34,7 +34,7 @@ function suiteWithBaselineScores(scores: Record<string, number>): string {
   return suite;
 }
 
-describe('the parley binary gates against a baseline (seed 002)', () => {
+describe('the parley binary gates against a baseline', () => {
   it('baseline 0.92, current 0.85, max_drop 0.05: fail, exit 1, the message gives the delta', () => {
     const suite = suiteWithBaselineScores({ q_1: 0.92 });
     const run = parley(suite, ['run', '.', '--baseline', 'baseline.json', '--out', 'gated']);

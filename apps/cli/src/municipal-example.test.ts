@@ -6,7 +6,7 @@ import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
 import { runSuite, type RunOutcome } from './index.js';
 
 /*
- * examples/municipal is seed 004's evaluation set: 25 scenarios over four agents, every agent
+ * examples/municipal is the evaluation set of a city's service agents: 25 scenarios over four agents, every agent
  * judged by its own rubric, every isiZulu and Afrikaans conversation by its fluency metric.
  * (The binary's offline replay of the example is in cli-process.test.ts.)
  */
@@ -35,7 +35,7 @@ function scenarioFiles(): ScenarioFile[] {
     .map((entry) => parse(readFileSync(join(entry.parentPath, entry.name), 'utf8')) as ScenarioFile);
 }
 
-/** Seed 004's rubric table: each agent's criteria, REQUIRED and RECOMMENDED. */
+/** The example's rubric table: each agent's criteria, REQUIRED and RECOMMENDED. */
 const SEED_RUBRICS: Record<string, { metric: string; required: string[]; recommended: string[] }> = {
   auth: { metric: 'auth_response', required: ['persona', 'language', 'tool_sequence', 'no_leakage'], recommended: ['single_question'] },
   municipal: {
@@ -55,7 +55,7 @@ const SEED_RUBRICS: Record<string, { metric: string; required: string[]; recomme
   },
 };
 
-describe('examples/municipal holds seed 004 (its files)', () => {
+describe('examples/municipal holds the evaluation set (its files)', () => {
   it('has 25 scenarios: Auth 7, Municipal 7, GBV 5, Ticket Status 6, in English, isiZulu and Afrikaans', () => {
     const scenarios = scenarioFiles();
     expect(scenarios).toHaveLength(25);

@@ -96,7 +96,7 @@ describe('metadata_only content reaches no output (the municipal GBV scenarios, 
 
     const after = new Map([...filesUnder(suite), ...filesUnder(work)]);
     const outputsWritten = written(before, after);
-    // The store keeps the transcript a reviewer may open explicitly (SPEC §7): it is the run's own record, not an output.
+    // The store keeps the transcript a reviewer may open explicitly (docs/privacy.md, "metadata_only scenarios"): it is the run's own record, not an output.
     const store = join(work, '.parley', 'parley.db');
     const searched = [...outputsWritten].filter(([path]) => !path.startsWith(store));
     expect(searched.map(([path]) => path.slice(work.length + 1)).filter((path) => !path.startsWith('/')).sort()).toEqual(

@@ -25,7 +25,7 @@ export interface AgentIndexRow {
 
 /**
  * Share of an agent's scenarios in a run that passed: `pass` and `warn` count as passed (neither
- * fails a run: docs/file-formats.md §9), `flaky`, `fail` and `error` do not, `skipped` ones were not evaluated
+ * fails a run: docs/file-formats.md, "Exit codes"), `flaky`, `fail` and `error` do not, `skipped` ones were not evaluated
  * and are left out. Null when nothing was evaluated.
  */
 export function agentPassRate(run: AgentRunSummary): number | null {

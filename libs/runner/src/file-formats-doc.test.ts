@@ -125,7 +125,7 @@ describe(`${DOC} documents every key of every file format`, () => {
           const dotted = path.join('.');
           if (known.has(dotted)) continue;
           known.set(dotted, name);
-          // An expectation's own keys are documented once, in §4, wherever expectations are written.
+          // An expectation's own keys are documented once, under Expectations, wherever expectations are written.
           if (path.indexOf('expect') >= 0 && path.indexOf('expect') < path.length - 1) continue;
           const leaf = path[path.length - 1]!;
           if (!words.has(leaf)) undocumented.push(`key "${dotted}" of ${name}: document \`${dotted}\` in the "${heading}" section of ${DOC}`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { shellCommandPlan } from '@parley/core';
 import type { ScenarioSession } from './session.js';
 
-/** `isolation:` of parley.yaml: shell commands run from the suite folder (docs/file-formats.md §1). */
+/** `isolation:` of parley.yaml: shell commands run from the suite folder (docs/file-formats.md, "Suite"). */
 export interface IsolationHooks {
   sweep?: string;
   setup?: string;

@@ -94,7 +94,7 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
 }
 
 /**
- * Replay when the suite has any recording, live otherwise (docs/file-formats.md §5, Mode): a
+ * Replay when the suite has any recording, live otherwise (docs/file-formats.md, "Mode"): a
  * suite with recordings is tested offline and for free unless `--mode` asks for live calls.
  */
 export function defaultMode(suite: LoadedSuite): RunMode {

@@ -12,7 +12,7 @@ function keys(count: number, value: (index: number) => number = () => 1): Record
 }
 
 /**
- * A suite whose `tool_correctness` scores are exactly the numbers of seed 002: `q_1` calls its
+ * A suite whose `tool_correctness` scores are exactly the numbers of the baseline examples: `q_1` calls its
  * tool with 17 of 20 arguments right (0.85), `q_2` with 41 of 50 (0.82). `greeting` is answered
  * "Karibu!", "Hi.", "Karibu sana!" in turn, so recorded three times it passes 2 of 3 times;
  * `smalltalk` is an advisory scenario that always fails.

@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**', '**/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],

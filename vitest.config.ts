@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const libs = ['core', 'canary', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner', 'redaction', 'production', 'compare', 'calibration', 'judge', 'telemetry', 'monitor', 'generate'];
+const libs = ['core', 'canary', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner', 'redaction', 'production', 'compare', 'calibration', 'judge', 'telemetry', 'monitor', 'generate', 'html-report'];
 
 export default defineConfig({
   resolve: {

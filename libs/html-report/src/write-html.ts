@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CalibrationReport, PairSource } from '@parley/calibration';
 import { writeFileAtomically } from '@parley/core';
@@ -12,8 +13,9 @@ export function renderRunHtml(report: RunReport): string {
   return htmlDocument({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, data, chunks });
 }
 
-/** Writes `report.html` into `outDir` (beside report.json), atomically; returns its path. */
+/** Writes `report.html` into `outDir` (beside report.json; created when missing), atomically; returns its path. */
 export function writeRunHtml(outDir: string, report: RunReport): string {
+  mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'report.html');
   writeFileAtomically(file, renderRunHtml(report));
   return file;
@@ -27,6 +29,7 @@ export function renderCalibrationHtml(report: CalibrationReport, source: PairSou
 
 /** Writes `<reportsDir>/<date>.html` beside the report's `.md` and `.json`; returns its path. */
 export function writeCalibrationHtml(reportsDir: string, report: CalibrationReport, source: PairSource | string): string {
+  mkdirSync(reportsDir, { recursive: true });
   const file = join(reportsDir, `${report.generated_at.slice(0, 10)}.html`);
   writeFileAtomically(file, renderCalibrationHtml(report, source));
   return file;

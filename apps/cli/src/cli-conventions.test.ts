@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
-import { allCommands, commandPath } from './command-help.js';
+import { allCommands, commandPath } from './program/command-help.js';
 import { buildProgram, main } from './main.js';
 import { captureOutput } from './test-support/capture-output.js';
 import { copyExample, REPO_ROOT } from './test-support/example-copy.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
-import { PARLEY_PACKAGE_NAME, PARLEY_PACKAGE_VERSION } from './package-info.js';
+import { PARLEY_PACKAGE_NAME, PARLEY_PACKAGE_VERSION } from './program/package-info.js';
 import { defineAgent, isConfigError, loadSuite, runSuite, type AgentTurn, type RunEvent } from './index.js';
 
 describe('the programmatic API of parley-eval', () => {

@@ -161,7 +161,7 @@ describe('parley validate with rubric metrics', () => {
   it('fails a rubric changed under an unchanged version (exit 2, file:line:column), and passes once the version is bumped', async () => {
     const suite = writeSuite();
     expect((await parley(['validate', '.'], suite)).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(suite, 'metrics/.rubric-lock.json'), 'utf8')).metrics.politeness.version).toBe('1.0.0');
+    expect(JSON.parse(readFileSync(join(suite, 'metrics/.rubric-lock.json'), 'utf8')).metrics.politeness.versions).toHaveProperty(['1.0.0']);
     const file = join(suite, 'metrics/politeness.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Is the assistant polite?', 'Is the assistant polite and warm?'));
     const changed = await parley(['validate', '.'], suite);

@@ -60,3 +60,40 @@ describe('parseYamlSource', () => {
     expect(json.locate([0, 'parameters'])).toEqual({ line: 4, column: 19 });
   });
 });
+
+describe('merge keys', () => {
+  const MERGED = `x-base: &base
+  kind: http
+  url: http://127.0.0.1:8787/chat
+  timeout_ms: fast
+agents:
+  a:
+    <<: *base
+    timeout_ms: 1000
+  b:
+    <<: [*base]
+`;
+  const source = parseYamlSource(MERGED, 'parley.yaml');
+
+  it('applies `<<: *base` as editors do: the anchored keys, overridden by the mapping\'s own', () => {
+    expect(source.issues).toEqual([]);
+    expect(source.data).toEqual({
+      'x-base': { kind: 'http', url: 'http://127.0.0.1:8787/chat', timeout_ms: 'fast' },
+      agents: {
+        a: { kind: 'http', url: 'http://127.0.0.1:8787/chat', timeout_ms: 1000 },
+        b: { kind: 'http', url: 'http://127.0.0.1:8787/chat', timeout_ms: 'fast' },
+      },
+    });
+  });
+
+  it('locates a merged key where the anchored mapping writes it, an own key where it is written', () => {
+    expect(source.locate(['agents', 'b', 'timeout_ms'])).toEqual({ line: 4, column: 15 });
+    expect(source.locate(['agents', 'a', 'timeout_ms'])).toEqual({ line: 8, column: 17 });
+    expect(source.locate(['agents', 'b', 'kind'], 'key')).toEqual({ line: 2, column: 3 });
+  });
+
+  it('survives a mapping that merges itself', () => {
+    const cyclic = parseYamlSource('a: &a\n  <<: *a\n  k: 1\n', 'x.yaml');
+    expect(() => cyclic.locate(['a', 'missing'])).not.toThrow();
+  });
+});

@@ -42,7 +42,8 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   // keys took minutes); duplicates are found below with one set per mapping instead.
   let document: Document.Parsed;
   try {
-    document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
+    // Merge keys (`<<: *base`) are applied, as editors' YAML support (yaml-language-server) does.
+    document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, merge: true });
   } catch (error) {
     // `yaml`'s parser recurses once per level of block nesting: thousands of levels overflow it.
     if (!(error instanceof RangeError)) throw error;
@@ -103,12 +104,23 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     let index = pairIndexes.get(map);
     if (!index) {
       index = new Map();
+      pairIndexes.set(map, index); // before the merge sources are read: a cycle finds this one
       for (const item of map.items) {
-        if (!isScalar(item.key)) continue;
+        if (!isScalar(item.key) || isMergeKey(item.key.value)) continue;
         const key = String(item.key.value);
         if (!index.has(key)) index.set(key, item);
       }
-      pairIndexes.set(map, index);
+      // Keys a merge key brings in (`<<: *base` or `<<: [*a, *b]`) are located where the anchored
+      // mapping writes them; keys written in the mapping itself win, as in the merged data.
+      for (const item of map.items) {
+        if (!isScalar(item.key) || !isMergeKey(item.key.value)) continue;
+        const sources = isSeq(item.value) ? item.value.items : [item.value];
+        for (const source of sources) {
+          const merged = isAlias(source) ? source.resolve(document) : source;
+          if (!isMap(merged)) continue;
+          for (const [key, pair] of pairsByKey(merged)) if (!index.has(key)) index.set(key, pair);
+        }
+      }
     }
     return index;
   };
@@ -136,6 +148,11 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   };
 
   return { data, issues, locate };
+}
+
+/** `<<`: a plain string, or the symbol `yaml` makes of it when merge keys are applied. */
+function isMergeKey(value: unknown): boolean {
+  return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
 }
 
 function isStackOverflow(message: string): boolean {
@@ -177,7 +194,7 @@ function duplicateKeyOffsets(document: Document): number[] {
     if (isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
-        if (isScalar(pair.key) && pair.key.value !== '<<') {
+        if (isScalar(pair.key) && !isMergeKey(pair.key.value)) {
           if (seen.has(pair.key.value) && pair.key.range) offsets.push(pair.key.range[0]);
           seen.add(pair.key.value);
         }

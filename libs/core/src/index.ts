@@ -11,3 +11,4 @@ export * from './comparison-case.js';
 export * from './atomic-file.js';
 export * from './text-file.js';
 export * from './terminal-text.js';
+export * from './display-path.js';

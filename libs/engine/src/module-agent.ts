@@ -128,6 +128,8 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
           else resolve(typeof outcome.answer === 'string' ? { reply: outcome.answer } : outcome.answer);
         };
         pending = { id, settle };
+        // The run may have aborted while the thread was starting (before this listener existed).
+        if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         thread.postMessage({ type: 'turn', id, body });
       });

@@ -6,7 +6,7 @@ import { chooseAgent } from '@parley/production';
 import { suiteScenarioIds } from './suite-scenario-ids.js';
 import { productionLogScenario } from './production-log-scenario.js';
 import { readDataset } from './read-dataset.js';
-import { sgdScenario } from './sgd-scenario.js';
+import { sgdScenario, sgdSplit } from './sgd-scenario.js';
 import { writeScenarios, type PlannedScenario, type SkippedScenario, type WrittenScenario } from './write-scenarios.js';
 
 export interface DatasetInput {
@@ -51,7 +51,8 @@ export function generateFromDataset(input: DatasetInput): DatasetResult {
   if (dataset.format === 'sgd') {
     for (const dialogue of dataset.dialogues.slice(0, input.count)) {
       const source = `dialogue ${dialogue.dialogue_id}`;
-      const built = sgdScenario(dialogue, { agent, hasJudge, source: `sgd:${basename(input.file)}#${dialogue.dialogue_id}` });
+      const split = sgdSplit(dialogue, input.file);
+      const built = sgdScenario(dialogue, { agent, hasJudge, source: `sgd:${basename(input.file)}#${dialogue.dialogue_id}`, ...(split !== undefined ? { split } : {}) });
       if ('problem' in built) skipped.push({ source: `${input.shownFile}#${dialogue.dialogue_id}`, id: dialogue.dialogue_id, reason: built.problem });
       else planned.push({ ...built, source });
     }

@@ -43,3 +43,17 @@ describe('readDataset', () => {
     expect(problems(join(tmpdir(), 'parley-no-such-dataset.json'))).toEqual(['-:- cannot read the dataset: file not found']);
   });
 });
+
+describe('readDataset: datasets of other formats', () => {
+  it('names a Taskmaster file as such instead of a schema path', () => {
+    const taskmaster = [{ conversation_id: 'dlg-00055f4e', instruction_id: 'restaurant-table-1', utterances: [{ index: 0, speaker: 'USER', text: 'Hi, book a table for two.' }] }];
+    expect(problems(file('self-dialogs.json', JSON.stringify(taskmaster, null, 2)))).toEqual([
+      expect.stringMatching(/^1:1 this is a Taskmaster file \(conversations with "utterances"\), which parley generate does not read; it reads SGD dialogues .* or a JSON-lines conversation log$/),
+    ]);
+  });
+
+  it('names a MultiWOZ file as such', () => {
+    const multiwoz = { 'SNG01856.json': { goal: {}, log: [{ text: 'am looking for a place to to stay', metadata: {} }] } };
+    expect(problems(file('data.json', JSON.stringify(multiwoz)))).toEqual([expect.stringMatching(/^1:1 this is a MultiWOZ file/)]);
+  });
+});

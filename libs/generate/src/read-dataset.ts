@@ -20,13 +20,43 @@ export function readDataset(file: string): Dataset {
     throw new ConfigError({ file, ...(text.line !== undefined ? { line: text.line, column: text.column } : {}), message: `cannot read the dataset: ${text.problem}` });
   }
   const source = withoutByteOrderMark(text);
+  refuseOtherFormats(source, file);
   if (isJsonLines(source)) return { format: 'production-log', conversations: readJsonLinesLog(source, file) };
   const parsed = parseConfigText(source, file, SgdFileSchema, { format: 'json' });
   if (parsed.data === undefined) {
-    const hint = parsed.raw !== undefined ? ' (expected SGD dialogues: a list of {dialogue_id, turns: [{speaker, utterance}]}, or a JSON-lines conversation log)' : '';
+    const hint = parsed.raw !== undefined ? ` (expected ${SUPPORTED})` : '';
     throw new ConfigError(parsed.issues.map((issue, index) => (index === 0 ? { ...issue, message: `${issue.message}${hint}` } : issue)));
   }
   return { format: 'sgd', dialogues: sgdDialogues(parsed.data) };
+}
+
+const SUPPORTED = 'SGD dialogues (a list of {dialogue_id, turns: [{speaker, utterance}]}, or {dialogues: [...]}) or a JSON-lines conversation log';
+
+/**
+ * Dialogue datasets people reach for that are not SGD, told by their shape so the error names the
+ * format instead of a schema path: Taskmaster (a list of conversations with `utterances`) and
+ * MultiWOZ (an object of dialogues, each with a `log` of turns).
+ */
+function otherDatasetFormat(raw: unknown): string | undefined {
+  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (Array.isArray(raw) && isRecord(raw[0]) && Array.isArray(raw[0]['utterances'])) return 'a Taskmaster file (conversations with "utterances")';
+  if (isRecord(raw)) {
+    const first = Object.values(raw)[0];
+    if (isRecord(first) && Array.isArray(first['log'])) return 'a MultiWOZ file (dialogues with a "log" of turns)';
+  }
+  return undefined;
+}
+
+/** A whole document of a format we recognise but do not read is refused by name (exit 2). */
+function refuseOtherFormats(text: string, file: string): void {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return; // JSON lines, or broken JSON: the readers below say where
+  }
+  const other = otherDatasetFormat(document);
+  if (other !== undefined) throw new ConfigError({ file, line: 1, column: 1, message: `this is ${other}, which parley generate does not read; it reads ${SUPPORTED}` });
 }
 
 /**

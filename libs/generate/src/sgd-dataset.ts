@@ -18,6 +18,8 @@ export type SgdTurn = z.output<typeof SgdTurnSchema>;
 
 export const SgdDialogueSchema = z.looseObject({
   dialogue_id: z.string().min(1),
+  /** Extracts keep the dialogue's original file (`train/dialogues_029.json`): it names the split. */
+  source_file: z.string().optional(),
   services: z.array(z.string()).default([]),
   turns: z.array(SgdTurnSchema).min(1),
 });

@@ -3,13 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { ScenarioSchema } from '@parley/config';
 import { describe, expect, it } from 'vitest';
 import { SgdFileSchema, sgdDialogues, type SgdDialogue } from './sgd-dataset.js';
-import { sgdScenario, sgdScenarioId } from './sgd-scenario.js';
+import { sgdScenario, sgdScenarioId, sgdSplit } from './sgd-scenario.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/generate/data/sgd_salon_dialogues.json', import.meta.url));
 const dialogues = sgdDialogues(SgdFileSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))));
 
 function scenarioOf(dialogue: SgdDialogue, hasJudge = true) {
-  const built = sgdScenario(dialogue, { agent: 'salon', hasJudge, source: `sgd:x.json#${dialogue.dialogue_id}` });
+  const split = sgdSplit(dialogue, 'x.json');
+  const built = sgdScenario(dialogue, { agent: 'salon', hasJudge, source: `sgd:x.json#${dialogue.dialogue_id}`, ...(split !== undefined ? { split } : {}) });
   if ('problem' in built) throw new Error(built.problem);
   return built.scenario;
 }
@@ -23,7 +24,7 @@ describe('sgdScenario', () => {
     expect(scenario.user.script).toEqual(userTurns.slice(1));
     expect(scenario.reference?.replies[0]).toEqual({ turn: 1, content: 'What city should I go to look for it?' });
     expect(scenario.reference?.replies).toHaveLength(userTurns.length);
-    expect(scenario).toMatchObject({ id: 'sgd_29_00053', agent: 'salon', language: 'en', gate: 'advisory', tags: ['from_dataset', 'sgd', 'services_1'] });
+    expect(scenario).toMatchObject({ id: 'sgd_train_29_00053', agent: 'salon', language: 'en', gate: 'advisory', tags: ['from_dataset', 'sgd', 'services_1'] });
     expect(ScenarioSchema.safeParse(scenario).success).toBe(true);
   });
 
@@ -64,9 +65,52 @@ describe('sgdScenario', () => {
     expect(scenario.title).toBe('SGD restaurant dialogue 1_00001: reserve restaurant');
   });
 
-  it('gives a stable, valid id', () => {
+  it('gives a stable, valid id, with the split where it is known', () => {
     expect(sgdScenarioId('29_00053')).toBe('sgd_29_00053');
     expect(sgdScenarioId('Dialogue 7.b')).toBe('sgd_dialogue_7_b');
+    expect(sgdScenarioId('1_00000', 'dev')).toBe('sgd_dev_1_00000');
+  });
+
+  it("tells the split from the dialogue's source file, else from the dataset's folder", () => {
+    const dialogue = { dialogue_id: '1_00000', services: [], turns: [{ speaker: 'USER' as const, utterance: 'Hi' }] };
+    expect(sgdSplit({ ...dialogue, source_file: 'test/dialogues_001.json' }, 'data/x.json')).toBe('test');
+    expect(sgdSplit(dialogue, '/data/sgd/dev/dialogues_001.json')).toBe('dev');
+    expect(sgdSplit(dialogue, 'C:\\sgd\\train\\dialogues_001.json')).toBe('train');
+    expect(sgdSplit(dialogue, '/data/sgd/dialogues_001.json')).toBeUndefined();
+    // The same dialogue number in two splits gives two scenarios.
+    const ids = ['train', 'dev'].map((split) => scenarioOf({ ...dialogue, source_file: `${split}/dialogues_001.json` }).id);
+    expect(ids).toEqual(['sgd_train_1_00000', 'sgd_dev_1_00000']);
+  });
+
+  it("writes SGD's dontcare as no preference, never the sentinel", () => {
+    const scenario = scenarioOf({
+      dialogue_id: '3_00082',
+      services: ['Restaurants_1'],
+      turns: [
+        { speaker: 'USER', utterance: 'Find me a place to eat in Palo Alto, any price is fine.', actions: [{ act: 'INFORM', slot: 'city', values: ['Palo Alto'] }, { act: 'INFORM', slot: 'price_range', values: ['dontcare'] }, { act: 'INFORM_INTENT', slot: 'intent', values: ['FindRestaurants'] }] },
+        { speaker: 'SYSTEM', utterance: 'What kind of food?' },
+      ],
+    });
+    const criteria = scenario.expect[0]?.criteria ?? '';
+    expect(criteria).toContain('price range: any (no preference)');
+    expect(criteria).not.toMatch(/dontcare/i);
+  });
+
+  it('after a failed booking holds the user to the details they gave last, and says the request then succeeded', () => {
+    const scenario = scenarioOf({
+      dialogue_id: '29_00100',
+      services: ['Services_1'],
+      turns: [
+        { speaker: 'USER', utterance: 'Book Bibbidi Bobbidi Bibbidi at 10:30 am.', actions: [{ act: 'INFORM_INTENT', slot: 'intent', values: ['BookAppointment'] }, { act: 'INFORM', slot: 'appointment_time', values: ['10:30'] }] },
+        { speaker: 'SYSTEM', utterance: 'Sorry, that slot is taken. Another time?', actions: [{ act: 'NOTIFY_FAILURE', slot: '', values: [] }] },
+        { speaker: 'USER', utterance: 'Then 11 am please.', actions: [{ act: 'INFORM', slot: 'appointment_time', values: ['11:00'] }] },
+        { speaker: 'SYSTEM', utterance: 'Your appointment is booked.', actions: [{ act: 'NOTIFY_SUCCESS', slot: '', values: [] }] },
+      ],
+    });
+    const criteria = scenario.expect[0]?.criteria ?? '';
+    expect(criteria).toContain('They give these details: appointment time: 11:00.');
+    expect(criteria).not.toContain('10:30');
+    expect(criteria).toMatch(/a first request failed, the user changed the details, and the request then succeeded\.$/);
   });
 
   it('has no scenario without a user turn', () => {

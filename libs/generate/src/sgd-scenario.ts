@@ -20,9 +20,29 @@ export interface DatasetScenario {
   header: string;
 }
 
-/** `sgd_29_00053`: stable (the same dialogue gives the same id) and a valid scenario id. */
-export function sgdScenarioId(dialogueId: string): string {
-  return `sgd_${dialogueId.toLowerCase().replace(/[^a-z0-9_-]+/g, '_')}`;
+/**
+ * `sgd_train_29_00053`: stable (the same dialogue gives the same id) and a valid scenario id. SGD
+ * numbers its dialogues per split, so `1_00000` is in train, dev and test alike: the split is part
+ * of the id wherever it is known (`sgdSplit`), or the second split would be refused as "already there".
+ */
+export function sgdScenarioId(dialogueId: string, split?: string): string {
+  return `sgd_${split !== undefined ? `${split}_` : ''}${dialogueId.toLowerCase().replace(/[^a-z0-9_-]+/g, '_')}`;
+}
+
+const SPLITS = ['train', 'dev', 'test'] as const;
+
+/**
+ * The SGD split a dialogue comes from: the folder of its `source_file` (extracts keep the original
+ * file, `train/dialogues_029.json`), else a `train`/`dev`/`test` folder in the dataset file's path.
+ */
+export function sgdSplit(dialogue: SgdDialogue, datasetFile: string): string | undefined {
+  for (const path of [dialogue.source_file, datasetFile]) {
+    if (path === undefined) continue;
+    const folders = path.split(/[\\/]/).slice(0, -1);
+    const split = folders.reverse().find((folder): folder is (typeof SPLITS)[number] => (SPLITS as readonly string[]).includes(folder));
+    if (split !== undefined) return split;
+  }
+  return undefined;
 }
 
 /**
@@ -34,7 +54,7 @@ export function sgdScenarioId(dialogueId: string): string {
  * one `conversation_judge` expectation states what the user asked for and which details they gave,
  * from the dialogue's acts, and whether the dataset's system succeeded.
  */
-export function sgdScenario(dialogue: SgdDialogue, input: { agent: string; hasJudge: boolean; source: string }): DatasetScenario | { problem: string } {
+export function sgdScenario(dialogue: SgdDialogue, input: { agent: string; hasJudge: boolean; source: string; split?: string }): DatasetScenario | { problem: string } {
   const userTurns: string[] = [];
   const replies: Array<{ turn: number; content: string }> = [];
   for (const turn of dialogue.turns) {
@@ -57,7 +77,7 @@ export function sgdScenario(dialogue: SgdDialogue, input: { agent: string; hasJu
   const intents = userIntents(dialogue);
   const expect: Expectation[] = input.hasJudge ? [{ metric: 'conversation_judge', criteria: judgeCriteria(dialogue, intents), threshold: 0.7 }] : [];
   const scenario: ScenarioFile = {
-    id: sgdScenarioId(dialogue.dialogue_id),
+    id: sgdScenarioId(dialogue.dialogue_id, input.split),
     title: `SGD ${domain} dialogue ${dialogue.dialogue_id}${intents.length > 0 ? `: ${intents.map(words).join(', then ')}` : ''}`,
     agent: input.agent,
     language: 'en',
@@ -93,33 +113,46 @@ function userIntents(dialogue: SgdDialogue): string[] {
 }
 
 function judgeCriteria(dialogue: SgdDialogue, intents: readonly string[]): string {
-  const details: string[] = [];
-  const acts = new Set<string>();
+  // A slot the user informs again replaces what they said before: after a failed booking the user
+  // picks another time, and only the time that was finally asked for is a detail to hold them to.
+  const details = new Map<string, string>();
+  const acts: string[] = [];
   for (const turn of dialogue.turns) {
     for (const action of turnActions(turn)) {
-      if (turn.speaker === 'SYSTEM') acts.add(action.act);
+      if (turn.speaker === 'SYSTEM') acts.push(action.act);
       if (turn.speaker !== 'USER' || action.act !== 'INFORM' || action.values.length === 0) continue;
-      const detail = `${words(action.slot)}: ${action.values.map(slotValue).join(' or ')}`;
-      if (!details.includes(detail)) details.push(detail);
+      details.delete(action.slot);
+      details.set(action.slot, `${words(action.slot)}: ${action.values.map(slotValue).join(' or ')}`);
     }
   }
-  const outcome = acts.has('NOTIFY_SUCCESS')
-    ? 'In the reference dialogue the request succeeded.'
-    : acts.has('NOTIFY_FAILURE')
-      ? 'In the reference dialogue the request failed and the system said so.'
-      : '';
   return [
     intents.length > 0 ? `The user wants to ${intents.map(words).join(', then ')}.` : 'The user asks for help with a booking.',
-    details.length > 0 ? `They give these details: ${details.join('; ')}.` : '',
+    details.size > 0 ? `They give these details: ${[...details.values()].join('; ')}.` : '',
     'The assistant uses the details it was given without asking for them again, asks for what is missing one question at a time, confirms the details before completing a booking, and says clearly whether it succeeded.',
-    outcome,
+    outcome(acts),
   ]
     .filter((sentence) => sentence !== '')
     .join(' ');
 }
 
-/** SGD writes booleans as `True`/`False`. */
+/** The dataset's outcome, from the system's last notification (a failure may be followed by a success). */
+function outcome(systemActs: readonly string[]): string {
+  const notifications = systemActs.filter((act) => act === 'NOTIFY_SUCCESS' || act === 'NOTIFY_FAILURE');
+  const last = notifications.at(-1);
+  if (last === 'NOTIFY_SUCCESS') {
+    return notifications.includes('NOTIFY_FAILURE')
+      ? 'In the reference dialogue a first request failed, the user changed the details, and the request then succeeded.'
+      : 'In the reference dialogue the request succeeded.';
+  }
+  return last === 'NOTIFY_FAILURE' ? 'In the reference dialogue the request failed and the system said so.' : '';
+}
+
+/**
+ * SGD writes booleans as `True`/`False`, and `dontcare` where the user has no preference: a judge
+ * reads "any", never the dataset's sentinel.
+ */
 function slotValue(value: string): string {
+  if (value === 'dontcare') return 'any (no preference)';
   return value === 'True' ? 'yes' : value === 'False' ? 'no' : value;
 }
 

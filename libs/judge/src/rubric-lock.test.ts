@@ -29,7 +29,7 @@ describe('the rubric lock (metrics/.rubric-lock.json)', () => {
     const result = check(folder);
     expect(result).toMatchObject({ issues: [], recorded: ['booking_slot_consistency@1.0.0'] });
     const lock = JSON.parse(readFileSync(join(folder, '.rubric-lock.json'), 'utf8'));
-    expect(lock).toEqual({ schema_version: 1, metrics: { booking_slot_consistency: { version: '1.0.0', rubric_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(lock).toEqual({ schema_version: 2, metrics: { booking_slot_consistency: { versions: { '1.0.0': expect.stringMatching(/^[0-9a-f]{64}$/) } } } });
     expect(check(folder).recorded).toEqual([]);
   });
 
@@ -54,6 +54,35 @@ describe('the rubric lock (metrics/.rubric-lock.json)', () => {
     check(folder);
     writeFileSync(join(folder, 'booking_slot_consistency.yaml'), METRIC.replace('was offered.', 'was offered and confirmed.').replace('1.0.0', '1.1.0'));
     expect(check(folder)).toMatchObject({ issues: [], recorded: ['booking_slot_consistency@1.1.0'] });
+  });
+
+  it('keeps every version: going back to 1.0.0 with another rubric is still an error', () => {
+    const folder = metricsFolder();
+    check(folder);
+    const bumped = METRIC.replace('was offered.', 'was offered and confirmed.').replace('1.0.0', '1.1.0');
+    writeFileSync(join(folder, 'booking_slot_consistency.yaml'), bumped);
+    expect(check(folder).recorded).toEqual(['booking_slot_consistency@1.1.0']);
+    const lock = JSON.parse(readFileSync(join(folder, '.rubric-lock.json'), 'utf8'));
+    expect(Object.keys(lock.metrics.booking_slot_consistency.versions)).toEqual(['1.0.0', '1.1.0']);
+    // Back to 1.0.0, but with the 1.1.0 rubric: 1.0.0's verdicts judged the other one.
+    writeFileSync(join(folder, 'booking_slot_consistency.yaml'), bumped.replace('1.1.0', '1.0.0'));
+    expect(check(folder).issues).toEqual([expect.objectContaining({ line: 2, message: expect.stringContaining('changed but its version is still 1.0.0') })]);
+    // Back to 1.0.0 with its own rubric: fine.
+    writeFileSync(join(folder, 'booking_slot_consistency.yaml'), METRIC);
+    expect(check(folder)).toMatchObject({ issues: [], recorded: [] });
+  });
+
+  it('reads the first lock format (one version per metric) and writes schema 2 when it records', () => {
+    const folder = metricsFolder();
+    const sha = check(folder);
+    const written = JSON.parse(readFileSync(join(folder, '.rubric-lock.json'), 'utf8'));
+    const hash = written.metrics.booking_slot_consistency.versions['1.0.0'];
+    expect(sha.issues).toEqual([]);
+    writeFileSync(join(folder, '.rubric-lock.json'), JSON.stringify({ schema_version: 1, metrics: { booking_slot_consistency: { version: '1.0.0', rubric_sha256: hash } } }));
+    expect(check(folder)).toMatchObject({ issues: [], recorded: [] });
+    writeFileSync(join(folder, 'booking_slot_consistency.yaml'), METRIC.replace('was offered.', 'was offered and confirmed.').replace('1.0.0', '1.1.0'));
+    expect(check(folder).recorded).toEqual(['booking_slot_consistency@1.1.0']);
+    expect(JSON.parse(readFileSync(join(folder, '.rubric-lock.json'), 'utf8'))).toEqual({ schema_version: 2, metrics: { booking_slot_consistency: { versions: { '1.0.0': hash, '1.1.0': expect.stringMatching(/^[0-9a-f]{64}$/) } } } });
   });
 
   it('ignores changes that do not reach the judge (comments, key order)', () => {

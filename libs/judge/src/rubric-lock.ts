@@ -8,19 +8,31 @@ import { z } from 'zod';
 export const RUBRIC_LOCK_FILE_NAME = '.rubric-lock.json';
 
 /**
- * `metrics/.rubric-lock.json`: per rubric metric, the version and the sha256 of its rubric as last
- * seen (SPEC §3.4 "Parley stores the rubric's content hash beside the version"). A separate file,
- * not a field in the metric file, so that nobody has to compute a hash by hand: Parley writes it,
- * the team commits it, and review shows a version bump next to every rubric change.
+ * `metrics/.rubric-lock.json`: per rubric metric, every version Parley has seen with the sha256 of
+ * its rubric (docs/file-formats.md, "Rubric lock"). A separate file, not a field in the metric file,
+ * so that nobody has to compute a hash by hand: Parley writes it, the team commits it, and review
+ * shows a version bump next to every rubric change. Every version is kept, not only the latest: a
+ * metric taken back from 1.1.0 to 1.0.0 with another rubric would otherwise reuse the verdicts and
+ * baselines that 1.0.0 earned with the old one.
  */
+const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a hex sha256');
+
 export const RubricLockSchema = z.strictObject({
-  schema_version: z.literal(1),
-  metrics: z.record(
-    z.string(),
-    z.strictObject({ version: z.string().min(1), rubric_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a hex sha256') }),
-  ),
+  schema_version: z.literal(2),
+  metrics: z.record(z.string(), z.strictObject({ versions: z.record(z.string().min(1), Sha256Schema) })),
 });
 export type RubricLock = z.infer<typeof RubricLockSchema>;
+
+/** The first lock format kept one version per metric; it is read as schema 2, and written as such when a version is recorded. */
+const RubricLockV1Schema = z.strictObject({
+  schema_version: z.literal(1),
+  metrics: z.record(z.string(), z.strictObject({ version: z.string().min(1), rubric_sha256: Sha256Schema })),
+});
+
+const AnyRubricLockSchema = z.union([RubricLockSchema, RubricLockV1Schema]).transform((lock): RubricLock => {
+  if (lock.schema_version === 2) return lock;
+  return { schema_version: 2, metrics: Object.fromEntries(Object.entries(lock.metrics).map(([name, entry]) => [name, { versions: { [entry.version]: entry.rubric_sha256 } }])) };
+});
 
 export interface RubricLockCheck {
   /** The lock file's path. */
@@ -41,21 +53,22 @@ export interface RubricLockCheck {
 export function checkRubricLock(metricsFolder: string, metrics: readonly LoadedRubricMetric[], options: { write: boolean }): RubricLockCheck {
   const file = join(metricsFolder, RUBRIC_LOCK_FILE_NAME);
   const result: RubricLockCheck = { file, issues: [], recorded: [] };
-  let lock: RubricLock = { schema_version: 1, metrics: {} };
+  let lock: RubricLock = { schema_version: 2, metrics: {} };
   if (existsSync(file)) {
-    const parsed = readConfigFile(file, RubricLockSchema, { format: 'json' });
+    const parsed = readConfigFile(file, AnyRubricLockSchema, { format: 'json' });
     if (parsed.data === undefined) {
       result.issues.push(...parsed.issues.map((issue) => ({ ...issue, message: `${issue.message} (delete the file to record every rubric afresh)` })));
       return result;
     }
     lock = parsed.data;
   }
-  const next: RubricLock = { schema_version: 1, metrics: { ...lock.metrics } };
+  const next: RubricLock = { schema_version: 2, metrics: Object.fromEntries(Object.entries(lock.metrics).map(([name, entry]) => [name, { versions: { ...entry.versions } }])) };
   for (const metric of metrics) {
     const { name, version } = metric.data;
-    const entry = Object.hasOwn(lock.metrics, name) ? lock.metrics[name] : undefined;
-    if (entry !== undefined && entry.version === version) {
-      if (entry.rubric_sha256 !== metric.rubricSha256) {
+    const versions = Object.hasOwn(lock.metrics, name) ? lock.metrics[name]!.versions : {};
+    const recordedSha = Object.hasOwn(versions, version) ? versions[version] : undefined;
+    if (recordedSha !== undefined) {
+      if (recordedSha !== metric.rubricSha256) {
         const source = readConfigFile(metric.file, RubricMetricSchema, { format: 'yaml' });
         result.issues.push(
           source.issueAt(
@@ -66,7 +79,7 @@ export function checkRubricLock(metricsFolder: string, metrics: readonly LoadedR
       }
       continue;
     }
-    next.metrics[name] = { version, rubric_sha256: metric.rubricSha256 };
+    next.metrics[name] = { versions: { ...next.metrics[name]?.versions, [version]: metric.rubricSha256 } };
     result.recorded.push(`${name}@${version}`);
   }
   if (options.write && result.recorded.length > 0 && result.issues.length === 0) writeLock(file, next);
@@ -74,8 +87,9 @@ export function checkRubricLock(metricsFolder: string, metrics: readonly LoadedR
 }
 
 function writeLock(file: string, lock: RubricLock): void {
-  const sorted = Object.fromEntries(Object.entries(lock.metrics).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)));
-  const text = `${JSON.stringify({ schema_version: 1, metrics: sorted }, null, 2)}\n`;
+  const byName = ([left]: [string, unknown], [right]: [string, unknown]) => (left < right ? -1 : left > right ? 1 : 0);
+  const sorted = Object.fromEntries(Object.entries(lock.metrics).sort(byName).map(([name, entry]) => [name, { versions: Object.fromEntries(Object.entries(entry.versions).sort(byName)) }]));
+  const text = `${JSON.stringify({ schema_version: 2, metrics: sorted }, null, 2)}\n`;
   mkdirSync(dirname(file), { recursive: true });
   writeFileAtomically(file, text);
 }

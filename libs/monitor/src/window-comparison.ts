@@ -87,10 +87,16 @@ function variance(list: readonly number[], average: number): number {
   return list.length < 2 ? 0 : list.reduce((sum, value) => sum + (value - average) ** 2, 0) / (list.length - 1);
 }
 
+/** Scores lie in [0, 1]: a difference of means this small is floating-point rounding, not a change. */
+const SAME_MEAN = 1e-9;
+
 /** Welch's statistic of (now − before); negative when the mean dropped. */
 export function welchZ(now: readonly number[], before: readonly number[]): number {
   const nowMean = mean(now)!;
   const beforeMean = mean(before)!;
+  // Means that differ only by rounding are equal: 40 scores of 0.7 average 0.6999999999999995 and
+  // 160 average 0.7000000000000018, and with no variance that read as a drop of z = −14.
+  if (Math.abs(nowMean - beforeMean) <= SAME_MEAN) return 0;
   const standardError = Math.sqrt(variance(now, nowMean) / now.length + variance(before, beforeMean) / before.length);
   if (standardError === 0) return nowMean === beforeMean ? 0 : nowMean < beforeMean ? -Infinity : Infinity;
   return (nowMean - beforeMean) / standardError;

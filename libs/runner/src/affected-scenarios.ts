@@ -29,7 +29,7 @@ export interface AffectedScenarios {
 }
 
 /**
- * Which scenarios a change set affects (SPEC §4 gate matrix): a scenario is affected by a change
+ * Which scenarios a change set affects (the gate matrix of `--changed-since`): a scenario is affected by a change
  * to its own file or recording, to its agent (system prompt, tools file, module or command
  * script, or its definition in parley.yaml), or to the definition of a metric it uses (its
  * expectations' custom metric files, and the `fluency_<lang>` its language attaches).

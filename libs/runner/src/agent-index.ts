@@ -25,7 +25,7 @@ export interface AgentIndexRow {
 
 /**
  * Share of an agent's scenarios in a run that passed: `pass` and `warn` count as passed (neither
- * fails a run, SPEC §4.1), `flaky`, `fail` and `error` do not, `skipped` ones were not evaluated
+ * fails a run: docs/file-formats.md §9), `flaky`, `fail` and `error` do not, `skipped` ones were not evaluated
  * and are left out. Null when nothing was evaluated.
  */
 export function agentPassRate(run: AgentRunSummary): number | null {
@@ -41,7 +41,7 @@ export function agentRunStatus(runs: readonly AgentRunSummary[]): AgentRunStatus
 }
 
 /**
- * The unified index (seed 003): every agent of the suite, prompt and service alike, plus agents
+ * The unified agent index (docs/tui.md, Agent index): every agent of the suite, prompt and service alike, plus agents
  * the history knows that the suite does not (or every agent of the history when no suite loaded),
  * sorted by name.
  */

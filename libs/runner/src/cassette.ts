@@ -9,7 +9,7 @@ import { createRecorder, createReplayProvider, requestKey, type Recorder } from 
  * - **record**: one recorder for all attempts; every attempt's calls are appended and the file is
  *   rewritten with all of them, so the recording holds attempt 1's calls, then attempt 2's, …
  * - **replay**: one replay for all attempts; repeated identical requests take the recorded answers
- *   in order (SPEC §3.3), so attempt k gets the answers attempt k got when it was recorded. When an
+ *   in order (docs/file-formats.md §5), so attempt k gets the answers attempt k got when it was recorded. When an
  *   attempt's first request finds its answers used up (a recording of fewer attempts than N, e.g.
  *   an ordinary one-attempt recording), the replay starts over from the top, so replaying a
  *   one-attempt recording N times gives N identical attempts rather than N − 1 recording misses.

@@ -6,7 +6,7 @@ import type { RunSelection } from '@parley/reports';
 import { prepareBaselineGating, type BaselineGating } from './baseline-gating.js';
 import { selectForRun } from './run-selection.js';
 
-/** The CI-gating options of a run (SPEC §4.1–4.2). */
+/** The CI-gating options of a run (README, Gating in CI). */
 export interface GatingOptions {
   suitePath: string;
   strict?: boolean;

@@ -1,4 +1,6 @@
 export * from './run-suite.js';
+export * from './run-options.js';
+export { defaultMode, loadSuiteForRun } from './plan-run.js';
 export * from './run-id.js';
 export * from './session.js';
 export * from './select-scenarios.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ScenarioSession } from './session.js';
 
-/** `isolation:` of parley.yaml: shell commands run from the suite folder (SPEC §4 Isolation). */
+/** `isolation:` of parley.yaml: shell commands run from the suite folder (docs/file-formats.md §1). */
 export interface IsolationHooks {
   sweep?: string;
   setup?: string;

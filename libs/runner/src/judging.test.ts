@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isConfigError, manualClock, seededRandom } from '@parley/core';
 import { startFakeLlm, type FakeLlmServer, type ScriptedReply } from '@parley/fake-llm';
-import { runSuite, loadSuiteForRun, type RunDependencies, type RunOptions } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import { loadSuiteForRun } from './plan-run.js';
+import type { RunDependencies, RunOptions } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
 /** Judge metrics in a run: the primary judge is Anthropic, the agent OpenAI, both through the real SDKs. */

@@ -6,7 +6,8 @@ import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { openModelSpend, openStore } from '@parley/store';
 import { inShard } from '@parley/gate';
 import { budgetLimit, shardBudget } from './budget.js';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
 const FAKE_KEYS = { OPENAI_API_KEY: 'sk-test-LIVERUN-openai-0123', ANTHROPIC_API_KEY: 'sk-ant-test-LIVERUN-0123' };

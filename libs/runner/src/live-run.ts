@@ -5,7 +5,7 @@ import { cacheSavingOfCall, RateLimiter, realSleep } from '@parley/providers';
 import { BudgetTracker, budgetLimit, shardBudget } from './budget.js';
 import { ModelSpendTally } from './model-spend.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
-import type { RunDependencies, RunOptions } from './run-suite.js';
+import type { RunDependencies, RunOptions } from './run-options.js';
 import type { ScenarioRunContext } from './scenario-run.js';
 
 /** The run-wide parts of live calling: shared rate limiters, the budget, and the isolation sweep. */
@@ -84,7 +84,7 @@ function notStartedResult(scenario: LoadedScenario): Omit<ScenarioResult, 'statu
 }
 
 /**
- * A scenario the budget stopped before it started (SPEC §4.1), with the reason in the report: a
+ * A scenario the budget stopped before it started (README, `--budget`), with the reason in the report: a
  * blocking one is `warn` — it did not pass, so `--strict` fails the run — and an advisory one
  * `skipped`.
  */

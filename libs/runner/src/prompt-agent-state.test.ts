@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
 let server: FakeLlmServer;

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
 const TOKEN = 'tok-live-7f3a9c2e5b1d4f60';

@@ -6,7 +6,8 @@ import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { readRecording } from '@parley/providers';
 import { openStore } from '@parley/store';
 import { acceptRerecording, keptRecordingPath, loadRerecording, rerecordingsDir } from './rerecording.js';
-import { runSuite, type RunDependencies, type RunOptions } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies, RunOptions } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
 /** One judged scenario: an OpenAI agent, an Anthropic judge, both through the real SDKs against the fake server. */

@@ -15,7 +15,8 @@ import {
   rerecordingGap,
   rerecordingsDir,
 } from './rerecording.js';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { locateTriage } from './triage-location.js';
 import { SPA_SUITE, writeTempSuite } from './test-support/temp-suite.js';
 

@@ -5,7 +5,7 @@ import type { RecordingEntry } from '@parley/config';
 import { readRecording, recordingPath, redactRecordingEntries, writeRecording } from '@parley/providers';
 
 /**
- * Re-recordings (SPEC §3.3, §8): a live or record run keeps each scenario's fresh recording beside
+ * Re-recordings (docs/tui.md, triage): a live or record run keeps each scenario's fresh recording beside
  * the run history, so that triage can show the new conversation against the recording and accept it.
  * In `.parley/rerecordings/<run_id>/` (the folder of `.parley/parley.db`):
  *

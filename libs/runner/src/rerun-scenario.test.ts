@@ -5,7 +5,8 @@ import { manualClock, seededRandom } from '@parley/core';
 import { loadFakeScript, startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { openStore } from '@parley/store';
 import { estimateRerunCost, rerunModes, rerunOptions, storedRepeat } from './rerun-scenario.js';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { locateTriage } from './triage-location.js';
 import { SPA_SUITE, writeTempSuite } from './test-support/temp-suite.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ScenarioResult } from '@parley/core';
 import { recordingPath } from '@parley/providers';
-import type { RunOptions } from './run-suite.js';
+import type { RunOptions } from './run-options.js';
 import type { StoredRunFacts, TriageLocation } from './triage-location.js';
 
 /** How a scenario is run again from triage: replayed from its recording, or live against the models. */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { readConfigFile, SUITE_FILE_NAME, SuiteSchema } from '@parley/config';
 import { budgetLimit, shardBudget } from './budget.js';
 import { loadResumeState } from './resume-run.js';
-import type { RunOptions } from './run-suite.js';
+import type { RunOptions } from './run-options.js';
 
 /** The spending limit a run holds to, and what counts against it before the run starts. */
 export interface RunBudget {

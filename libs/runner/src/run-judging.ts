@@ -42,7 +42,7 @@ export interface JudgeRunFlags {
 
 /**
  * A suite's judge checks that belong to loading it (run and `parley validate` alike): judge
- * metrics without a judge, and rubrics changed under an unchanged version (SPEC §3.4). New rubric
+ * metrics without a judge, and rubrics changed under an unchanged version (a verdict cached under that version would be reused for a different rubric). New rubric
  * versions are recorded in `metrics/.rubric-lock.json` as they are first seen; commit that file.
  */
 export function checkSuiteJudging(suite: LoadedSuite): void {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom, type RunEvent } from '@parley/core';
 import { loadFakeScript, startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { openStore } from '@parley/store';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { SPA_SUITE, writeTempSuite } from './test-support/temp-suite.js';
 
 const FAKE_KEY = 'sk-test-RUNNERKEY-abcdef123456';

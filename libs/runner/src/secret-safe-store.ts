@@ -3,8 +3,8 @@ import { redactResultContent } from '@parley/reports';
 import type { Store } from '@parley/store';
 
 /**
- * The run's store with credentials masked in every result it saves (SPEC §3.1: keys never in any
- * file a run writes, `.parley/parley.db` included). Only secrets are masked: the store keeps
+ * The run's store with credentials masked in every result it saves (an API key must never reach
+ * any file a run writes, `.parley/parley.db` included: see docs/privacy.md). Only secrets are masked: the store keeps
  * transcripts and tool arguments for triage. Every other method is the store's own, so methods
  * added to the store later pass through unchanged.
  */

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
 import { readRecording } from '@parley/providers';
-import { runSuite, type RunDependencies } from './run-suite.js';
+import { runSuite } from './run-suite.js';
+import type { RunDependencies } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/service-agents/', import.meta.url));
@@ -79,7 +80,7 @@ describe('http, command and module agents end to end (examples/service-agents)',
   });
 });
 
-/** Agents that fail in each way SPEC §3.2.1 names, and isolation hooks that log what they were given. */
+/** Agents that fail in each way a service agent can (docs/reliability.md), and isolation hooks that log what they were given. */
 const FAILING_SUITE: Record<string, string> = {
   'parley.yaml': `suite: failing_agents
 agents:

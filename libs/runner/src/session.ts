@@ -5,7 +5,7 @@ export interface ScenarioSession {
   scenario_id: string;
   /** A fresh thread/conversation id per scenario: nothing is shared between scenarios. */
   conversation_id: string;
-  /** `test_tenant_<scenario_id>_<8 hex>` (SPEC §4 Isolation), exported as PARLEY_TENANT to hooks. */
+  /** `test_tenant_<scenario_id>_<8 hex>` exported as PARLEY_TENANT to the isolation hooks (docs/file-formats.md §1) so each scenario's data can be told apart and swept. */
   tenant: string;
 }
 

@@ -5,7 +5,7 @@ import { metricParamSchemas } from './metric-catalog.js';
 /** Prompt agents are a model plus a prompt Parley calls itself; services are called over http, a command or a module. */
 export type AgentFamily = 'prompt' | 'service';
 
-/** One testable of a suite (seed 003's unified index: prompts and services alike). */
+/** One testable of a suite (the agent index lists prompts and services alike, see docs/tui.md). */
 export interface SuiteAgent {
   name: string;
   kind: AgentConfig['kind'];

@@ -1,4 +1,4 @@
-import type { Output } from '../output.js';
+import type { Output } from '../output/output.js';
 
 /** An Output that keeps what a command printed, plain (no colour, not interactive). */
 export function captureOutput(): Output & { stdout(): string; stderr(): string } {

@@ -1,0 +1,451 @@
+import { join, resolve } from 'node:path';
+import { ConfigError, displayPath } from '@parley/core';
+import type {
+  describeSessionChoice,
+  formatBias,
+  formatInterval,
+  formatMeasure,
+  CalibrationFolder,
+  CalibrationRaters,
+  CalibrationReport,
+  CalibrationStatus,
+  ImportResult,
+  JudgeMode,
+  JudgeSessionResult,
+  SuiteSettings,
+} from '@parley/calibration';
+import Table from 'cli-table3';
+import { Option, type Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { paint, type Paint } from '../output/output.js';
+
+/** Options every calibrate subcommand shares. */
+interface FolderFlags {
+  dir: string;
+  format?: 'text' | 'json';
+}
+
+interface ModelFlags {
+  suite?: string;
+  judge?: string;
+  crossCheck?: string;
+}
+
+export interface CalibrateImportFlags extends FolderFlags {
+  fromRun?: string;
+  suite?: string;
+  language?: string;
+  vertical?: string;
+  owner?: string;
+}
+
+export interface CalibrateJudgeFlags extends FolderFlags, ModelFlags {
+  mode?: JudgeMode;
+  cache: boolean;
+  concurrency?: string;
+}
+
+export interface CalibrateReportFlags extends FolderFlags, ModelFlags {
+  minKappa: string;
+  maxBias: string;
+  session?: string;
+  seed: string;
+  resamples: string;
+}
+
+/** Adds `parley calibrate import|judge|report|status` (SPEC §6) to the program. */
+export function register(program: Command, context: ProgramContext): void {
+  const calibrate = program
+    .command('calibrate')
+    .description('the calibration set: import conversations, have the judges rate them, and measure their agreement with people');
+  const dirOption = (): Option => new Option('--dir <dir>', 'calibration folder (human_labelled.yaml, rubric.md, recordings/, reports/)').default('calibration');
+  const formatOption = (): Option => new Option('--format <format>', 'text, or json on stdout').choices(['text', 'json']);
+  const modelOptions = (command: Command): Command =>
+    command
+      .option('--suite <dir>', "a suite whose parley.yaml names the judges (judge.primary, judge.cross_check), prices and retries")
+      .option('--judge <provider:model>', 'primary judge (default: the suite\'s, else anthropic:claude-opus-4-7)')
+      .option('--cross-check <provider:model>', 'cross-check model (default: the suite\'s, else openai:gpt-4.1)');
+
+  calibrate
+    .command('import')
+    .description('add masked conversations (JSON lines of the conversation log, or --from-run) as unrated items')
+    .argument('[file]', 'conversation log: one JSON conversation per line (conversation_id, tenant, vertical, turns)')
+    .addOption(dirOption())
+    .option('--from-run <run_id>', "import a stored run's transcripts instead of a file")
+    .option('--suite <dir>', "mask with this suite's redaction settings (identities, restricted verticals, extras)")
+    .option('--language <code>', 'language of conversations that do not say (en, sw, …)')
+    .option('--vertical <name>', 'vertical of conversations that do not say')
+    .option('--owner <name>', 'owner of a new calibration set', 'calibration-owner')
+    .addOption(formatOption())
+    .action(async (file: string | undefined, flags: CalibrateImportFlags) => context.setExitCode(await calibrateImportCommand(file, flags, context)));
+
+  modelOptions(
+    calibrate
+      .command('judge')
+      .description('have the judge and the cross-check rate every item on every axis; stored as a session in .parley/parley.db')
+      .addOption(dirOption())
+      .addOption(new Option('--mode <mode>', 'replay (default when calibration/recordings/judge.jsonl exists), live or record').choices(['replay', 'live', 'record']))
+      .option('--no-cache', 'ignore the judge cache (live mode)')
+      .option('--concurrency <n>', 'ratings asked for at once', '4')
+      .addOption(formatOption()),
+  ).action(async (flags: CalibrateJudgeFlags) => context.setExitCode(await calibrateJudgeCommand(flags, context)));
+
+  modelOptions(
+    calibrate
+      .command('report')
+      .description('agreement of the judges with people; writes reports/<date>.md and .json; exit 1 below the gate, 2 on a bad file')
+      .addOption(dirOption())
+      .option('--min-kappa <kappa>', "every axis's judge-vs-human quadratic kappa must reach this", '0.7')
+      .option('--max-bias <points>', "every axis's |judge − human| mean may be at most this", '0.5')
+      .option('--session <id>', 'report this judge session (default: the latest)')
+      .option('--seed <n>', 'seed of the bootstrap', '1')
+      .option('--resamples <n>', 'bootstrap resamples', '1000')
+      .addOption(formatOption()),
+  ).action(async (flags: CalibrateReportFlags) => context.setExitCode(await calibrateReportCommand(flags, context)));
+
+  calibrate
+    .command('status')
+    .description('items, ratings per reviewer, unrated items, and when the judges last ran')
+    .addOption(dirOption())
+    .addOption(formatOption())
+    .action(async (flags: FolderFlags) => context.setExitCode(await calibrateStatusCommand(flags, context)));
+
+  for (const command of [calibrate, ...calibrate.commands]) command.exitOverride();
+}
+
+function storePath(context: CommandContext): string {
+  return resolve(context.cwd, join('.parley', 'parley.db'));
+}
+
+async function folderOf(flags: FolderFlags, context: CommandContext): Promise<CalibrationFolder> {
+  const { calibrationFolder } = await import('@parley/calibration');
+  return calibrationFolder(flags.dir, context.cwd);
+}
+
+async function suiteOf(flags: { suite?: string }, context: CommandContext): Promise<SuiteSettings | undefined> {
+  if (flags.suite === undefined) return undefined;
+  const { readSuiteSettings } = await import('@parley/calibration');
+  return readSuiteSettings(resolve(context.cwd, flags.suite));
+}
+
+async function ratersOf(flags: ModelFlags, suite: SuiteSettings | undefined): Promise<CalibrationRaters> {
+  const { resolveRaters } = await import('@parley/calibration');
+  return resolveRaters({
+    ...(flags.judge !== undefined ? { judgeFlag: flags.judge } : {}),
+    ...(flags.crossCheck !== undefined ? { crossCheckFlag: flags.crossCheck } : {}),
+    ...(suite?.config.judge !== undefined ? { suiteJudge: suite.config.judge } : {}),
+  });
+}
+
+/** `parley calibrate import`: prints how many were added, skipped and refused (exit 0; 2 on bad input). */
+export async function calibrateImportCommand(file: string | undefined, flags: CalibrateImportFlags, context: CommandContext): Promise<number> {
+  if ((file === undefined) === (flags.fromRun === undefined)) {
+    throw new ConfigError('parley calibrate import needs a conversation log FILE or --from-run RUN_ID (one of them)');
+  }
+  const calibration = await import('@parley/calibration');
+  const folder = await folderOf(flags, context);
+  const suite = await suiteOf(flags, context);
+  const redactor = calibration.importRedactor(suite, context.env);
+  const existingRubric = (() => {
+    try {
+      return calibration.loadRubric(folder.rubricFile).version;
+    } catch {
+      return '1.0.0';
+    }
+  })();
+
+  let source: Parameters<typeof calibration.importConversations>[0]['source'];
+  if (flags.fromRun !== undefined) {
+    const { openStore } = await import('@parley/store');
+    const store = openStore(storePath(context));
+    try {
+      const run = store.getRun(flags.fromRun);
+      if (run === undefined) throw new ConfigError(`no run "${flags.fromRun}" in .parley/parley.db (see \`parley runs list\`)`);
+      source = { kind: 'run', runId: run.id, results: store.getScenarioResults(run.id) };
+    } finally {
+      store.close();
+    }
+  } else {
+    const path = resolve(context.cwd, file!);
+    source = { kind: 'log', path, shown: displayPath(path, context.cwd) };
+  }
+
+  const result = await calibration.importConversations({
+    setFile: folder.setFile,
+    source,
+    redactor,
+    ...(suite?.config.redaction !== undefined ? { redaction: suite.config.redaction } : {}),
+    defaults: { ...(flags.language !== undefined ? { language: flags.language } : {}), ...(flags.vertical !== undefined ? { vertical: flags.vertical } : {}) },
+    now: context.clock.now(),
+    initialText: calibration.newCalibrationSetText({ rubricVersion: existingRubric, owner: flags.owner ?? 'calibration-owner' }),
+  });
+  if (flags.format === 'json') {
+    context.output.out(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  }
+  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color)));
+  return 0;
+}
+
+function importSummary(result: ImportResult, setFile: string, colors: Paint): string {
+  const lines = [colors.bold(`${result.added.length} added, ${result.skipped.length} skipped, ${result.refused.length} refused → ${setFile}`)];
+  for (const item of result.added) lines.push(`  ${colors.status('pass', 'added')}    ${item.id}  ${item.origin}`);
+  for (const item of result.skipped) lines.push(`  ${colors.status('skipped', 'skipped')}  ${item.origin}: ${item.reason}`);
+  for (const item of result.refused) lines.push(`  ${colors.status('fail', 'refused')}  ${item.origin}: ${item.reason}`);
+  if (result.added.length > 0) lines.push(colors.dim('next: reviewers rate them (`parley tui rate`), then `parley calibrate judge` and `parley calibrate report`'));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `parley calibrate judge`: exit 0 when every item got both ratings, 1 when some could not be rated, 2 on bad input. */
+export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: CommandContext): Promise<number> {
+  const calibration = await import('@parley/calibration');
+  const folder = await folderOf(flags, context);
+  const { set, rubric } = calibration.loadCalibrationFolder(folder);
+  const suite = await suiteOf(flags, context);
+  const raters = await ratersOf(flags, suite);
+  const mode: JudgeMode = flags.mode ?? (calibration.hasRecording(folder) ? 'replay' : 'live');
+  const concurrency = Number(flags.concurrency ?? '4');
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
+  if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: 'the calibration set has no items: add some with `parley calibrate import`' });
+
+  const { openJudgeCache } = await import('@parley/store');
+  const store = calibration.openCalibrationStore(storePath(context));
+  const cache = mode === 'live' && flags.cache ? openJudgeCache(storePath(context), () => context.clock.now()) : undefined;
+  try {
+    const result = await calibration.runJudgeSession(
+      {
+        set,
+        setPath: folder.shown,
+        rubric,
+        raters,
+        mode,
+        recordingFile: folder.recordingFile,
+        store,
+        ...(cache ? { cache } : {}),
+        concurrency,
+        ...(suite?.config.pricing !== undefined ? { pricing: suite.config.pricing } : {}),
+        resilience: calibration.resilienceOf(suite),
+      },
+      { clock: context.clock, random: context.random, env: context.env, ...(context.signal ? { signal: context.signal } : {}) },
+    );
+    if (flags.format === 'json') context.output.out(`${JSON.stringify(result, null, 2)}\n`);
+    else context.output.out(judgeSummary(result, folder, context, paint(context.output.color)));
+    return result.ratings.some((rating) => rating.error !== null) ? 1 : 0;
+  } finally {
+    cache?.close();
+    store.close();
+  }
+}
+
+function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, context: CommandContext, colors: Paint): string {
+  const { session } = result;
+  const lines = [colors.bold(`judge session ${session.id} (${session.mode}): ${session.items} items × ${Object.keys(session.raters).length} raters`)];
+  for (const rater of ['judge', 'cross_check'] as const) {
+    const model = session.raters[rater];
+    if (model === undefined) continue;
+    const mine = result.ratings.filter((rating) => rating.rater === rater);
+    const rated = mine.filter((rating) => rating.scores !== null);
+    const cached = rated.filter((rating) => rating.cached).length;
+    const errors = mine.filter((rating) => rating.error !== null);
+    const label = rater === 'judge' ? 'judge' : 'cross-check';
+    lines.push(
+      `  ${label} ${model.provider}:${model.model}: ${rated.length} rated${cached > 0 ? ` (${cached} from the judge cache)` : ''}, ` +
+        (errors.length === 0 ? '0 errors' : colors.status('error', `${errors.length} errors`)),
+    );
+    for (const error of errors) lines.push(colors.dim(`    ${error.item_id}: ${error.error}`));
+  }
+  if (result.recording !== undefined) {
+    const where = displayPath(result.recording.file, context.cwd);
+    lines.push(result.recording.written ? `recording: ${where} (${result.recording.calls} calls)` : colors.yellow(`recording not written: ${result.recording.reason}`));
+  }
+  const cost = result.cost_usd === null ? 'cost unknown (a model has no price)' : `$${result.cost_usd.toFixed(4)}`;
+  lines.push(colors.dim(`tokens ${result.usage.input_tokens} in / ${result.usage.output_tokens} out · ${cost}`));
+  lines.push(colors.dim(`next: parley calibrate report${folder.shown === 'calibration' ? '' : ` --dir ${folder.shown}`}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `parley calibrate report`: exit 0 when the gate holds, 1 when an axis is below it, 2 on bad input. */
+export async function calibrateReportCommand(flags: CalibrateReportFlags, context: CommandContext): Promise<number> {
+  const calibration = await import('@parley/calibration');
+  const minKappa = numberFlag('--min-kappa', flags.minKappa, (value) => value >= -1 && value <= 1, 'a kappa between −1 and 1');
+  const maxBias = numberFlag('--max-bias', flags.maxBias, (value) => value >= 0, 'a number of points ≥ 0');
+  const seed = numberFlag('--seed', flags.seed, Number.isSafeInteger, 'a whole number');
+  const resamples = numberFlag('--resamples', flags.resamples, (value) => Number.isInteger(value) && value >= 1, 'a whole number ≥ 1');
+  const folder = await folderOf(flags, context);
+  const suite = await suiteOf(flags, context);
+  const raters = await ratersOf(flags, suite);
+  const store = calibration.openCalibrationStore(storePath(context));
+  try {
+    const made = await calibration.makeCalibrationReport(
+      folder,
+      store,
+      { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
+      { clock: context.clock, random: context.random, env: context.env },
+    );
+    if (flags.format === 'json') context.output.out(`${JSON.stringify(made.report, null, 2)}\n`);
+    else {
+      const colors = paint(context.output.color);
+      if (made.replayed !== undefined) {
+        context.output.err(
+          colors.dim(`no judge session for ${folder.shown} yet: replayed ${displayPath(folder.recordingFile, context.cwd)} into session ${made.replayed.session.id} (offline, no cost)\n`),
+        );
+      }
+      context.output.out(reportText(made.report, colors, calibration, context.output.columns));
+      context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}\n`);
+    }
+    return made.report.gate.passed ? 0 : 1;
+  } finally {
+    store.close();
+  }
+}
+
+/** `parley calibrate status`. */
+export async function calibrateStatusCommand(flags: FolderFlags, context: CommandContext): Promise<number> {
+  const calibration = await import('@parley/calibration');
+  const folder = await folderOf(flags, context);
+  const set = calibration.loadCalibrationSet(folder.setFile);
+  const store = calibration.openCalibrationStore(storePath(context));
+  try {
+    const status = calibration.calibrationStatus(folder, set, store, context.clock.now());
+    context.output.out(flags.format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : statusText(status, paint(context.output.color)));
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function statusText(status: CalibrationStatus, colors: Paint): string {
+  const lines = [colors.bold(`calibration set ${status.folder}: ${status.items} items, rubric ${status.rubric_version}, owner ${status.owner}`)];
+  lines.push(`axes: ${status.axes.join(', ')}`);
+  if (status.reviewers.length === 0) lines.push('ratings: none yet');
+  else {
+    const table = plainTable(['reviewer', 'rated', 'all axes', 'to rate']);
+    for (const reviewer of status.reviewers) table.push([reviewer.reviewer, reviewer.rated, reviewer.complete, reviewer.to_rate]);
+    lines.push(table.toString());
+  }
+  lines.push(
+    status.unrated.length === 0
+      ? 'unrated items: none'
+      : `unrated items: ${status.unrated.length} (${status.unrated.slice(0, 6).join(', ')}${status.unrated.length > 6 ? ', …' : ''})`,
+  );
+  const last = status.last_session;
+  if (last === null) lines.push('judges: never run on this set (`parley calibrate judge`)');
+  else {
+    lines.push(
+      `last judge session: ${last.id} (${last.mode}) started ${last.started_at}${last.finished_at === null ? ', unfinished' : ''}; ` +
+        `judge ${last.judge ?? 'none'}, cross-check ${last.cross_check ?? 'none'}; ${last.ratings} ratings, ${last.errors} errors; ${status.sessions} sessions in all`,
+    );
+  }
+  for (const warning of status.due.warnings) lines.push(colors.yellow(`warning: ${warning}`));
+  return `${lines.join('\n')}\n`;
+}
+
+interface ReportFormatters {
+  describeSessionChoice: typeof describeSessionChoice;
+  formatBias: typeof formatBias;
+  formatInterval: typeof formatInterval;
+  formatMeasure: typeof formatMeasure;
+}
+
+/** The console form of the report: the gate, one table per comparison (axes as columns), alpha, trend. */
+function reportText(report: CalibrationReport, colors: Paint, format: ReportFormatters, columns: number): string {
+  const { describeSessionChoice, formatBias, formatInterval, formatMeasure } = format;
+  const lines: string[] = [];
+  const { session, set } = report;
+  lines.push(
+    colors.bold(`calibration ${set.path}: ${set.items} items, ${set.rated_items} rated by people · session ${session.id} (${session.mode})`),
+    `session: ${describeSessionChoice(session)}`,
+    colors.dim(
+      `judge ${session.judge ? `${session.judge.provider}:${session.judge.model}` : 'none'} · cross-check ${session.cross_check ? `${session.cross_check.provider}:${session.cross_check.model}` : 'none'} · rubric ${session.rubric_version}`,
+    ),
+    '',
+  );
+  const gate = report.gate;
+  const verdict = gate.passed ? colors.status('pass', 'PASS') : colors.status('fail', 'FAIL');
+  lines.push(`${verdict} gate: judge vs human quadratic kappa ≥ ${gate.min_kappa} and |bias| ≤ ${gate.max_bias} on every axis`);
+  const axisWidth = Math.max(6, ...gate.axes.map((axis) => axis.axis.length)) + 2;
+  const gateTable = plainTable(['axis', 'κ quadratic', 'bias', 'result'], [axisWidth, 13, 9, Math.max(20, Math.max(columns, 80) - axisWidth - 13 - 9 - 5)]);
+  for (const axis of gate.axes) {
+    gateTable.push([axis.axis, formatMeasure(axis.kappa_quadratic), formatBias(axis.bias), axis.passed ? colors.status('pass', 'pass') : colors.status('fail', axis.problems.join('; '))]);
+  }
+  lines.push(gateTable.toString(), '');
+
+  for (const comparison of report.comparisons) {
+    if (comparison.axes.every((row) => row.n === 0)) {
+      lines.push(colors.bold(comparison.label), colors.dim(comparison.id === 'human_vs_human' ? '  no item has ratings from two reviewers' : '  no pairs to compare'), '');
+      continue;
+    }
+    const table = plainTable([comparison.label, ...comparison.axes.map((row) => row.axis.replaceAll('_', ' '))], fitColumns(columns, 20, comparison.axes.length));
+    const row = (label: string, cell: (entry: (typeof comparison.axes)[number]) => string): void => {
+      table.push([label, ...comparison.axes.map(cell)]);
+    };
+    row('n pairs (items)', (entry) => `${entry.n} (${entry.items})`);
+    row('κ quadratic', (entry) => formatMeasure(entry.kappa.quadratic));
+    row('  95% analytic', (entry) => formatInterval(entry.analytic_interval.quadratic, 2));
+    row('  95% bootstrap', (entry) => {
+      const undefinedCount = entry.bootstrap_interval.quadratic.undefined_resamples;
+      return `${formatInterval(entry.bootstrap_interval.quadratic, 2)}${undefinedCount > 0 ? ` ${undefinedCount}u` : ''}`;
+    });
+    row('κ linear', (entry) => formatMeasure(entry.kappa.linear));
+    row('κ unweighted', (entry) => formatMeasure(entry.kappa.unweighted));
+    row('exact agreement', (entry) => formatMeasure(entry.exact_agreement));
+    row('bias', (entry) => formatBias(entry.bias));
+    row('α ordinal', (entry) => formatMeasure(entry.alpha.ordinal));
+    row('band', (entry) => entry.band ?? 'undefined');
+    lines.push(table.toString(), '');
+  }
+
+  const overall = report.comparisons[0]?.axes.find((row) => row.axis === 'overall');
+  if (overall !== undefined && overall.n > 0) {
+    lines.push(colors.bold('judge vs human, all axes: confusion matrix (rows judge, columns human)'));
+    const matrix = plainTable(['', '1', '2', '3', '4', '5']);
+    overall.confusion_matrix.forEach((counts, index) => matrix.push([String(index + 1), ...counts.map(String)]));
+    lines.push(matrix.toString(), '');
+  }
+
+  const alpha = plainTable(["α all raters", 'ordinal', 'interval']);
+  for (const row of report.alpha_all_raters) alpha.push([row.axis, formatMeasure(row.ordinal), formatMeasure(row.interval)]);
+  lines.push(alpha.toString(), '');
+
+  if (report.trend.length > 1) {
+    const trend = plainTable(['session', 'started', 'mode', 'judge', 'κ quadratic overall']);
+    report.trend.forEach((entry, index) =>
+      trend.push([index === 0 ? `${entry.session_id} (this)` : entry.session_id, entry.started_at.slice(0, 10), entry.mode, entry.judge?.model ?? 'none', formatMeasure(entry.kappa_quadratic['overall'])]),
+    );
+    lines.push(colors.bold('trend'), trend.toString(), '');
+  }
+  for (const warning of report.warnings) lines.push(colors.yellow(`warning: ${warning}`));
+  for (const error of report.session.errors) lines.push(colors.yellow(`warning: ${error.item_id} (${error.rater}): ${error.error}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function plainTable(head: string[], colWidths?: number[]): Table.Table {
+  return new Table({
+    head,
+    style: { head: [], border: [], 'padding-left': 1, 'padding-right': 1 },
+    chars: COMPACT_BORDERS,
+    wordWrap: true,
+    ...(colWidths !== undefined ? { colWidths } : {}),
+  });
+}
+
+/**
+ * Widths that fit a label column and `count` value columns into the terminal (80 columns and up):
+ * long axis names wrap onto a second line instead of pushing the table off the screen.
+ */
+function fitColumns(columns: number, labelWidth: number, count: number): number[] {
+  const label = labelWidth + 2;
+  const borders = count + 2;
+  const value = Math.max(14, Math.min(28, Math.floor((Math.max(columns, 80) - label - borders) / count)));
+  return [label, ...new Array<number>(count).fill(value)];
+}
+
+/** No separator line between rows. */
+const COMPACT_BORDERS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+function numberFlag(name: string, text: string, valid: (value: number) => boolean, what: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || !valid(value)) throw new ConfigError(`${name} must be ${what}, got "${text}"`);
+  return value;
+}
+

@@ -1,0 +1,272 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, seededRandom } from '@parley/core';
+import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison, type ConversationScore } from '@parley/canary';
+import Table from 'cli-table3';
+import { Option, type Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { paint } from '../output/output.js';
+
+export interface CanaryAssignFlags {
+  rollout: string;
+  salt?: string;
+}
+
+export interface CanaryCompareFlags {
+  logs: string;
+  feedback?: string;
+  stable: string;
+  canary: string;
+  since?: string;
+  suite?: string;
+  format?: 'text' | 'json';
+  seed: string;
+  minRise: string;
+  alpha: string;
+  power: string;
+}
+
+/** Adds `parley canary assign` and `parley canary compare` to the program. */
+export function register(program: Command, context: ProgramContext): void {
+  const readStdin = (): Promise<string> => readAll(process.stdin);
+  const canary = program.command('canary').description('canary rollouts of a new prompt version: who gets it, and whether to keep it');
+  canary
+    .command('assign')
+    .description('print <id>\\t<canary|stable> for each conversation id (from stdin when none are given), by the deterministic hash rule')
+    .argument('[ids...]', 'conversation ids')
+    .requiredOption('--rollout <percent>', 'share of conversations on the canary, 0–100 (at most two decimals)')
+    .option('--salt <salt>', 'salt of the hash; another salt draws another, independent canary population', 'parley-canary')
+    .action(async (ids: string[], flags: CanaryAssignFlags) => context.setExitCode(await canaryAssignCommand(ids, flags, context, readStdin)))
+    .exitOverride();
+  canary
+    .command('compare')
+    .description('compare canary and stable conversations by prompt_version: 👎 rate, judged metrics, verdict (exit 1 on rollback)')
+    .requiredOption('--logs <file>', 'conversation log, JSON lines with prompt_version on each conversation')
+    .option('--feedback <file>', 'feedback, JSON lines (conversation_id, user_feedback 👍/👎 or ±1)')
+    .requiredOption('--stable <version>', 'prompt_version of the stable prompt')
+    .requiredOption('--canary <version>', 'prompt_version of the canary prompt')
+    .option('--since <window>', 'only conversations that ended in this window: 24h, 7d, or a date')
+    .option('--suite <dir>', 'the suite whose `parley monitor` scores (in .parley/parley.db) are compared per metric', '.')
+    .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
+    .option('--seed <n>', 'seed of the bootstrap intervals', '1')
+    .option('--min-rise <points>', 'smallest rise in 👎 rate (percentage points) the sample must be able to detect', '5')
+    .option('--alpha <level>', 'one-sided significance level of the 👎-rate test', '0.05')
+    .option('--power <power>', 'power of the sample-size calculation', '0.8')
+    .action(async (flags: CanaryCompareFlags) => context.setExitCode(await canaryCompareCommand(flags, context)))
+    .exitOverride();
+  canary.exitOverride();
+}
+
+/** `parley canary assign`: one line per id; exit 2 for a bad --rollout or no ids at all. */
+export async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => Promise<string>): Promise<number> {
+  const rolloutPercent = Number(flags.rollout.replace(/%$/, ''));
+  try {
+    bucketThreshold(flags.rollout.trim() === '' ? Number.NaN : rolloutPercent);
+  } catch (error) {
+    throw new ConfigError(`--rollout: ${(error as Error).message} (e.g. --rollout 5 for 5 %)`);
+  }
+  const salt = flags.salt ?? 'parley-canary';
+  const list =
+    ids.length > 0
+      ? ids
+      : (await readStdin())
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line !== '');
+  if (list.length === 0) throw new ConfigError('parley canary assign needs conversation ids: as arguments, or one per line on stdin');
+  const lines = list.map((id) => `${id}\t${canaryArm(id, { rolloutPercent, salt })}`);
+  context.output.out(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+/**
+ * `parley canary compare`: reads the logs (and feedback), keeps the window, compares the two
+ * versions and prints the table (or JSON). Exit 1 on `rollback`, 0 on `promote` or `continue`,
+ * 2 on bad input (a ConfigError naming file:line).
+ */
+export async function canaryCompareCommand(flags: CanaryCompareFlags, context: CommandContext): Promise<number> {
+  const production = await import('@parley/production');
+  const seed = integerFlag('--seed', flags.seed);
+  const power = {
+    rise: fractionFlag('--min-rise', flags.minRise, 100),
+    alpha: fractionFlag('--alpha', flags.alpha, 1),
+    power: fractionFlag('--power', flags.power, 1),
+  };
+  const now = context.clock.now();
+  const since = flags.since !== undefined ? production.sinceCutoff(flags.since, now) : undefined;
+  const logsFile = resolve(context.cwd, flags.logs);
+  const logged = production.readConversationLog(logsFile);
+
+  const versions = new Set<string>();
+  const conversations: Array<{ conversation_id: string; prompt_version: string }> = [];
+  let withoutVersion = 0;
+  let outsideWindow = 0;
+  for (const { value } of logged) {
+    if (value.prompt_version === undefined) {
+      withoutVersion += 1;
+      continue;
+    }
+    versions.add(value.prompt_version);
+    if (since !== undefined) {
+      const end = production.conversationEnd(value);
+      if (end === undefined || end < since) {
+        outsideWindow += 1;
+        continue;
+      }
+    }
+    conversations.push({ conversation_id: value.conversation_id, prompt_version: value.prompt_version });
+  }
+  for (const [flag, version] of [
+    ['--stable', flags.stable],
+    ['--canary', flags.canary],
+  ] as const) {
+    if (!versions.has(version)) {
+      const seen = versions.size === 0 ? 'none: add prompt_version to each logged conversation' : [...versions].sort().join(', ');
+      throw new ConfigError({ file: logsFile, message: `${flag} ${version}: no conversation in the log has prompt_version "${version}" (versions seen: ${seen})` });
+    }
+  }
+  if (flags.stable === flags.canary) throw new ConfigError('--stable and --canary name the same prompt version');
+
+  const negative = new Set<string>();
+  if (flags.feedback !== undefined) {
+    for (const item of production.readFeedbackFile(resolve(context.cwd, flags.feedback))) {
+      if (item.verdict === 'negative') negative.add(item.conversation_id);
+    }
+  }
+  const judged = await monitorScores(context.cwd, flags.suite ?? '.', new Set(conversations.map((conversation) => conversation.conversation_id)));
+  const comparison = compareCanary({
+    stableVersion: flags.stable,
+    canaryVersion: flags.canary,
+    conversations: conversations.map((conversation) => ({ ...conversation, negative: negative.has(conversation.conversation_id) })),
+    withFeedback: flags.feedback !== undefined,
+    ...(judged.scores !== undefined ? { scores: judged.scores } : {}),
+    random: seededRandom(seed),
+    power,
+  });
+  const notes = [
+    ...(withoutVersion > 0 ? [`${withoutVersion} logged conversation${withoutVersion === 1 ? '' : 's'} without prompt_version left out`] : []),
+    ...(outsideWindow > 0 ? [`${outsideWindow} conversation${outsideWindow === 1 ? '' : 's'} outside --since ${flags.since} (or without timestamps) left out`] : []),
+    ...(flags.feedback === undefined ? ['no --feedback: the 👎 rate was not compared'] : []),
+    ...(judged.note !== undefined ? [judged.note] : []),
+  ];
+
+  if (flags.format === 'json') {
+    context.output.out(`${JSON.stringify({ ...comparison, ...(since ? { since: since.toISOString() } : {}), notes }, null, 2)}\n`);
+  } else {
+    context.output.out(renderComparison(comparison, notes, context.output.color, since, Math.min(80, context.output.columns)));
+  }
+  return comparison.verdict === 'rollback' ? 1 : 0;
+}
+
+/**
+ * The judged scores `parley monitor` stored for these conversations (the suite's, in
+ * `.parley/parley.db`): a numeric score as it is, a pass/fail metric as 1/0; errors left out.
+ * Without a store there are no scores, and the note says so.
+ */
+async function monitorScores(cwd: string, suiteDir: string, conversationIds: ReadonlySet<string>): Promise<{ scores?: ConversationScore[]; note?: string }> {
+  const storePath = resolve(cwd, join('.parley', 'parley.db'));
+  if (!existsSync(storePath)) return { note: 'judged metrics: not compared (no production scores stored by parley monitor in this project)' };
+  const { loadSuiteForRun } = await import('@parley/runner');
+  const { openMonitorStore } = await import('@parley/store');
+  const suiteName = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
+  const store = openMonitorStore(storePath);
+  try {
+    const scores = store
+      .scoresBetween(suiteName, '', '\uffff')
+      .filter((score) => !score.error && conversationIds.has(score.conversation_id))
+      .map((score) => ({ conversation_id: score.conversation_id, metric: score.metric, score: score.score ?? (score.passed ? 1 : 0) }));
+    return scores.length > 0 ? { scores } : { scores, note: `judged metrics: parley monitor stored no scores of suite ${suiteName} for these conversations` };
+  } finally {
+    store.close();
+  }
+}
+
+function renderComparison(comparison: CanaryComparison, notes: readonly string[], color: boolean, since: Date | undefined, width: number): string {
+  const colors = paint(color);
+  const lines: string[] = [];
+  const window = since ? ` since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+  lines.push(colors.bold(`canary ${comparison.canary_version} vs stable ${comparison.stable_version}${window}`));
+  const table = new Table({ head: ['', 'stable', 'canary', 'diff', comparison.metrics && comparison.metrics.length > 0 ? `test, ${Math.round((comparison.metrics.find((metric) => metric.interval)?.interval?.level ?? 0.95) * 100)} % CI` : 'test'], style: { head: color ? ['bold'] : [], border: color ? ['grey'] : [] } });
+  table.push(['conversations', String(comparison.conversations.stable), String(comparison.conversations.canary), '', '']);
+  if (comparison.feedback) {
+    const { stable, canary, test } = comparison.feedback;
+    table.push([
+      '👎 rate',
+      `${percent(stable.rate)} (${stable.negative})`,
+      `${percent(canary.rate)} (${canary.negative})`,
+      `${signed(test.difference * 100, 1)} pts`,
+      `z ${test.z.toFixed(2)}, p ${pValue(test.pHigher)}`,
+    ]);
+  }
+  for (const metric of comparison.metrics ?? []) {
+    table.push([
+      metric.metric,
+      metric.stable.mean === null ? '—' : `${metric.stable.mean.toFixed(3)} (${metric.stable.scored})`,
+      metric.canary.mean === null ? '—' : `${metric.canary.mean.toFixed(3)} (${metric.canary.scored})`,
+      metric.difference === null ? '—' : signed(metric.difference, 3),
+      metric.interval ? `${signed(metric.interval.low, 3)}…${signed(metric.interval.high, 3)}` : 'too few scores',
+    ]);
+  }
+  lines.push(table.toString());
+  const { power } = comparison;
+  lines.push(
+    ...wrap(
+      `minimum canary sample: ${power.minimum_canary} conversations, to detect a ${(power.rise * 100).toFixed(1)}-point rise in 👎 rate over ${percent(power.baseline)} (one-sided α ${power.alpha}, power ${power.power}, stable : canary = ${power.ratio.toFixed(1)} : 1)`,
+      '',
+      '  ',
+      width,
+    ),
+  );
+  const verdictColor = comparison.verdict === 'rollback' ? colors.red : comparison.verdict === 'continue' ? colors.yellow : (text: string) => colors.status('pass', text);
+  lines.push(`verdict: ${colors.bold(verdictColor(comparison.verdict))}`);
+  for (const reason of comparison.reasons) lines.push(...wrap(reason, '  ', '    ', width));
+  for (const note of notes) lines.push(...wrap(`note: ${note}`, '', '  ', width).map((line) => colors.dim(line)));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Word-wraps one line to `width` columns: the first line starts with `first`, the others with `rest`. */
+function wrap(text: string, first: string, rest: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const prefix = lines.length === 0 ? first : rest;
+    if (current !== '' && prefix.length + current.length + 1 + word.length > width) {
+      lines.push(prefix + current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  lines.push((lines.length === 0 ? first : rest) + current);
+  return lines;
+}
+
+function integerFlag(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value)) throw new ConfigError(`${name} must be a whole number, got "${text}"`);
+  return value;
+}
+
+/** A flag in (0, max) turned into a fraction of max (`--min-rise 5` → 0.05). */
+function fractionFlag(name: string, text: string, max: number): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= max) throw new ConfigError(`${name} must be a number between 0 and ${max} (exclusive), got "${text}"`);
+  return value / max;
+}
+
+function percent(rate: number): string {
+  return `${(rate * 100).toFixed(1)} %`;
+}
+
+function signed(value: number, digits: number): string {
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)}`;
+}
+
+function pValue(p: number): string {
+  return p < 0.0001 ? '< 0.0001' : p.toFixed(4);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}

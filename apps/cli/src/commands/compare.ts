@@ -1,0 +1,64 @@
+import { join, resolve } from 'node:path';
+import { ConfigError } from '@parley/core';
+import { Option, type Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+
+export interface CompareFlags {
+  format?: string;
+  seed?: string;
+  resamples?: string;
+  pairwise?: boolean;
+  suite?: string;
+}
+
+export function register(program: Command, context: ProgramContext): void {
+  program
+    .command('compare')
+    .description('compare two runs (stored run ids or report files) offline: deltas, regressions first, and with repeats a paired test')
+    .argument('<before>', 'run id (or prefix), report.json, or a report folder')
+    .argument('<after>', 'run id (or prefix), report.json, or a report folder')
+    .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
+    .option('--seed <n>', 'seed of the bootstrap and sampled permutations', '1')
+    .option('--resamples <n>', 'bootstrap resamples', '10000')
+    .option('--pairwise', "also judge each scenario's two transcripts side by side with the suite's judge, in both orders (live calls)")
+    .option('--suite <dir>', 'suite whose judge.primary judges --pairwise (default: the suite the run was made from, else .)')
+    .action(async (before: string, after: string, flags: CompareFlags) => context.setExitCode(await compareCommand(before, after, flags, context)));
+}
+
+/**
+ * `parley compare A B`: two stored runs (id or prefix) or report files/folders, offline. Prints
+ * the comparison (text, or JSON with `--format json`) and exits 0: it informs, the gate is `run`.
+ */
+export async function compareCommand(before: string, after: string, flags: CompareFlags, context: CommandContext): Promise<number> {
+  const format = flags.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
+  const seed = integerFlag('--seed', flags.seed, 1, 0);
+  const resamples = integerFlag('--resamples', flags.resamples, 10_000, 100);
+  const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
+  const where = { cwd: context.cwd, storePath: resolve(context.cwd, join('.parley', 'parley.db')) };
+  const comparison = compareRuns(loadRunScores(before, where), loadRunScores(after, where), { seed, resamples });
+  if (!flags.pairwise) {
+    context.output.out(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));
+    return 0;
+  }
+  const pairwise = await pairwiseSection(before, after, flags, context, where);
+  context.output.out(format === 'json' ? `${JSON.stringify({ ...comparison, pairwise }, null, 2)}\n` : `${renderComparison(comparison)}\n${(await import('@parley/compare')).renderPairwise(pairwise)}`);
+  return 0;
+}
+
+/** `--pairwise`: both runs' transcripts judged side by side, in both orders, by the suite's judge. */
+async function pairwiseSection(before: string, after: string, flags: CompareFlags, context: CommandContext, where: { cwd: string; storePath: string }) {
+  const { comparePairwise, loadRunTranscripts, pairwiseJudgeOf } = await import('@parley/compare');
+  const { liveJudgeProvider } = await import('@parley/judge');
+  const beforeRun = loadRunTranscripts(before, where);
+  const afterRun = loadRunTranscripts(after, where);
+  const judge = pairwiseJudgeOf(resolve(context.cwd, flags.suite ?? afterRun.suite_dir ?? beforeRun.suite_dir ?? '.'));
+  return comparePairwise(beforeRun, afterRun, { ...judge, provider: liveJudgeProvider(judge.model, context.env) }, context.signal);
+}
+
+function integerFlag(name: string, value: string | undefined, fallback: number, minimum: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < minimum) throw new ConfigError(`${name} must be a whole number ≥ ${minimum}, got "${value}"`);
+  return number;
+}

@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readReportFile } from '@parley/reports';
+import type { RunSpend, SpendSummary } from '@parley/store';
+import Table from 'cli-table3';
+import { Option, type Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { paint } from '../output/output.js';
+
+export interface CostFlags {
+  since: string;
+  format?: 'text' | 'json';
+}
+
+/** Adds `parley cost` to the program. */
+export function register(program: Command, context: ProgramContext): void {
+  program
+    .command('cost')
+    .description('what runs spent on models, by suite, model and month (from .parley/parley.db and report folders)')
+    .argument('[reports...]', 'report folders (or report.json files) of runs not in this store, e.g. CI shard artifacts')
+    .option('--since <window>', 'runs started in this window: 30d, 12w, or a date', '30d')
+    .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
+    .action(async (reports: string[], flags: CostFlags) => context.setExitCode(await costCommand(reports, flags, context)))
+    .exitOverride();
+}
+
+/**
+ * `parley cost`: reads the runs of the window from the store, adds the report folders given (runs
+ * the store does not have; merged reports are left out, their shards count), and prints the spend
+ * by suite, model and month. Exit 0, or 2 for a bad --since or an unreadable report.
+ */
+export async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
+  const { openModelSpend, summarizeSpend } = await import('@parley/store');
+  const { sinceCutoff } = await import('@parley/production');
+  const since = sinceCutoff(flags.since, context.clock.now());
+  const storePath = resolve(context.cwd, join('.parley', 'parley.db'));
+  const runs: RunSpend[] = [];
+  if (existsSync(storePath)) {
+    const spendStore = openModelSpend(storePath);
+    try {
+      runs.push(...spendStore.runsSince(since.toISOString()));
+    } finally {
+      spendStore.close();
+    }
+  }
+  const known = new Set(runs.map((run) => run.run_id));
+  let mergedLeftOut = 0;
+  for (const path of reportPaths) {
+    const report = readReportFile(resolve(context.cwd, path));
+    if (report.merged_from !== undefined) {
+      mergedLeftOut += 1;
+      continue;
+    }
+    if (known.has(report.run_id) || report.started_at < since.toISOString()) continue;
+    known.add(report.run_id);
+    runs.push({ run_id: report.run_id, suite: report.suite, mode: report.mode, started_at: report.started_at, cost_usd: report.cost_usd, models: [] });
+  }
+  const summary = summarizeSpend(runs);
+  const notes = mergedLeftOut > 0 ? [`${mergedLeftOut} merged report${mergedLeftOut === 1 ? '' : 's'} left out (their shards are counted)`] : [];
+  if (flags.format === 'json') {
+    context.output.out(`${JSON.stringify({ since: since.toISOString(), ...summary, notes }, null, 2)}\n`);
+  } else {
+    context.output.out(renderCost(summary, since, notes, context.output.color));
+  }
+  return 0;
+}
+
+function renderCost(summary: SpendSummary, since: Date, notes: readonly string[], color: boolean): string {
+  const colors = paint(color);
+  const style = { head: color ? ['bold'] : [], border: color ? ['grey'] : [] };
+  const lines = [colors.bold(`spend since ${since.toISOString().slice(0, 10)}: ${usd(summary.total_usd)} over ${summary.runs} run${summary.runs === 1 ? '' : 's'}`)];
+  if (summary.runs === 0) {
+    lines.push('no runs in this window: start one with `parley run <suite>`');
+    return `${lines.join('\n')}\n`;
+  }
+  const suites = new Table({ head: ['suite', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
+  for (const row of summary.by_suite) suites.push([row.suite, String(row.runs), usd(row.usd)]);
+  const cached = summary.by_model.some((row) => row.cached_input_tokens > 0);
+  const models = new Table({ head: ['model', 'calls', 'tokens in/out', ...(cached ? ['cached in'] : []), 'spend'], style, colAligns: ['left', 'right', 'right', ...(cached ? ['right' as const] : []), 'right'] });
+  for (const row of summary.by_model) {
+    const name = row.provider ? `${row.provider}:${row.model}` : row.model;
+    const unpriced = row.unpriced_calls > 0 ? ` (+${row.unpriced_calls} unpriced)` : '';
+    models.push([
+      name,
+      row.calls === 0 ? '—' : String(row.calls),
+      row.calls === 0 ? '—' : `${row.input_tokens}/${row.output_tokens}`,
+      ...(cached ? [row.cached_input_tokens > 0 ? String(row.cached_input_tokens) : '—'] : []),
+      `${usd(row.usd)}${unpriced}`,
+    ]);
+  }
+  const months = new Table({ head: ['month', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
+  for (const row of summary.by_month) months.push([row.month, String(row.runs), usd(row.usd)]);
+  lines.push('by suite', suites.toString(), 'by model', summary.by_model.length > 0 ? models.toString() : colors.dim('  no calls reached a provider (replays cost nothing)'), 'by month', months.toString());
+  if (summary.cache_saving_usd !== 0) lines.push(`prompt caching saved ${usd(summary.cache_saving_usd)} against full input prices`);
+  for (const note of notes) lines.push(colors.dim(`note: ${note}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function usd(value: number): string {
+  return `$${value.toFixed(4)}`;
+}

@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyExample } from '../test-support/example-copy.js';
+import { parleyAsync } from '../test-support/parley-process.js';
+
+const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-export-test', LANGFUSE_SECRET_KEY: 'sk-lf-export-test' };
+
+let langfuse: FakeLangfuse | undefined;
+afterEach(async () => {
+  await langfuse?.close();
+  langfuse = undefined;
+});
+
+async function fakeLangfuse(): Promise<FakeLangfuse> {
+  langfuse = await startFakeLangfuse({ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY, scores: [] });
+  return langfuse;
+}
+
+/** Runs an example suite in replay and returns the run id and its report. */
+async function replayRun(work: string, suite: string) {
+  const run = await parleyAsync(['run', suite, '--out', 'report'], { cwd: work });
+  expect(run.status, run.stderr).toBeLessThan(2);
+  const report = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as {
+    run_id: string;
+    results: Array<{ scenario_id: string; metadata_only: boolean; metrics: unknown[]; calls?: Array<{ role: string }> }>;
+  };
+  return report;
+}
+
+describe('parley export --to langfuse (the binary, against fake-langfuse)', () => {
+  it('sends the booking run as 8 traces with one score per metric, and a second export adds nothing', async () => {
+    const work = copyExample('booking');
+    const report = await replayRun(work, '.');
+    const server = await fakeLangfuse();
+    const env = { ...KEYS, LANGFUSE_HOST: server.url };
+
+    const first = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env });
+    expect(first.status, first.stderr).toBe(0);
+    const metricCount = report.results.reduce((total, result) => total + result.metrics.length, 0);
+    const callCount = report.results.reduce((total, result) => total + (result.calls?.length ?? 0), 0);
+    expect(first.stdout).toBe(`exported run ${report.run_id}: 8 traces (${8 + callCount} spans) and ${metricCount} scores to Langfuse at ${server.url}\n`);
+
+    const traces = server.traces();
+    expect(traces.map((trace) => trace.name).sort()).toEqual(report.results.map((result) => result.scenario_id).sort());
+    expect(server.scores()).toHaveLength(metricCount);
+    // Every score belongs to one of the traces.
+    const traceIds = new Set(traces.map((trace) => trace.traceId));
+    expect(server.scores().every((score) => score.traceId !== undefined && traceIds.has(score.traceId))).toBe(true);
+
+    // A trace carries the run's metadata, and its calls as generations with model, tokens and role.
+    const happy = traces.find((trace) => trace.name === 'spa_booking_swahili_happy')!;
+    const root = happy.observations.find((observation) => observation.parentSpanId === undefined)!;
+    expect(root.attributes).toMatchObject({
+      'langfuse.trace.metadata.suite': 'ratiba_booking',
+      'langfuse.trace.metadata.scenario_id': 'spa_booking_swahili_happy',
+      'langfuse.trace.metadata.agent': 'booking',
+      'langfuse.trace.metadata.run_id': report.run_id,
+      'langfuse.session.id': report.run_id,
+    });
+    expect(String(root.attributes['langfuse.trace.metadata.tenant'])).toMatch(/^test_tenant_spa_booking_swahili_happy_[0-9a-f]{8}$/);
+    expect(String(root.attributes['langfuse.trace.metadata.prompt_version'])).toMatch(/^booking@none-dirty\.[0-9a-f]{8}$/);
+    const roles = happy.observations.filter((observation) => observation.parentSpanId === root.spanId).map((observation) => observation.attributes['parley.call.role']);
+    expect(roles).toContain('agent');
+    expect(roles).toContain('judge');
+    const generation = happy.observations.find((observation) => observation.attributes['parley.call.role'] === 'agent')!;
+    expect(generation.attributes).toMatchObject({ 'langfuse.observation.type': 'generation', 'gen_ai.operation.name': 'chat' });
+    expect(generation.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    expect(typeof generation.attributes['langfuse.observation.output']).toBe('string');
+
+    const requestsAfterFirst = server.requests.length;
+    const second = await parleyAsync(['export', report.run_id.slice(0, 15), '--to', 'langfuse'], { cwd: work, env });
+    expect(second.status, second.stderr).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(requestsAfterFirst);
+    expect(server.traces()).toHaveLength(8);
+    expect(server.traces().reduce((total, trace) => total + trace.observations.length, 0)).toBe(8 + callCount);
+    expect(server.scores()).toHaveLength(metricCount);
+  });
+
+  it('sends metadata_only conversations without a word of their content, scores without reasons', async () => {
+    const work = copyExample('municipal');
+    const report = await replayRun(work, '.');
+    const server = await fakeLangfuse();
+    const exported = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env: { ...KEYS, LANGFUSE_HOST: server.url } });
+    expect(exported.status, exported.stderr).toBe(0);
+    const withheld = new Set(report.results.filter((result) => result.metadata_only).map((result) => result.scenario_id));
+    expect(withheld.size).toBeGreaterThan(0);
+    const contentKeys = ['langfuse.trace.input', 'langfuse.trace.output', 'langfuse.observation.input', 'langfuse.observation.output', 'gen_ai.input.messages', 'gen_ai.output.messages'];
+    let checked = 0;
+    for (const trace of server.traces()) {
+      const keys = trace.observations.flatMap((observation) => Object.keys(observation.attributes));
+      const explanations = trace.observations.flatMap((observation) => observation.events.map((event) => event.attributes['gen_ai.evaluation.explanation']));
+      if (withheld.has(trace.name)) {
+        checked += 1;
+        expect(keys.filter((key) => contentKeys.includes(key)), trace.name).toEqual([]);
+        expect(explanations.filter((text) => text !== undefined), trace.name).toEqual([]);
+        const scores = server.scores().filter((score) => score.traceId === trace.traceId);
+        expect(scores.length).toBeGreaterThan(0);
+        expect(scores.every((score) => score.comment === undefined)).toBe(true);
+      } else {
+        expect(keys).toContain('langfuse.trace.input');
+      }
+    }
+    expect(checked).toBe(withheld.size);
+  });
+
+  it('exits 2 with one clear line when Langfuse refuses the keys, and names none of them', async () => {
+    const work = copyExample('booking');
+    const report = await replayRun(work, '.');
+    const server = await fakeLangfuse();
+    const refused = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], {
+      cwd: work,
+      env: { LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: KEYS.LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY: 'sk-lf-wrong-secret' },
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(`error: Langfuse at ${server.url} refused the keys (HTTP 401): check LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY (a project's keys, from its settings page)\n`);
+    expect(refused.stderr + refused.stdout).not.toContain('sk-lf-wrong-secret');
+    expect(server.traces()).toEqual([]);
+
+    const missing = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env: { LANGFUSE_HOST: server.url } });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('exporting to Langfuse needs LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY in the environment');
+  });
+
+  it('parley run --export langfuse runs, then exports, keeping the gate\'s exit code', async () => {
+    const work = copyExample('booking');
+    const server = await fakeLangfuse();
+    const run = await parleyAsync(['run', '.', '--export', 'langfuse', '--scenario', 'spa_booking_*'], { cwd: work, env: { ...KEYS, LANGFUSE_HOST: server.url } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/exported run \S+: 3 traces \(\d+ spans\) and \d+ scores to Langfuse at /);
+    expect(server.traces().map((trace) => trace.name).sort()).toEqual(['spa_booking_codeswitch', 'spa_booking_english_happy', 'spa_booking_swahili_happy']);
+  });
+});
+
+describe('parley export --to otlp=URL (the binary, against a plain collector)', () => {
+  it('sends the same traces with the GenAI conventions, retrying a collector that is briefly unavailable', async () => {
+    const work = copyExample('booking');
+    const report = await replayRun(work, '.');
+    const bodies: string[] = [];
+    let unavailable = 1;
+    const collector: Server = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        if (unavailable > 0) {
+          unavailable -= 1;
+          response.writeHead(503, { 'retry-after': '0' }).end();
+          return;
+        }
+        bodies.push(body);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
+      const exported = await parleyAsync(['export', report.run_id, '--to', `otlp=${url}`], { cwd: work });
+      expect(exported.status, exported.stderr).toBe(0);
+      expect(exported.stdout).toMatch(/^exported run \S+: 8 traces \(\d+ spans\) to the OTLP endpoint http:\/\/127\.0\.0\.1:\d+\/v1\/traces\n$/);
+      expect(bodies).toHaveLength(1);
+      const spans = (JSON.parse(bodies[0]!) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ traceId: string; attributes: Array<{ key: string }> }> }> }> }).resourceSpans
+        .flatMap((resource) => resource.scopeSpans)
+        .flatMap((scope) => scope.spans);
+      expect(new Set(spans.map((span) => span.traceId)).size).toBe(8);
+      const keys = new Set(spans.flatMap((span) => span.attributes.map((attribute) => attribute.key)));
+      expect(keys).toContain('gen_ai.request.model');
+      expect(keys).toContain('gen_ai.usage.output_tokens');
+      expect([...keys].filter((key) => key.startsWith('langfuse.'))).toEqual([]);
+    } finally {
+      collector.closeAllConnections();
+      await new Promise<void>((resolve) => collector.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { hashBucket } from '@parley/canary';
+import { startFakeLangfuse, type FakeLangfuse, type FakeProductionTrace } from '@parley/fake-langfuse';
+import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MONITORED_SUITE } from '../test-support/monitored-suite.js';
+import { parleyAsync } from '../test-support/parley-process.js';
+import { writeSuite } from '../test-support/zuri-suite.js';
+
+const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-traces', LANGFUSE_SECRET_KEY: 'sk-lf-traces' };
+
+let llm: FakeLlmServer | undefined;
+let langfuse: FakeLangfuse | undefined;
+afterEach(async () => {
+  await llm?.close();
+  await langfuse?.close();
+  llm = undefined;
+  langfuse = undefined;
+});
+
+/**
+ * 300 production traces an agent's Langfuse SDK left: one per conversation, the conversation id
+ * tenant and customer in the metadata, one generation whose input is the conversation so far and whose
+ * output is the agent's last answer. 250 ended an hour ago, 50 ten hours ago (outside --since 6h).
+ */
+function productionTraces(): FakeProductionTrace[] {
+  return Array.from({ length: 300 }, (_, index) => {
+    const at = new Date(Date.now() - (index < 250 ? 1 : 10) * 3_600_000);
+    const iso = (offset: number) => new Date(at.getTime() + offset).toISOString();
+    return {
+      id: `trace-${String(index).padStart(4, '0')}`,
+      timestamp: iso(0),
+      name: 'booking-turn',
+      sessionId: `session-${index}`,
+      metadata: { conversation_id: `wa:254722${String(index).padStart(6, '0')}`, tenant_id: 'zuri_spa', customer: { name: 'Grace Achieng' }, prompt_version: 'booking@v8', model: 'gpt-4.1-mini' },
+      observations: [
+        {
+          id: `obs-${index}`,
+          type: 'GENERATION',
+          name: 'agent',
+          model: 'gpt-4.1-mini',
+          startTime: iso(1000),
+          endTime: iso(2500),
+          input: [
+            { role: 'system', content: 'You are Ratiba.' },
+            { role: 'user', content: "Hi, it's Grace Achieng, a blow-dry on Thursday please." },
+          ],
+          output: { role: 'assistant', content: 'Karibu Grace Achieng! Thursday 15:00 is free: shall I book it?' },
+        },
+      ],
+    };
+  });
+}
+
+describe('parley monitor --from langfuse (traces from fake-langfuse, judge on fake-llm)', () => {
+  it('samples the window\'s traces by conversation id, judges them once, and scores the traces they came from', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    const traces = productionTraces();
+    langfuse = await startFakeLangfuse({ ...{ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY }, scores: [], productionTraces: traces });
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear.' }) } } });
+    const env = { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', LANGFUSE_HOST: langfuse.url, ...KEYS };
+    const inWindow = traces.slice(0, 250);
+    const sampled = inWindow.filter((trace) => hashBucket('parley-monitor', String(trace.metadata!['conversation_id'])) < 500);
+    expect(sampled.length).toBeGreaterThan(3);
+
+    const args = ['monitor', '--from', 'langfuse', '--since', '6h'];
+    const first = await parleyAsync([...args, '--dry-run'], { cwd: suite, env });
+    const second = await parleyAsync([...args, '--dry-run'], { cwd: suite, env });
+    expect(first.status, first.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(first.stdout).toContain(`${sampled.length} of 250 logged conversations sampled in the window; 0 judged before`);
+    expect(first.stdout.split('\n').filter((line) => /^ {2}langfuse:\d+ {2}/.test(line))).toHaveLength(sampled.length);
+    // Only the sampled traces were read one by one; the listing came in pages of 100.
+    const single = langfuse.requests.filter((request) => request.path.startsWith('/api/public/traces/'));
+    expect(single).toHaveLength(2 * sampled.length);
+    expect(langfuse.requests.filter((request) => request.path === '/api/public/traces').every((request) => request.query['limit'] === '100')).toBe(true);
+    expect(llm.requests).toHaveLength(0);
+
+    const real = await parleyAsync([...args, '--format', 'json'], { cwd: suite, env });
+    expect(real.status, real.stderr).toBe(0);
+    const outcome = JSON.parse(real.stdout);
+    expect(outcome).toMatchObject({ source: 'langfuse', total: 250, pushed_scores: sampled.length });
+    expect(outcome.judged).toHaveLength(sampled.length);
+    expect(llm.requests).toHaveLength(sampled.length);
+    // Masked before the judge: the customer's name never reached it.
+    expect(JSON.stringify(llm.requests)).not.toContain('Grace Achieng');
+    expect(JSON.stringify(llm.requests)).toContain('Thursday 15:00 is free');
+    // Scores go onto the trace the conversation came from.
+    expect(langfuse.scores().map((score) => score.traceId).sort()).toEqual(sampled.map((trace) => trace.id).sort());
+
+    const again = await parleyAsync(args, { cwd: suite, env });
+    expect(again.stdout).toContain(`${sampled.length} judged before`);
+    expect(again.stdout).toContain('judged 0 conversations');
+    expect(llm.requests).toHaveLength(sampled.length);
+  });
+
+  it('exits 2 when Langfuse refuses the keys, naming the variables and never their values', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    langfuse = await startFakeLangfuse({ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY, scores: [], productionTraces: [] });
+    const run = await parleyAsync(['monitor', '--from', 'langfuse', '--dry-run'], { cwd: suite, env: { LANGFUSE_HOST: langfuse.url, LANGFUSE_PUBLIC_KEY: 'pk-lf-wrong', LANGFUSE_SECRET_KEY: 'sk-lf-wrong-secret' } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/refused the keys \(HTTP 401\): check LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY/);
+    expect(run.stderr + run.stdout).not.toContain('sk-lf-wrong-secret');
+    const none = await parleyAsync(['monitor', '--dry-run'], { cwd: suite });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('parley monitor reads conversations from --logs FILE or --from langfuse');
+  });
+});

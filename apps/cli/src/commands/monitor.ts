@@ -1,0 +1,190 @@
+import { resolve } from 'node:path';
+import { ConfigError, displayPath } from '@parley/core';
+import type { MonitorOutcome } from '@parley/monitor';
+import type { Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { printIssues } from '../output/config-error-output.js';
+import { paint, type Paint } from '../output/output.js';
+
+export interface MonitorFlags {
+  logs?: string;
+  from?: string;
+  batch?: boolean;
+  suite?: string;
+  agent?: string;
+  since?: string;
+  sample?: string;
+  salt?: string;
+  metric?: string[];
+  budget?: string;
+  windows?: string;
+  alpha?: string;
+  dryRun?: boolean;
+  format?: string;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Adds `parley monitor` to the program. */
+export function register(program: Command, context: ProgramContext): void {
+  program
+    .command('monitor')
+    .description('judge a deterministic sample of production conversations and alert when a metric falls (exit 1 on an alert)')
+    .option('--logs <file>', 'conversation log, JSON lines (conversation_id, tenant, vertical, language, prompt_version, turns)')
+    .option('--from <source>', 'where conversations come from: logs (with --logs) or langfuse (traces, with LANGFUSE_HOST and keys)')
+    .option('--batch', "judge through the providers' batch APIs at half price; a later run collects the answers")
+    .option('--suite <dir>', 'the suite whose judge, metrics and redactor are used', '.')
+    .option('--agent <name>', "the suite's agent the conversations were with (default: the suite's only agent)")
+    .option('--since <window>', 'the window: conversations that ended in it are sampled, and its scores compared with the windows before it', '6h')
+    .option('--sample <percent>', 'percent of conversations to judge, chosen by a hash of the conversation id', '5')
+    .option('--salt <salt>', 'salt of the sampling hash (another salt draws an independent sample)', 'parley-monitor')
+    .option('--metric <name>', 'also judge this judge metric (repeatable)', collect)
+    .option('--budget <usd>', 'spending limit of this run (else PARLEY_BUDGET_USD, else settings.budget_usd)')
+    .option('--windows <n>', 'previous windows the current one is compared with', '4')
+    .option('--alpha <p>', 'significance level of the drop test', '0.01')
+    .option('--dry-run', 'print the conversations it would judge and the estimated cost; call nothing, store nothing')
+    .option('--format <format>', 'text or json', 'text')
+    .action(async (flags: MonitorFlags) => context.setExitCode(await monitorCommand(flags, context)))
+    .exitOverride();
+}
+
+/** `parley monitor`: exit 0, 1 on an alert, 2 on bad input. */
+export async function monitorCommand(flags: MonitorFlags, context: CommandContext): Promise<number> {
+  if (flags.format !== 'text' && flags.format !== 'json') throw new ConfigError(`--format must be text or json, got "${flags.format}"`);
+  const percent = numberFlag('--sample', flags.sample ?? '5', 0, 100);
+  if (Math.abs(Math.round(percent * 100) - percent * 100) > 1e-6) throw new ConfigError(`--sample takes at most two decimals (steps of 0.01 %), got "${flags.sample}"`);
+  const windows = numberFlag('--windows', flags.windows ?? '4', 1, 1000);
+  const alpha = numberFlag('--alpha', flags.alpha ?? '0.01', 0, 1);
+  const { loadSuiteForRun } = await import('@parley/runner');
+  const { suiteRedactor } = await import('@parley/redaction');
+  const { sinceCutoff } = await import('@parley/production');
+  const monitor = await import('@parley/monitor');
+  const now = context.clock.now();
+  const since = sinceCutoff(flags.since ?? '6h', now);
+  const windowMs = now.getTime() - since.getTime();
+  if (windowMs <= 0) throw new ConfigError(`--since ${flags.since} is not in the past`);
+  const suite = loadSuiteForRun(resolve(context.cwd, flags.suite ?? '.'));
+  printIssues(context.output, suite.warnings, context.cwd);
+  const budgetText = flags.budget ?? context.env.PARLEY_BUDGET_USD;
+  const budgetUsd = budgetText !== undefined ? numberFlag('--budget', budgetText, 0, Number.MAX_SAFE_INTEGER) : suite.config.settings?.budget_usd;
+  const from = flags.from ?? (flags.logs !== undefined ? 'logs' : undefined);
+  if (from !== 'logs' && from !== 'langfuse') throw new ConfigError(from === undefined ? 'parley monitor reads conversations from --logs FILE or --from langfuse' : `--from must be logs or langfuse, got "${from}"`);
+  if (from === 'logs' && flags.logs === undefined) throw new ConfigError('--from logs needs --logs FILE');
+  if (from === 'langfuse' && flags.logs !== undefined) throw new ConfigError('--from langfuse reads traces, not a log: drop --logs, or use --from logs');
+  const salt = flags.salt ?? 'parley-monitor';
+  const notes: string[] = [];
+  let source: string;
+  let sample: Awaited<ReturnType<typeof monitor.readSampledConversations>>;
+  if (from === 'langfuse') {
+    const { langfuseFromEnv, shownLangfuse } = await import('@parley/telemetry');
+    const target = langfuseFromEnv(context.env);
+    const read = await monitor.readLangfuseConversations(target, { percent, salt, since, until: now });
+    if (read.notConversations > 0) notes.push(`${count(read.notConversations, 'sampled trace')} without a conversation (no generation with messages, no input or output) left out`);
+    source = 'langfuse';
+    sample = read;
+    notes.push(`conversations read from ${shownLangfuse(target)} traces of the window; "langfuse:N" is a trace's position in that listing`);
+  } else {
+    const logsFile = resolve(context.cwd, flags.logs!);
+    source = displayPath(logsFile, context.cwd);
+    sample = await monitor.readSampledConversations(logsFile, { percent, salt, since });
+  }
+  const langfuse = await langfuseIfConfigured(context.env);
+  const outcome = await monitor.monitorConversations({
+    suite,
+    ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
+    logsFile: source,
+    conversations: sample.sampled,
+    redactor: suiteRedactor(suite, { env: context.env }),
+    storePath: resolve(context.cwd, '.parley', 'parley.db'),
+    clock: context.clock,
+    env: context.env,
+    metrics: flags.metric ?? [],
+    dryRun: flags.dryRun === true,
+    batch: flags.batch === true,
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(langfuse ? { langfuse } : {}),
+    windowMs,
+    previousWindows: windows,
+    comparison: { ...monitor.DEFAULT_WINDOW_COMPARISON, alpha },
+  });
+  if (flags.format === 'json') {
+    context.output.out(`${JSON.stringify({ ...outcome, source: from, total: sample.total, before_window: sample.beforeWindow, sample_percent: percent, salt, drop_test: monitor.DROP_TEST, notes }, null, 2)}\n`);
+  } else {
+    context.output.out(renderMonitor(outcome, { total: sample.total, percent, salt, since: flags.since ?? '6h', dryRun: flags.dryRun === true, batch: flags.batch === true, langfuse: langfuse !== undefined, test: monitor.DROP_TEST, notes }, paint(context.output.color)));
+  }
+  return outcome.exit_code;
+}
+
+interface RenderFacts {
+  total: number;
+  percent: number;
+  salt: string;
+  since: string;
+  dryRun: boolean;
+  batch: boolean;
+  langfuse: boolean;
+  test: string;
+  notes: readonly string[];
+}
+
+function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Paint): string {
+  const lines: string[] = [];
+  lines.push(colors.bold(`monitor ${outcome.suite} · ${facts.percent}% sample (salt ${facts.salt}) · window ${facts.since}`));
+  lines.push(`${outcome.sampled} of ${facts.total} logged conversations sampled in the window; ${outcome.already_judged} judged before`);
+  for (const note of facts.notes) lines.push(colors.dim(`note: ${note}`));
+  for (const item of outcome.refused) lines.push(`  ${colors.status('error', 'refused')}  ${item.source}  ${item.conversation}: ${item.reason}`);
+  const estimate = outcome.estimated_usd === null ? 'cost unknown (a judge model has no price)' : `estimated $${outcome.estimated_usd.toFixed(4)}${facts.batch ? ' at batch prices (half)' : ''}`;
+  if (facts.dryRun) {
+    lines.push(`would judge ${count(outcome.planned.length, 'conversation')} · ${estimate} (votes on failing verdicts and the cross-check come on top)`);
+    for (const item of outcome.planned) lines.push(`  ${item.source}  ${item.conversation}  ${item.metrics.join(', ')}`);
+    return `${lines.join('\n')}\n`;
+  }
+  const cached = outcome.cached_input_tokens > 0 ? ` (${outcome.cached_input_tokens} input tokens from the prompt cache${outcome.cache_saving_usd === null ? '' : `, saving $${outcome.cache_saving_usd.toFixed(4)}`})` : '';
+  const spent = `${outcome.spent_usd === null ? 'cost unknown' : `$${outcome.spent_usd.toFixed(4)}`}${cached}`;
+  const pushed = facts.langfuse ? ` · ${outcome.pushed_scores} scores pushed to Langfuse` : '';
+  lines.push(`judged ${count(outcome.judged.length, 'conversation')} · ${spent}${facts.batch ? ' at batch prices' : ''}${pushed}`);
+  for (const item of outcome.judged) {
+    const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
+    lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${item.source}  ${item.conversation}  ${scores}`);
+  }
+  for (const batch of outcome.batch?.batches ?? []) {
+    const what = `${batch.batch_id} (${batch.provider}:${batch.model}, ${count(batch.requests, 'request')})`;
+    if (batch.state === 'submitted') lines.push(`batch: submitted ${what}`);
+    else if (batch.state === 'collected') lines.push(`batch: collected ${what}`);
+    else if (batch.state === 'in_progress') lines.push(`batch: ${what} still in progress${batch.detail ? ` (${batch.detail})` : ''}`);
+    else lines.push(colors.yellow(`batch: ${what} failed${batch.detail ? ` (${batch.detail})` : ''}: its requests are sent again on the next run`));
+  }
+  if (outcome.batch && outcome.batch.waiting.length > 0) {
+    lines.push(`${count(outcome.batch.waiting.length, 'conversation')} wait for batch answers: run \`parley monitor --batch\` again to collect them (providers finish batches within 24 h)`);
+  }
+  if (outcome.skipped_for_budget.length > 0) lines.push(colors.yellow(`budget reached: ${count(outcome.skipped_for_budget.length, 'conversation')} left for the next run`));
+  for (const window of outcome.windows) {
+    const now = window.current.mean === null ? '–' : window.current.mean.toFixed(3);
+    const before = window.previous.mean === null ? '–' : window.previous.mean.toFixed(3);
+    const floor = window.floor === null ? '' : ` · floor ${window.floor.toFixed(2)}`;
+    const test = window.drop_test ? ` · p ${window.drop_test.p_value < 0.0001 ? '< 0.0001' : window.drop_test.p_value.toFixed(4)}` : '';
+    lines.push(`  ${window.metric}: ${now} (n ${window.current.n}) vs ${before} before (n ${window.previous.n})${floor}${test}`);
+  }
+  if (outcome.alerts.length > 0) {
+    for (const alert of outcome.alerts) lines.push(colors.red(`ALERT ${alert}`));
+    lines.push(colors.dim(`drop test: ${facts.test}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function langfuseIfConfigured(env: NodeJS.ProcessEnv) {
+  if (!(env.LANGFUSE_HOST ?? env.LANGFUSE_BASE_URL) || !env.LANGFUSE_PUBLIC_KEY || !env.LANGFUSE_SECRET_KEY) return undefined;
+  const { langfuseFromEnv } = await import('@parley/telemetry');
+  return langfuseFromEnv(env);
+}
+
+function numberFlag(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
+function count(value: number, noun: string): string {
+  return `${value} ${value === 1 ? noun : `${noun}s`}`;
+}
+

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { gateNotes } from '../output/gate-notes.js';
+import { runProgress } from '../output/run-progress.js';
+import { chooseReporters } from '../reporters/reporter-choice.js';
+import { exportDestination, sendRun } from './export.js';
+import { addReporterFlags, addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
+
+export type { RunFlags } from './run-flags.js';
+
+export function register(program: Command, context: ProgramContext): void {
+  addReporterFlags(
+    addRunFlags(
+      program
+        .command('run')
+        .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
+        .argument('[suite]', 'suite folder or parley.yaml', '.'),
+    ),
+  ).action(async (suite: string, flags: RunFlags) => context.setExitCode(await runCommand(suite, flags, context)));
+}
+
+export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
+  const { reporters } = chooseReporters(flags, context);
+  context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
+  const options = runOptionsFromFlags(flags);
+  // Checked before the run: missing Langfuse keys should not cost a run first.
+  const destination = flags.export !== undefined ? await exportDestination(flags.export, context.env) : undefined;
+  const { runSuite } = await import('@parley/runner');
+  const progress = runProgress(context.output);
+  const listeners = [progress.listener, ...reporters.flatMap((reporter) => (reporter.onEvent ? [reporter.onEvent.bind(reporter)] : []))];
+  try {
+    const outcome = await runSuite(
+      {
+        suitePath: suiteArgument ?? '.',
+        ...options,
+        ...(context.env.GITHUB_STEP_SUMMARY ? { githubStepSummary: context.env.GITHUB_STEP_SUMMARY } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
+      },
+      { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners },
+    );
+    progress.stop();
+    // A warning is never lost: printed here when no chosen reporter shows warnings itself.
+    const warnings = gateNotes(outcome.report).err;
+    if (warnings && !reporters.some((reporter) => reporter.showsWarnings)) context.output.err(warnings);
+    for (const reporter of reporters) await reporter.onRunEnd(outcome);
+    if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    if (destination !== undefined && !outcome.interrupted) {
+      const { loadRunForExport } = await import('@parley/telemetry');
+      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
+      const exported = await sendRun(run, destination, context);
+      // An unreachable backend does not change the gate's verdict; it is reported above.
+      if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
+    }
+    return outcome.exit_code;
+  } finally {
+    progress.stop();
+  }
+}

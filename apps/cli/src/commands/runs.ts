@@ -1,0 +1,79 @@
+import { join, resolve } from 'node:path';
+import { ConfigError, terminalSafe } from '@parley/core';
+import { withheldScenarioReason } from '@parley/reports';
+import type { Command } from 'commander';
+import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { formatOption } from '../program/flags.js';
+
+export function register(program: Command, context: ProgramContext): void {
+  const runs = program.command('runs').description('the run history in .parley/parley.db');
+  runs
+    .command('list')
+    .description('recent runs, newest first')
+    .option('--limit <n>', 'how many', '20')
+    .option('--suite <name>', 'only this suite')
+    .addOption(formatOption())
+    .action(async (flags: { limit?: string; suite?: string; format?: string }) => context.setExitCode(await runsListCommand(flags, context)));
+  runs
+    .command('show')
+    .description('one run with its scenarios')
+    .argument('<run_id>', 'run id or a unique prefix')
+    .addOption(formatOption())
+    .action(async (id: string, flags: { format?: string }) => context.setExitCode(await runsShowCommand(id, flags, context)));
+}
+
+function storePath(context: CommandContext): string {
+  return resolve(context.cwd, join('.parley', 'parley.db'));
+}
+
+/**
+ * In a terminal, tables fit its width (one column spare, so a full line never wraps); off a
+ * terminal (logs, pipes) every column is written whole, for grep and for tools.
+ */
+function tableWidth(context: CommandContext): { width?: number } {
+  return context.output.wrap ? { width: context.output.columns - 1 } : {};
+}
+
+/** `parley runs list`: the run history, newest first. */
+export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
+  const { openStore, formatRunList } = await import('@parley/store');
+  const limit = flags.limit === undefined ? 20 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new ConfigError(`--limit must be a positive integer, got "${flags.limit}"`);
+  const store = openStore(storePath(context));
+  try {
+    const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
+    if (flags.format === 'json') {
+      context.output.out(`${JSON.stringify(runs, null, 2)}\n`);
+      return 0;
+    }
+    if (runs.length > 0) context.output.out(`${formatRunList(runs, tableWidth(context))}\n`);
+    else if (flags.suite) context.output.out(`suite ${flags.suite} has no runs (parley runs list shows the runs of every suite)\n`);
+    else context.output.out('no runs yet: start one with `parley run <suite>`\n');
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** `parley runs show ID`: one run with every scenario's status, reason and scores. */
+export async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
+  const { openStore, formatRunDetail } = await import('@parley/store');
+  const store = openStore(storePath(context));
+  try {
+    const run = store.getRun(id);
+    if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
+    // metadata_only: the store keeps the reason for a reviewer, the console never shows it (SPEC §7).
+    const results = store
+      .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
+      .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));
+    if (flags.format === 'json') {
+      context.output.out(`${JSON.stringify({ run, results }, null, 2)}\n`);
+      return 0;
+    }
+    // Reasons hold what agents printed: their control characters are shown, not obeyed.
+    context.output.out(`${terminalSafe(formatRunDetail(run, results, tableWidth(context)))}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

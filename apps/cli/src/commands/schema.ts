@@ -1,0 +1,54 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { Argument } from 'commander';
+import { JSON_SCHEMA_KINDS, METRIC_NAME_PATTERN, SuiteSchema, readConfigFile, withSuiteMetricNames, type JsonSchemaKind } from '@parley/config';
+import type { ProgramContext } from '../program/command-context.js';
+import { packageSchemasDir } from '../program/package-info.js';
+
+interface SchemaFlags {
+  suite?: string;
+}
+
+/**
+ * Adds `parley schema <kind>`: prints the JSON Schema of a file format, the file shipped in the
+ * package's schemas/. With `--suite DIR`, metric names are closed to the built-ins and that suite's
+ * rubric metrics (the shipped file allows any name a rubric metric could have).
+ */
+export function register(program: Command, context: ProgramContext): void {
+  program
+    .command('schema')
+    .description('print the JSON Schema of a file format, for editors and other tools')
+    .addArgument(
+      new Argument('<kind>', 'suite (parley.yaml), scenario, metric (metrics/*.yaml), baseline or calibration (human_labelled.yaml)').choices(
+        Object.keys(JSON_SCHEMA_KINDS),
+      ),
+    )
+    .option('--suite <dir>', "complete and check metric names against this suite's metrics/ folder")
+    .action((kind: JsonSchemaKind, flags: SchemaFlags) => {
+      const folder = packageSchemasDir();
+      const file = folder === undefined ? undefined : join(folder, `${kind}.schema.json`);
+      if (file === undefined || !existsSync(file)) {
+        context.output.err(`parley schema: the package has no schemas/${kind}.schema.json (build it with npm run build)\n`);
+        context.setExitCode(2);
+        return;
+      }
+      let schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      if (flags.suite !== undefined) schema = withSuiteMetricNames(schema, rubricMetricNames(resolve(context.cwd, flags.suite)));
+      context.output.out(`${JSON.stringify(schema, null, 2)}\n`);
+      context.setExitCode(0);
+    })
+    .exitOverride();
+}
+
+/** The names of a suite's rubric metrics: the stems of its metrics folder's YAML files (a metric's name is its file stem). */
+function rubricMetricNames(suiteDir: string): string[] {
+  const suite = readConfigFile(join(suiteDir, 'parley.yaml'), SuiteSchema, { format: 'yaml' }).data;
+  const folder = resolve(suiteDir, suite?.metrics ?? 'metrics');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && ['.yaml', '.yml'].includes(extname(entry.name)))
+    .map((entry) => basename(entry.name, extname(entry.name)))
+    .filter((name) => METRIC_NAME_PATTERN.test(name))
+    .sort();
+}

@@ -1,0 +1,77 @@
+import { relative, sep } from 'node:path';
+import type { LoadedSuite } from '@parley/config';
+import { compareAgents } from '@parley/compare';
+import { buildReport, type JudgeReport, type RunReport } from '@parley/reports';
+import { calibrationWarnings } from './calibration-warnings.js';
+import type { ExecutedRun } from './execute-run.js';
+import { recordJudgeAgreement } from './judge-agreement.js';
+import type { OpenRun } from './open-run.js';
+import type { RunPlan } from './plan-run.js';
+import { PARLEY_VERSION, type RunDependencies } from './run-options.js';
+
+/** The run's verdict: its report (status and exit code included) and when it finished. */
+export interface RunVerdict {
+  report: RunReport;
+  /** The suite's git commit; null outside a repository. */
+  gitSha: string | null;
+  finishedAt: Date;
+  durationMs: number;
+}
+
+/**
+ * The gate phase: what the run warns about (the baseline, judges due for calibration, judges that
+ * agree less than they did), then the report, whose status and exit code gate CI. Nothing is
+ * written here but the judges' agreement, kept per run for its trend.
+ */
+export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun, dependencies: RunDependencies): Promise<RunVerdict> {
+  const { suite, options, runId, agents } = plan;
+  const { clock } = dependencies;
+  const interrupted = executed.interruptedBy !== undefined;
+  const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath: plan.storePath, now: clock.now() }) : [];
+  const judgeReport = executed.judging.report;
+  const pairs = executed.judging.crossCheckPairs;
+  // The run's kappa between the two judges, kept per run for the trend (not for an interrupted run's partial sample).
+  const agreement =
+    judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted
+      ? await recordJudgeAgreement({ storePath: plan.storePath, run: { id: runId, suite: suite.config.suite, started_at: plan.startedAt.toISOString() }, pairs })
+      : undefined;
+  const warnings = [...(plan.gate.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
+  const judge: JudgeReport | undefined =
+    judgeReport && agreement && judgeReport.cross_check ? { ...judgeReport, cross_check: { ...judgeReport.cross_check, kappa: agreement.kappa } } : judgeReport;
+  const gitSha = await run.gitSha;
+  const finishedAt = clock.now();
+  const durationMs = Math.round(clock.monotonicMs() - plan.startedMs);
+  const report = buildReport(
+    {
+      run_id: runId,
+      suite: suite.config.suite,
+      parley_version: PARLEY_VERSION,
+      mode: plan.mode,
+      strict: options.strict ?? false,
+      started_at: plan.startedAt.toISOString(),
+      finished_at: finishedAt.toISOString(),
+      duration_ms: durationMs,
+      git_sha: gitSha,
+      config_fingerprint: plan.fingerprint,
+      ...(executed.interruptedBy !== undefined ? { interrupted: executed.interruptedBy } : {}),
+      planned: plan.gate.scenarios.length,
+      ...(executed.budget ? { budget: executed.budget } : {}),
+      ...(judge ? { judge } : {}),
+      ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+      ...(plan.gate.selection ? { selection: plan.gate.selection } : {}),
+      ...(plan.gate.baseline ? { baseline: plan.gate.baseline.source } : {}),
+      ...(plan.gate.baseline || warnings.length > 0 ? { warnings } : {}),
+      // Scenarios marked flaky in triage (`parley tui`): the reports say so beside them.
+      flaky_marks: run.store.flakyMarks(suite.config.suite),
+      ...(agents && agents.length > 1 ? { comparison: compareAgents(executed.results, agents, options.seed !== undefined ? { seed: options.seed } : {}) } : {}),
+    },
+    executed.results,
+    { redactor: run.redactor, alreadyRedacted: true, files: scenarioFiles(suite, dependencies.cwd) },
+  );
+  return { report, gitSha, finishedAt, durationMs };
+}
+
+/** Scenario id → its file relative to the run's folder, as CI tools want paths (`/` separators). */
+function scenarioFiles(suite: LoadedSuite, cwd: string): Map<string, string> {
+  return new Map(suite.scenarios.map((scenario) => [scenario.data.id, relative(cwd, scenario.file).split(sep).join('/')]));
+}

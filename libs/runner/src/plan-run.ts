@@ -1,0 +1,103 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RunMode } from '@parley/core';
+import { ConfigError } from '@parley/core';
+import { configFingerprint, loadSuite, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { budgetLimit } from './budget.js';
+import { comparedAgents, withComparisonCases } from './comparison-cases.js';
+import { planGate, type GatePlan } from './gate-plan.js';
+import { metricParamSchemas, metricVersions } from './metric-catalog.js';
+import { loadResumeState, type ResumeState } from './resume-run.js';
+import { newRunId } from './run-id.js';
+import { checkSuiteJudging, refuseJudgeReplayWhileRecording } from './run-judging.js';
+import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
+import { recordingsDir } from './scenario-run.js';
+import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
+
+/** What a run is to do, decided before it writes anything: every usage error is found here. */
+export interface RunPlan {
+  /** The flags the run goes by: under `--resume`, the interrupted run's own. */
+  options: RunOptions;
+  resumed: ResumeState | undefined;
+  /** The loaded suite, with one case per compared agent in a comparison run. */
+  suite: LoadedSuite;
+  /** `--agent` / `matrix.agents`: the agents a comparison run compares. */
+  agents: string[] | undefined;
+  mode: RunMode;
+  /** The suite's own fingerprint, the same whichever agents a run compares: shards and baselines match it. */
+  fingerprint: string;
+  /** The scenarios that run (after --shard and --changed-since) and the baseline they are gated on. */
+  gate: GatePlan;
+  /** The planned scenarios not finished before (all of them unless resumed). */
+  pending: LoadedScenario[];
+  runId: string;
+  outDir: string;
+  storePath: string;
+  startedAt: Date;
+  /** The monotonic clock at the start, for the run's duration. */
+  startedMs: number;
+}
+
+/** Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError. */
+export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}): LoadedSuite {
+  const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
+  checkSuiteJudging(suite);
+  return suite;
+}
+
+/**
+ * The plan phase: the effective options (a resumed run's own), the suite, the mode, the scenarios
+ * and the baseline, the run id and folder. Usage errors are found before the run is stored, so a
+ * refused run leaves no trace in the history.
+ */
+export async function planRun(givenOptions: RunOptions, dependencies: RunDependencies): Promise<RunPlan> {
+  const { clock, cwd } = dependencies;
+  const storePath = resolve(cwd, givenOptions.storePath ?? join('.parley', 'parley.db'));
+  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
+  const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
+  const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);
+  const agents = comparedAgents(loaded, options.agents);
+  const suite = agents ? withComparisonCases(loaded, agents) : loaded;
+  if (options.strict && suite.warnings.length > 0) {
+    // --strict: what `parley validate` warns about (e.g. a judge judging its own model) stops the run.
+    throw new ConfigError(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })));
+  }
+  if (suite.scenarios.length === 0) {
+    throw new ConfigError({ file: suite.file, message: 'no scenario matches the selection (check --scenario / --tag and the scenarios glob)' });
+  }
+  const mode = options.mode ?? defaultMode(suite);
+  refuseJudgeReplayWhileRecording(mode, options.judgeMode);
+  budgetLimit(options.budgetUsd, dependencies.env, suite.config.settings?.budget_usd);
+  if (resumed && givenOptions.outDir !== undefined && resolve(cwd, givenOptions.outDir) !== resumed.outDir) {
+    throw new ConfigError(`--resume ${resumed.runId} continues the run in its own folder ${resumed.outDir}; leave out --out ${givenOptions.outDir}`);
+  }
+  const fingerprint = configFingerprint(loaded, metricVersions());
+  const gate = await planGate(suite, options, { cwd, fingerprint, parleyVersion: PARLEY_VERSION });
+  const finishedBefore = new Set(resumed?.previous.map((result) => result.scenario_id));
+  const runId = resumed?.runId ?? newRunId(clock, dependencies.random);
+  return {
+    options,
+    resumed,
+    suite,
+    agents,
+    mode,
+    fingerprint,
+    gate,
+    pending: gate.scenarios.filter((scenario) => !finishedBefore.has(scenario.data.id)),
+    runId,
+    outDir: resumed?.outDir ?? resolve(cwd, options.outDir ?? join('.parley', 'runs', runId)),
+    storePath,
+    startedAt: resumed?.startedAt ?? clock.now(),
+    startedMs: clock.monotonicMs(),
+  };
+}
+
+/**
+ * Replay when the suite has any recording, live otherwise (docs/file-formats.md §5, Mode): a
+ * suite with recordings is tested offline and for free unless `--mode` asks for live calls.
+ */
+export function defaultMode(suite: LoadedSuite): RunMode {
+  const directory = recordingsDir(suite);
+  if (!existsSync(directory)) return 'live';
+  return readdirSync(directory).some((name) => name.endsWith('.jsonl')) ? 'replay' : 'live';
+}

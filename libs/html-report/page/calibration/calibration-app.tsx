@@ -5,6 +5,7 @@ import { StatusBadge } from '../status-badge.js';
 import { CellItems, Heatmap } from './heatmap.js';
 import { KappaChart, KappaTable } from './kappa-chart.js';
 import { TrendChart } from './trend-chart.js';
+import { HeadRow } from '../table-head.js';
 
 /**
  * The calibration report's page: the gate, κ with its interval per axis and comparison, a
@@ -55,17 +56,7 @@ export function CalibrationApp({ data }: { data: CalibrationPageData }) {
           </p>
           <table class="gate-table">
             <thead>
-              <tr>
-                <th scope="col">Axis</th>
-                <th scope="col">Verdict</th>
-                <th scope="col" class="num">
-                  κ quadratic
-                </th>
-                <th scope="col" class="num">
-                  Bias
-                </th>
-                <th scope="col">Problems</th>
-              </tr>
+              <HeadRow columns={['Axis', 'Verdict', ['κ quadratic', 'num'], ['Bias', 'num'], 'Problems']} />
             </thead>
             <tbody>
               {report.gate.axes.map((gateAxis) => (
@@ -158,21 +149,7 @@ export function CalibrationApp({ data }: { data: CalibrationPageData }) {
                 {comparison.label} on {axis}: {rowsLabel} against each reviewer
               </caption>
               <thead>
-                <tr>
-                  <th scope="col">Reviewer</th>
-                  <th scope="col" class="num">
-                    Pairs
-                  </th>
-                  <th scope="col" class="num">
-                    κ quadratic
-                  </th>
-                  <th scope="col" class="num">
-                    Exact agreement
-                  </th>
-                  <th scope="col" class="num">
-                    Bias
-                  </th>
-                </tr>
+                <HeadRow columns={['Reviewer', ['Pairs', 'num'], ['κ quadratic', 'num'], ['Exact agreement', 'num'], ['Bias', 'num']]} />
               </thead>
               <tbody>
                 {set.reviewers.map((reviewer) => (

@@ -1,5 +1,6 @@
 import type { CalibrationReport } from '@parley/calibration';
 import { measure } from '../format.js';
+import { HeadRow } from '../table-head.js';
 
 const AXIS_ROW = 22;
 const LEFT = 190;
@@ -73,26 +74,7 @@ export function KappaTable({ report }: { report: CalibrationReport }) {
     <table class="kappa-table">
       <caption>κ per axis and comparison</caption>
       <thead>
-        <tr>
-          <th scope="col">Comparison</th>
-          <th scope="col">Axis</th>
-          <th scope="col" class="num">
-            Pairs
-          </th>
-          <th scope="col" class="num">
-            κ quadratic
-          </th>
-          <th scope="col" class="num">
-            95 % interval
-          </th>
-          <th scope="col" class="num">
-            Exact agreement
-          </th>
-          <th scope="col" class="num">
-            Bias
-          </th>
-          <th scope="col">Band</th>
-        </tr>
+        <HeadRow columns={['Comparison', 'Axis', ['Pairs', 'num'], ['κ quadratic', 'num'], ['95 % interval', 'num'], ['Exact agreement', 'num'], ['Bias', 'num'], 'Band']} />
       </thead>
       <tbody>
         {report.comparisons.flatMap((comparison) =>

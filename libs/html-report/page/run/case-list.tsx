@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Status } from '@parley/core';
 import type { CaseSummary } from '../../src/page-data.js';
 import { plural, usd } from '../format.js';
@@ -50,7 +50,8 @@ export function CaseList({ all, shown, filters, onFilters, sort, onSort, lastOpe
     }
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the key works as soon as the list is on screen.
+  useLayoutEffect(() => {
     const slash = (event: KeyboardEvent) => {
       if (event.key === '/' && !(event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement)) {
         event.preventDefault();
@@ -61,10 +62,15 @@ export function CaseList({ all, shown, filters, onFilters, sort, onSort, lastOpe
     return () => document.removeEventListener('keydown', slash);
   }, []);
 
-  useEffect(() => {
-    if (active === undefined) return;
-    const link = scroller.current?.querySelector<HTMLAnchorElement>(`a[data-index="${active}"]`);
-    if (link && document.activeElement !== link && scroller.current?.contains(document.activeElement)) link.focus();
+  // A row moved to with the keyboard that was not drawn yet (End, PageDown) gets the focus once it is.
+  const pendingFocus = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (pendingFocus.current === undefined) return;
+    const link = scroller.current?.querySelector<HTMLAnchorElement>(`a[data-index="${pendingFocus.current}"]`);
+    if (link) {
+      link.focus();
+      pendingFocus.current = undefined;
+    }
   });
 
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
@@ -80,6 +86,11 @@ export function CaseList({ all, shown, filters, onFilters, sort, onSort, lastOpe
     else if ((target + 1) * ROW_HEIGHT > element.scrollTop + element.clientHeight - ROW_HEIGHT) element.scrollTop = (target + 2) * ROW_HEIGHT - element.clientHeight;
     setScrollTop(element.scrollTop);
     setActive(target);
+    // Focus now when the row is drawn, so a key pressed right after moves on from here; else
+    // once the render has drawn it.
+    const link = element.querySelector<HTMLAnchorElement>(`a[data-index="${target}"]`);
+    if (link) link.focus();
+    else pendingFocus.current = target;
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CaseDetail, CaseSummary, CaseView as View } from '../../src/page-data.js';
 import type { ReportAttempt, ReportResult } from '@parley/reports';
 import { readChunk } from '../data.js';
@@ -7,6 +7,7 @@ import { go, href } from '../router.js';
 import { StatusBadge } from '../status-badge.js';
 import { Conversation } from './conversation.js';
 import { Expectations } from './expectations.js';
+import { HeadRow } from '../table-head.js';
 
 /** A detail chunk's case, loaded when the case opens. */
 export function useCaseDetail(summary: CaseSummary | undefined): CaseDetail | undefined {
@@ -35,7 +36,8 @@ export function CaseView({ summary, neighbours }: { summary: CaseSummary | undef
   const detail = useCaseDetail(summary);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [summary?.id]);
-  useEffect(() => {
+  // A layout effect: the keys work as soon as the case is on screen.
+  useLayoutEffect(() => {
     const keys = (event: KeyboardEvent) => {
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === 'Escape') go();
@@ -187,23 +189,7 @@ function Calls({ calls }: { calls: NonNullable<ReportResult['calls']> }) {
       <summary>{calls.length} calls: role, model, tokens, cost, latency</summary>
       <table>
         <thead>
-          <tr>
-            <th scope="col">Turn</th>
-            <th scope="col">Role</th>
-            <th scope="col">Model</th>
-            <th scope="col" class="num">
-              In
-            </th>
-            <th scope="col" class="num">
-              Out
-            </th>
-            <th scope="col" class="num">
-              Cost
-            </th>
-            <th scope="col" class="num">
-              Latency
-            </th>
-          </tr>
+          <HeadRow columns={['Turn', 'Role', 'Model', ['In', 'num'], ['Out', 'num'], ['Cost', 'num'], ['Latency', 'num']]} />
         </thead>
         <tbody>
           {calls.map((call, index) => (

@@ -6,6 +6,7 @@ import { StatusBadge } from '../status-badge.js';
 import { useCaseDetail } from './case-view.js';
 import { Conversation } from './conversation.js';
 import { Expectations } from './expectations.js';
+import { HeadRow } from '../table-head.js';
 
 /** A comparison run: per agent its totals, the winner per metric, and each scenario's agents side by side. */
 export function ComparisonOverview({ comparison, cases }: { comparison: AgentComparisonReport; cases: readonly CaseSummary[] }) {
@@ -23,22 +24,7 @@ export function ComparisonOverview({ comparison, cases }: { comparison: AgentCom
       <table>
         <caption>Per agent</caption>
         <thead>
-          <tr>
-            <th scope="col">Agent</th>
-            <th scope="col" class="num">
-              Cases
-            </th>
-            <th scope="col">Statuses</th>
-            <th scope="col" class="num">
-              Cost
-            </th>
-            <th scope="col" class="num">
-              Mean latency
-            </th>
-            <th scope="col" class="num">
-              p95 latency
-            </th>
-          </tr>
+          <HeadRow columns={['Agent', ['Cases', 'num'], 'Statuses', ['Cost', 'num'], ['Mean latency', 'num'], ['p95 latency', 'num']]} />
         </thead>
         <tbody>
           {comparison.per_agent.map((totals) => (
@@ -61,27 +47,7 @@ export function ComparisonOverview({ comparison, cases }: { comparison: AgentCom
       <table class="winners">
         <caption>Winner per metric ({comparison.statistics_note})</caption>
         <thead>
-          <tr>
-            <th scope="col">Metric</th>
-            <th scope="col">Agent</th>
-            <th scope="col" class="num">
-              Mean
-            </th>
-            <th scope="col">Against</th>
-            <th scope="col" class="num">
-              Mean
-            </th>
-            <th scope="col" class="num">
-              Δ (95 % interval)
-            </th>
-            <th scope="col" class="num">
-              Pairs
-            </th>
-            <th scope="col" class="num">
-              p
-            </th>
-            <th scope="col">Winner</th>
-          </tr>
+          <HeadRow columns={['Metric', 'Agent', ['Mean', 'num'], 'Against', ['Mean', 'num'], ['Δ (95 % interval)', 'num'], ['Pairs', 'num'], ['p', 'num'], 'Winner']} />
         </thead>
         <tbody>
           {comparison.tests.length === 0 ? (

@@ -2,6 +2,7 @@ import type { MetricResult } from '@parley/core';
 import type { CaseView } from '../../src/page-data.js';
 import { score, signed } from '../format.js';
 import { StatusBadge } from '../status-badge.js';
+import { HeadRow } from '../table-head.js';
 
 /**
  * The expectations against the baseline, failures first (as the TUI's metric table): verdict,
@@ -14,23 +15,7 @@ export function Expectations({ view, metrics, caption }: { view: CaseView; metri
     <table class="expectations">
       <caption>{caption}</caption>
       <thead>
-        <tr>
-          <th scope="col">Verdict</th>
-          <th scope="col">Metric</th>
-          <th scope="col" class="num">
-            Score
-          </th>
-          <th scope="col" class="num">
-            Threshold
-          </th>
-          <th scope="col" class="num">
-            Baseline
-          </th>
-          <th scope="col" class="num">
-            Δ
-          </th>
-          <th scope="col">Reason</th>
-        </tr>
+        <HeadRow columns={['Verdict', 'Metric', ['Score', 'num'], ['Threshold', 'num'], ['Baseline', 'num'], ['Δ', 'num'], 'Reason']} />
       </thead>
       <tbody>
         {view.rows.map((row) => {

@@ -1,4 +1,4 @@
-import { agreementPerReviewer, labelledPairs, OVERALL, pairsInCell, type CalibrationReport, type PairSource } from '@parley/calibration';
+import { agreementPerReviewer, cellItems, labelledPairs, OVERALL, pairsInCell, type CalibrationReport, type PairSource } from '@parley/calibration';
 import type { CalibrationCellSet, CalibrationPageData } from './page-data.js';
 
 /** The ratings 1–5 of the confusion matrices. */
@@ -6,9 +6,9 @@ const RATINGS = [1, 2, 3, 4, 5] as const;
 
 /**
  * The calibration page's data: the report as written to `reports/<date>.json`, and for every
- * comparison on every axis (and overall) the labelled pairs behind its confusion matrix, with the
- * pairs of each cell (`pairsInCell`) and the agreement per reviewer (`agreementPerReviewer`):
- * the same functions `parley tui kappa` lists a cell's items with.
+ * comparison on every axis (and overall) the items behind each cell of its confusion matrix
+ * (`labelledPairs`, `pairsInCell`, `cellItems`) and the agreement per reviewer
+ * (`agreementPerReviewer`): the same functions `parley tui kappa` lists a cell's items with.
  *
  * `source` is the set and the report's judge session ratings; a string says why they could not be
  * read, and the page then shows the counts without the items.
@@ -22,9 +22,14 @@ export function calibrationPageData(report: CalibrationReport, source: PairSourc
     const id = comparison.id;
     for (const axis of axes) {
       const pairs = labelledPairs(source, id, axis);
-      const index = new Map(pairs.map((pair, position) => [pair, position]));
-      const cells = RATINGS.map((row) => RATINGS.map((column) => pairsInCell(pairs, row, column).map((pair) => index.get(pair)!)));
-      cellSets.push({ comparison: id, axis, pairs, cells, reviewers: agreementPerReviewer(pairs) });
+      const cells = RATINGS.map((row) =>
+        RATINGS.map((column) => {
+          const inCell = pairsInCell(pairs, row, column);
+          return { pairs: inCell.length, items: cellItems(inCell).map((item) => ({ ratings: item.ratings, in_cell: [...item.inCell] })) };
+        }),
+      );
+      const reviewerNames = [...new Set(pairs.flatMap((pair) => pair.item.humans.map((human) => human.reviewer)))].sort();
+      cellSets.push({ comparison: id, axis, cells, reviewer_names: reviewerNames, reviewers: agreementPerReviewer(pairs) });
     }
   }
   return { kind: 'calibration', report, date, cell_sets: cellSets };

@@ -23,7 +23,8 @@ interface TableRow {
   children: ArrayLike<{ textContent: string | null }>;
 }
 
-describe.skipIf(chromium === undefined)('HTML report in Chromium', () => {
+// Each test loads pages in a real browser: on a busy two-core machine that takes longer than 30 s.
+describe.skipIf(chromium === undefined)('HTML report in Chromium', { timeout: 120_000 }, () => {
   let dir: string;
   let fixtures: BookingFixtures;
   let browser: Browser;
@@ -194,23 +195,21 @@ describe.skipIf(chromium === undefined)('HTML report in Chromium', () => {
     await context.close();
   });
 
-  it('has no serious or critical accessibility violations (axe-core), light and dark', async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      const page = await newPage(colorScheme);
-      const pages: Array<[string, string]> = [
-        [join(fixtures.run, 'report.html'), ''],
-        [join(fixtures.run, 'report.html'), '#/case/spa_booking_codeswitch'],
-        [join(fixtures.run, 'report.html'), `#/case/${METADATA_ONLY_SCENARIO}`],
-        [join(fixtures.comparison, 'report.html'), '#/compare'],
-        [join(fixtures.comparison, 'report.html'), '#/compare/spa_booking_codeswitch'],
-        [fixtures.calibrationHtml, ''],
-      ];
-      for (const [file, fragment] of pages) {
-        await openReport(page, file, fragment);
-        if (fragment.startsWith('#/case')) await page.waitForSelector('.expectations');
-        if (file === fixtures.calibrationHtml) await page.locator('.heatmap button[data-row="5"][data-column="5"]').click();
-        expect(await seriousAccessibilityViolations(page), `${colorScheme} ${file}${fragment}`).toEqual([]);
-      }
+  it.each(['light', 'dark'] as const)('has no serious or critical accessibility violations (axe-core), %s theme', async (colorScheme) => {
+    const page = await newPage(colorScheme);
+    const pages: Array<[string, string]> = [
+      [join(fixtures.run, 'report.html'), ''],
+      [join(fixtures.run, 'report.html'), '#/case/spa_booking_codeswitch'],
+      [join(fixtures.run, 'report.html'), `#/case/${METADATA_ONLY_SCENARIO}`],
+      [join(fixtures.comparison, 'report.html'), '#/compare'],
+      [join(fixtures.comparison, 'report.html'), '#/compare/spa_booking_codeswitch'],
+      [fixtures.calibrationHtml, ''],
+    ];
+    for (const [file, fragment] of pages) {
+      await openReport(page, file, fragment);
+      if (fragment.startsWith('#/case')) await page.waitForSelector('.expectations');
+      if (file === fixtures.calibrationHtml) await page.locator('.heatmap button[data-row="5"][data-column="5"]').click();
+      expect(await seriousAccessibilityViolations(page), `${colorScheme} ${file}${fragment}`).toEqual([]);
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { CalibrationReport, ComparisonId, LabelledPair, ReviewerAgreement } from '@parley/calibration';
+import type { CalibrationReport, ComparisonId, ItemRatings, ReviewerAgreement } from '@parley/calibration';
 import type { Gate, Status } from '@parley/core';
 import type { BaselineMetricRow } from '@parley/gate';
 import type { MessageJudgement, MessageMark, ReportResult, RunReport } from '@parley/reports';
@@ -66,15 +66,24 @@ export interface RunPageData {
   chunks: number;
 }
 
-/** The pairs behind one comparison on one axis, with the items in each cell of its matrix. */
+/** One item behind a matrix cell: its ratings on the axis, and the raters that make the cell's pairs. */
+export interface CalibrationCellItem {
+  ratings: ItemRatings;
+  in_cell: string[];
+}
+
+/** What lies behind one comparison's confusion matrix on one axis. */
 export interface CalibrationCellSet {
   comparison: ComparisonId;
   axis: string;
-  /** `labelledPairs` for this comparison and axis. */
-  pairs: LabelledPair[];
-  /** `cells[row - 1][column - 1]`: indices into `pairs` of `pairsInCell(pairs, row, column)`. */
-  cells: number[][][];
-  /** `agreementPerReviewer(pairs)`. */
+  /**
+   * `cells[row - 1][column - 1]`: the cell's pair count and its items, from `labelledPairs`,
+   * `pairsInCell` and `cellItems` (what `parley tui kappa` lists on Enter).
+   */
+  cells: Array<Array<{ pairs: number; items: CalibrationCellItem[] }>>;
+  /** Reviewers with a rating in any pair of the comparison on the axis, by name. */
+  reviewer_names: string[];
+  /** `agreementPerReviewer` of the comparison's pairs on the axis. */
   reviewers: ReviewerAgreement[];
 }
 

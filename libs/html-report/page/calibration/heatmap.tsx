@@ -1,4 +1,4 @@
-import type { CalibrationCellSet } from '../../src/page-data.js';
+import type { CalibrationCellItem, CalibrationCellSet } from '../../src/page-data.js';
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
 
@@ -68,33 +68,14 @@ export function Heatmap({
   );
 }
 
-/** One item behind a cell: every rating of it on the axis, and which raters make the cell's pairs. */
-export interface CellItem {
-  ratings: CalibrationCellSet['pairs'][number]['item'];
-  inCell: Set<string>;
-}
-
-/** The pairs of a cell grouped by item and axis, in set order (as `parley tui kappa` lists them). */
-export function cellItems(set: CalibrationCellSet, row: number, column: number): CellItem[] {
-  const byKey = new Map<string, CellItem>();
-  for (const index of set.cells[row - 1]?.[column - 1] ?? []) {
-    const pair = set.pairs[index]!;
-    const key = `${pair.item.itemId}\u0000${pair.item.axis}`;
-    const entry = byKey.get(key) ?? { ratings: pair.item, inCell: new Set<string>() };
-    entry.inCell.add(pair.first);
-    entry.inCell.add(pair.second);
-    byKey.set(key, entry);
-  }
-  return [...byKey.values()];
-}
-
 /** The items behind the chosen cell, each with every rating (the cell's raters' in bold) and the judge's and cross-check's reasons and the reviewers' notes. */
 export function CellItems({ set, row, column, rowsLabel, columnsLabel }: { set: CalibrationCellSet; row: number; column: number; rowsLabel: string; columnsLabel: string }) {
-  const items = cellItems(set, row, column);
-  const reviewers = [...new Set(set.pairs.flatMap((pair) => pair.item.humans.map((human) => human.reviewer)))].sort();
-  const pairs = set.cells[row - 1]?.[column - 1]?.length ?? 0;
-  const rating = (item: CellItem, rater: string, value: number | undefined) =>
-    value === undefined ? '·' : item.inCell.has(rater) ? <strong>{value}</strong> : String(value);
+  const cell = set.cells[row - 1]?.[column - 1];
+  const items = cell?.items ?? [];
+  const reviewers = set.reviewer_names;
+  const pairs = cell?.pairs ?? 0;
+  const rating = (item: CalibrationCellItem, rater: string, value: number | undefined) =>
+    value === undefined ? '·' : item.in_cell.includes(rater) ? <strong>{value}</strong> : String(value);
   return (
     <section class="cell-items" aria-live="polite" aria-labelledby="cell-items-heading">
       <h3 id="cell-items-heading">

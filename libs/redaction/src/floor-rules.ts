@@ -1,8 +1,12 @@
+import { NAME_CUES_RULE } from './floor-name-cues.js';
 import type { DigitRunRule, KeepRule, NamesRule, PatternRule, PhoneRule, RedactionRule } from './redaction-rule.js';
 
+export { NAME_CUES_RULE };
+
 /**
- * Credentials that must never leave a run, whatever else is configured (SPEC §3.1): provider and
- * Langfuse keys, bearer/basic tokens, cloud and chat tokens, credentials inside URLs, PEM keys.
+ * Credentials that must never leave a run, whatever else is configured (docs/privacy.md,
+ * "The floor"): provider and Langfuse keys, bearer/basic tokens, cloud and chat tokens, credentials
+ * inside URLs, PEM keys.
  */
 export const SECRET_RULES: readonly PatternRule[] = [
   { kind: 'pattern', name: 'private_key', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----', replacement: '<secret>', trigger: 'PRIVATE KEY' },
@@ -32,10 +36,10 @@ export const SECRET_RULES: readonly PatternRule[] = [
 ];
 
 /**
- * What the floor keeps verbatim (seed 000 §4): money amounts with their currency, M-Pesa receipt
- * codes and payment tracking ids are load-bearing for diagnosing double charges, and none of them
- * identifies a person. A kept span is hidden from every later rule, so `KES 150000` survives the
- * 6-digit rule and a receipt code is never read as a phone number.
+ * What the floor keeps verbatim (docs/privacy.md, "The floor"): money amounts with their currency,
+ * M-Pesa receipt codes and payment tracking ids are load-bearing for diagnosing double charges, and
+ * none of them identifies a person. A kept span is hidden from every later rule, so `KES 150000`
+ * survives the 6-digit rule and a receipt code is never read as a phone number.
  */
 export const KEEP_RULES: readonly KeepRule[] = [
   // KES 150000, KSh 1,500.00, Ksh.2500, ZAR 25000, USD 40, TZS 150000
@@ -58,6 +62,8 @@ export const KEEP_RULES: readonly KeepRule[] = [
   },
   // M-Pesa receipt codes: 10 capitals and digits, starting with a letter, with another letter and a digit (QGH7XK2L9M).
   { kind: 'keep', name: 'mpesa_receipt', pattern: '\\b[A-Z](?=[0-9]*[A-Z])(?=[A-Z0-9]*[0-9])[A-Z0-9]{9}\\b', trigger: '\\d' },
+  // M-Pesa paybill and till numbers belong to businesses (Paybill 247247, Till No. 832109).
+  { kind: 'keep', name: 'mpesa_business_number', pattern: '\\b(?:pay ?bill|till)(?:[ .]?(?:no\\.?|number|namba|nambari))?\\s*[:#]?\\s*\\d{5,7}\\b', flags: 'i', trigger: 'bill|till' },
   // PesaPal OrderTrackingId and other payment tracking ids are UUIDs.
   { kind: 'keep', name: 'payment_tracking_uuid', pattern: '\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b', flags: 'i', trigger: '-' },
   // Hex digests (sha256 of tool arguments, recording keys, fingerprints) identify data without holding it.
@@ -89,8 +95,8 @@ export const PAYMENT_CARD_RULE: PatternRule = {
   name: 'payment_card',
   pattern: '(?<!\\d)(?:\\d{4}[ \\-]){3}\\d{1,7}(?!\\d)',
   replacement: '<card>',
-    trigger: '\\d{4}',
-  };
+  trigger: '\\d{4}',
+};
 
 /** Kenyan, South African and neighbouring numbers; see {@link PhoneRule}. */
 export const PHONE_RULE: PhoneRule = {
@@ -121,7 +127,7 @@ export const NAMES_RULE: NamesRule = { kind: 'names', name: 'names', min_part_le
 export const DIGIT_RUN_RULE: DigitRunRule = { kind: 'digit_run', name: 'digit_run', min_length: 6, mask: '*' };
 
 /**
- * The masking floor (SPEC §7, seed 000 §4), in the order it is applied. Suite rules go between
+ * The masking floor (docs/privacy.md, "The floor"), in the order it is applied. Suite rules go between
  * the keep rules and the masking rules (see composeRules).
  */
 export const FLOOR_RULES: readonly RedactionRule[] = [
@@ -130,6 +136,7 @@ export const FLOOR_RULES: readonly RedactionRule[] = [
   EMAIL_RULE,
   PHONE_RULE,
   PAYMENT_CARD_RULE,
+  NAME_CUES_RULE,
   NAMES_RULE,
   DIGIT_RUN_RULE,
 ];
@@ -161,6 +168,7 @@ export function composeRules(input: ComposeRulesInput = {}): RedactionRule[] {
     EMAIL_RULE,
     PHONE_RULE,
     PAYMENT_CARD_RULE,
+    NAME_CUES_RULE,
     NAMES_RULE,
     DIGIT_RUN_RULE,
   ];

@@ -187,7 +187,9 @@ export async function playScenario(
         });
         provider = recorder ? recordingProvider(live, recorder) : live;
       }
-      responder = serviceAgentResponder({ agentName: data.agent, scenarioId: data.id, provider });
+      // Each turn of a service agent is kept as a call (provider `service`) so that an export shows
+      // it as a span like a prompt agent's; it is no model call of Parley's, so it costs nothing here.
+      responder = serviceAgentResponder({ agentName: data.agent, scenarioId: data.id, provider: meteredProvider(provider, (call) => calls.push(call)) });
     }
     const simulator = suite.config.simulator;
     const simulate = data.user.simulate;

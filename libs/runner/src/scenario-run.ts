@@ -118,9 +118,14 @@ async function evaluateMetrics(
   return results.map((result) => result ?? verdicts[next++]!);
 }
 
+/** The provider name of a service agent's calls (serviceAgentResponder). */
+const SERVICE_PROVIDER = 'service';
+
 export function summariseCost(calls: CallRecord[], pricing: Record<string, ModelPrice> | undefined): CostSummary {
   const cost = emptyCost();
   for (const call of calls) {
+    // A service agent's turns are calls for the export's spans, not model calls Parley pays for.
+    if (call.provider === SERVICE_PROVIDER) continue;
     cost.calls += 1;
     cost.input_tokens += call.usage.input_tokens;
     cost.output_tokens += call.usage.output_tokens;
@@ -144,7 +149,7 @@ export function callSummaries(calls: readonly CallRecord[], pricing: Record<stri
     turn: call.turn,
     input_tokens: call.usage.input_tokens,
     output_tokens: call.usage.output_tokens,
-    cost_usd: costOfCall(call.model, call.usage, pricing),
+    cost_usd: call.provider === SERVICE_PROVIDER ? null : costOfCall(call.model, call.usage, pricing),
     latency_ms: call.latency_ms,
     ...(call.usage.cached_input_tokens ? { cached_input_tokens: call.usage.cached_input_tokens } : {}),
     ...(call.usage.cache_write_input_tokens ? { cache_write_input_tokens: call.usage.cache_write_input_tokens } : {}),

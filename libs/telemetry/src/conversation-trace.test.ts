@@ -1,7 +1,12 @@
+import type { RunReport } from '@parley/reports';
 import { describe, expect, it } from 'vitest';
 import { conversationTraces } from './conversation-trace.js';
 import { conversationSpans } from './otel-spans.js';
-import { report } from './test-support/run-report.js';
+import { promptAgentResult, sampleReport } from './test-support/sample-report.js';
+
+function report(metadataOnly: boolean): RunReport {
+  return sampleReport([promptAgentResult(metadataOnly)]);
+}
 
 describe('conversationTraces', () => {
   it('gives each call the message it produced, lays the calls end to end, and scores every metric', () => {
@@ -17,9 +22,14 @@ describe('conversationTraces', () => {
       status: 'pass',
       mode: 'replay',
     });
+    const user = { role: 'user', parts: [{ type: 'text', content: 'Nataka massage' }] };
+    const toolCall = { type: 'tool_call', id: 'call_1', name: 'check_availability', arguments: { day: 'saturday' } };
     expect(trace!.spans.map((span) => [span.input, span.output])).toEqual([
-      ['Nataka massage', 'check_availability({"day":"saturday"})'],
-      ['Nataka massage', 'Saa nne inafaa?'],
+      [[user], [{ role: 'assistant', parts: [toolCall], finish_reason: 'tool_call' }]],
+      [
+        [user, { role: 'assistant', parts: [toolCall] }, { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: '{"slots":["10:00"]}' }] }],
+        [{ role: 'assistant', parts: [{ type: 'text', content: 'Saa nne inafaa?' }], finish_reason: 'stop' }],
+      ],
       [undefined, undefined],
     ]);
     const start = Date.parse('2026-11-26T10:00:00.000Z');
@@ -27,6 +37,7 @@ describe('conversationTraces', () => {
     expect(trace!.scores.map((score) => [score.name, score.value, score.data_type, score.reason])).toEqual([
       ['conversation_judge', 0.9, 'NUMERIC', 'warm'],
       ['content_signals', 0, 'BOOLEAN', 'missing BK-1042'],
+      ['tool_correctness', 1, 'NUMERIC', 'all tools called'],
     ]);
   });
 
@@ -47,7 +58,7 @@ describe('conversationTraces', () => {
     expect(trace.spans.every((span) => span.input === undefined && span.output === undefined)).toBe(true);
     expect(trace.scores.every((score) => score.reason === undefined)).toBe(true);
     for (const dialect of ['langfuse', 'otlp'] as const) {
-      const text = JSON.stringify(conversationSpans(trace, { dialect, parleyVersion: '0.1.0' }).map((span) => [span.attributes, span.events]));
+      const text = JSON.stringify(conversationSpans([trace], { dialect, parleyVersion: '0.1.0' }).spans.map((span) => [span.attributes, span.events]));
       expect(text).not.toContain('warm');
       expect(text).not.toContain('missing BK-1042');
     }
@@ -55,10 +66,10 @@ describe('conversationTraces', () => {
 
   it('speaks the GenAI conventions to a plain OTLP collector, and Langfuse\'s attributes only to Langfuse', () => {
     const trace = conversationTraces(report(false))[0]!;
-    const otlp = conversationSpans(trace, { dialect: 'otlp', parleyVersion: '0.1.0' });
-    expect(otlp[1]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4.1-mini', 'gen_ai.usage.input_tokens': 10 });
-    expect(Object.keys(otlp.flatMap((span) => Object.keys(span.attributes))).some((key) => key.startsWith('langfuse.'))).toBe(false);
-    expect(otlp[0]!.events.map((event) => event.attributes?.['gen_ai.evaluation.name'])).toEqual(['conversation_judge', 'content_signals']);
-    expect(otlp[1]!.parentSpanContext?.spanId).toBe(otlp[0]!.spanContext().spanId);
+    const otlp = conversationSpans([trace], { dialect: 'otlp', parleyVersion: '0.1.0' }).spans;
+    expect(otlp[1]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4.1-mini', 'gen_ai.usage.input_tokens': { int: 10 } });
+    expect(otlp.flatMap((span) => Object.keys(span.attributes)).some((key) => key.startsWith('langfuse.'))).toBe(false);
+    expect(otlp[0]!.events.map((event) => event.attributes['gen_ai.evaluation.name'])).toEqual(['conversation_judge', 'content_signals', 'tool_correctness']);
+    expect(otlp[1]!.parentSpanId).toBe(otlp[0]!.spanId);
   });
 });

@@ -1,6 +1,7 @@
 import type { CallSummary, MetricResult, Transcript, TranscriptTurn } from '@parley/core';
 import type { ReportResult, RunReport } from '@parley/reports';
 import { conversationSpanId, conversationTraceId, metricScoreId } from './export-ids.js';
+import { inputMessage, outputMessage, textOutput, type GenAiInputMessage, type GenAiOutputMessage } from './genai-messages.js';
 
 /** What a trace says about its run besides the report: facts the report does not keep. */
 export interface TraceContext {
@@ -16,9 +17,12 @@ export interface CallSpan {
   call: CallSummary;
   start_ms: number;
   end_ms: number;
-  /** What the call was given and answered, already redacted; absent for metadata_only scenarios and judges. */
-  input?: string;
-  output?: string;
+  /**
+   * What the call was given and answered as GenAI messages, from the already redacted transcript;
+   * absent for metadata_only scenarios and judges (their verdicts are the scores).
+   */
+  input?: GenAiInputMessage[];
+  output?: GenAiOutputMessage[];
 }
 
 /** One metric result as a score of the trace. */
@@ -134,11 +138,12 @@ function traceScore(runId: string, scenarioId: string, metric: MetricResult, pos
 
 /**
  * What each call was given and answered, matched through the transcript: the k-th agent call of a
- * turn produced the k-th assistant message of that turn (a tool round is one more call), and a
- * simulator call of a turn wrote that turn's simulated user message. Judge calls get no content:
+ * turn produced the k-th assistant message of that turn (a tool round is one more call) and was
+ * given that turn's messages before it (the user's message, earlier tool calls and their answers);
+ * a simulator call of a turn wrote that turn's simulated user message. Judge calls get no content:
  * their verdicts are the scores.
  */
-function callContents(transcript: Transcript, calls: readonly CallSummary[]): Array<{ input?: string; output?: string } | undefined> {
+function callContents(transcript: Transcript, calls: readonly CallSummary[]): Array<{ input?: GenAiInputMessage[]; output?: GenAiOutputMessage[] } | undefined> {
   const byTurn = new Map<number, TranscriptTurn[]>();
   for (const turn of transcript.turns) byTurn.set(turn.turn, [...(byTurn.get(turn.turn) ?? []), turn]);
   const agentCallsSeen = new Map<number, number>();
@@ -146,22 +151,28 @@ function callContents(transcript: Transcript, calls: readonly CallSummary[]): Ar
     const turns = byTurn.get(call.turn) ?? [];
     if (call.role === 'simulator') {
       const written = turns.find((turn) => turn.role === 'user' && turn.simulated === true);
-      return written ? { output: written.content } : undefined;
+      return written ? { output: [textOutput(written.content)] } : undefined;
     }
     if (call.role !== 'agent') return undefined;
     const index = agentCallsSeen.get(call.turn) ?? 0;
     agentCallsSeen.set(call.turn, index + 1);
-    const answer = turns.filter((turn) => turn.role === 'assistant')[index];
-    const question = turns.filter((turn) => turn.role === 'user').at(-1);
-    if (!answer && !question) return undefined;
+    const answers = turns.filter((turn) => turn.role === 'assistant');
+    const answer = answers[index];
+    const before = answer === undefined ? turns : turns.slice(0, turns.indexOf(answer));
+    const input = inputMessages(before);
+    if (answer === undefined && input.length === 0) return undefined;
     return {
-      ...(question ? { input: question.content } : {}),
-      ...(answer ? { output: messageText(answer) } : {}),
+      ...(input.length > 0 ? { input } : {}),
+      ...(answer ? { output: [outputMessage(answer)] } : {}),
     };
   });
 }
 
-function messageText(turn: TranscriptTurn): string {
-  const calls = (turn.tool_calls ?? []).map((call) => `${call.name}(${JSON.stringify(call.args)})`);
-  return [turn.content, ...calls].filter((part) => part !== '').join('\n');
+/** Messages in order, each tool answer given the id of the tool call it answers (by position). */
+function inputMessages(turns: readonly TranscriptTurn[]): GenAiInputMessage[] {
+  const pending: Array<string | null> = [];
+  return turns.map((turn) => {
+    if (turn.role === 'assistant') pending.push(...(turn.tool_calls ?? []).map((call) => call.id ?? null));
+    return inputMessage(turn, turn.role === 'tool' ? (pending.shift() ?? null) : null);
+  });
 }

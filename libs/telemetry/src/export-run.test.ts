@@ -11,6 +11,7 @@ import { exportRun } from './export-run.js';
 import { langfuseFromEnv, type LangfuseTarget } from './langfuse-target.js';
 import { conversationSpans } from './otel-spans.js';
 import { sendSpans } from './otlp-sender.js';
+import { otlpSettings } from './otlp-settings.js';
 import { report } from './test-support/run-report.js';
 
 const KEYS = { publicKey: 'pk-lf-export', secretKey: 'sk-lf-export' };
@@ -43,7 +44,7 @@ describe('exportRun to Langfuse', () => {
     expect(summary).toEqual({ traces: 1, spans: 4, scores: 2, destination: `Langfuse at ${server!.url}` });
     const [trace] = server!.traces();
     expect(trace!.traceId).toBe(conversationTraceId('run-1', 'spa_happy'));
-    expect(trace!.observations.map((observation) => observation.name).sort()).toEqual(['agent chat gpt-4.1-mini', 'agent chat gpt-4.1-mini', 'conversation spa_happy', 'judge chat claude-sonnet-4-6']);
+    expect(trace!.observations.map((observation) => observation.name).sort()).toEqual(['chat claude-sonnet-4-6', 'chat gpt-4.1-mini', 'chat gpt-4.1-mini', 'invoke_agent booking']);
     expect(server!.scores().map((score) => [score.name, score.value, score.dataType, score.traceId])).toEqual([
       ['conversation_judge', 0.9, 'NUMERIC', trace!.traceId],
       ['content_signals', 0, 'BOOLEAN', trace!.traceId],
@@ -87,7 +88,8 @@ describe('exportRun to an OTLP collector', () => {
     await langfuse();
     const url = `${server!.url}/api/public/otel/v1/traces`;
     const authorization = `Basic ${Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString('base64')}`;
-    const summary = await exportRun({ report: report(false), destination: { kind: 'otlp', url, headers: { authorization } }, redactor: floorRedactor(), parleyVersion: '0.1.0' });
+    const otlp = { ...otlpSettings(url, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }), headers: { authorization } };
+    const summary = await exportRun({ report: report(false), destination: { kind: 'otlp', otlp }, redactor: floorRedactor(), parleyVersion: '0.1.0' });
     expect(summary).toEqual({ traces: 1, spans: 4, scores: 0, destination: `the OTLP endpoint ${url}` });
     const [trace] = server!.traces();
     const root = trace!.observations.find((observation) => observation.parentSpanId === undefined)!;
@@ -101,24 +103,25 @@ describe('exportRun to an OTLP collector', () => {
   it('names the collector without the credentials of its URL when it fails, and the status it answered', async () => {
     server = await startFakeLangfuse({ ...KEYS, scores: [], faults: [{ path: '/api/public/otel/v1/traces', status: 500, times: 1 }] });
     const withCredentials = server.url.replace('http://', 'http://user:secret@');
-    const error = await exportRun({ report: report(false), destination: { kind: 'otlp', url: `${withCredentials}/api/public/otel/v1/traces` }, redactor: floorRedactor(), parleyVersion: '0.1.0' }).catch((caught: unknown) => caught);
+    const otlp = otlpSettings(`${withCredentials}/api/public/otel/v1/traces`, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    const error = await exportRun({ report: report(false), destination: { kind: 'otlp', otlp }, redactor: floorRedactor(), parleyVersion: '0.1.0' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExportError);
-    expect((error as Error).message).toBe(`sending traces to the OTLP endpoint ${server.url}/api/public/otel/v1/traces failed (HTTP 500)`);
+    expect((error as Error).message).toBe(`sending traces to the OTLP endpoint ${server.url}/api/public/otel/v1/traces failed (HTTP 500: fault injected: HTTP 500)`);
   });
 
   it('fails with an ExportError when nothing listens, once its time is up', async () => {
-    // A port that was free a moment ago: every connection is refused, and the exporter retries
-    // until its deadline (short here; 30 s by default), however busy the machine is.
+    // A port that was free a moment ago: every connection is refused, and the sender retries
+    // (without waiting here) until its retries run out.
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as { port: number };
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const trace = conversationTraces(report(false))[0]!;
-    const spans = conversationSpans(trace, { dialect: 'otlp', parleyVersion: '0.1.0' });
+    const batch = conversationSpans(conversationTraces(report(false)), { dialect: 'otlp', parleyVersion: '0.1.0' });
     const shown = `the OTLP endpoint http://127.0.0.1:${port}/v1/traces`;
-    const error = await sendSpans(spans, { url: `http://127.0.0.1:${port}/v1/traces`, shown, keysHint: 'check the headers', timeoutMs: 500 }).catch((caught: unknown) => caught);
+    const target = { url: `http://127.0.0.1:${port}/v1/traces`, protocol: 'http/protobuf' as const, shown, keysHint: 'check the headers', timeoutMs: 500 };
+    const error = await sendSpans(batch, target, { sleep: async () => {} }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExportError);
-    expect((error as Error).message).toMatch(new RegExp(`^sending traces to ${shown.replaceAll('.', '\\.')} failed \\(.+\\)$`));
+    expect((error as Error).message).toMatch(new RegExp(`^sending traces to ${shown.replaceAll('.', '\\.')} failed after 4 attempts \\(.+\\)$`));
   });
 });
 

@@ -4,10 +4,11 @@ import { conversationTraces, type ConversationTrace, type TraceContext } from '.
 import { sendLangfuseScores, type LangfuseScore, type SendScoresOptions } from './langfuse-scores.js';
 import { LANGFUSE_KEYS_HINT, langfuseAuthorization, shownLangfuse, type LangfuseTarget } from './langfuse-target.js';
 import { conversationSpans } from './otel-spans.js';
-import { sendSpans } from './otlp-sender.js';
+import { sendSpans, type SendSpansOptions } from './otlp-sender.js';
+import { shownUrl, type OtlpSettings } from './otlp-settings.js';
 
 /** Where `parley export --to` sends a run. */
-export type ExportDestination = { kind: 'langfuse'; langfuse: LangfuseTarget } | { kind: 'otlp'; url: string; headers?: Record<string, string> };
+export type ExportDestination = { kind: 'langfuse'; langfuse: LangfuseTarget } | { kind: 'otlp'; otlp: OtlpSettings };
 
 export interface ExportRunInput extends TraceContext {
   report: RunReport;
@@ -15,8 +16,9 @@ export interface ExportRunInput extends TraceContext {
   /** The suite's redactor: every piece of content passes through it (again) before it leaves. */
   redactor: Redactor;
   parleyVersion: string;
-  /** Injected for tests (scores only: the OTLP exporter uses Node's http). */
+  /** Injected for tests. */
   scores?: SendScoresOptions;
+  spans?: SendSpansOptions;
 }
 
 export interface ExportSummary {
@@ -39,22 +41,30 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
   const traces = conversationTraces(report, input);
   const { destination } = input;
   const dialect = destination.kind;
-  const spans = traces.flatMap((trace) => conversationSpans(trace, { dialect, parleyVersion: input.parleyVersion }));
+  const batch = conversationSpans(traces, { dialect, parleyVersion: input.parleyVersion });
+  const spans = batch.spans.length;
   if (destination.kind === 'otlp') {
-    const shown = `the OTLP endpoint ${destination.url.replace(/\/\/[^/@]*@/, '//')}`;
-    await sendSpans(spans, { url: destination.url, ...(destination.headers ? { headers: destination.headers } : {}), shown, keysHint: 'check the headers the collector expects' });
-    return { traces: traces.length, spans: spans.length, scores: 0, destination: shown };
+    const { otlp } = destination;
+    const shown = `the OTLP endpoint ${shownUrl(otlp.url)}`;
+    await sendSpans(batch, { url: otlp.url, headers: otlp.headers, protocol: otlp.protocol, timeoutMs: otlp.timeoutMs, shown, keysHint: 'check the headers the collector expects (OTEL_EXPORTER_OTLP_HEADERS)' }, input.spans);
+    return { traces: traces.length, spans, scores: 0, destination: shown };
   }
   const langfuse = destination.langfuse;
-  await sendSpans(spans, {
-    url: `${langfuse.baseUrl}/api/public/otel/v1/traces`,
-    headers: { authorization: langfuseAuthorization(langfuse) },
-    shown: shownLangfuse(langfuse),
-    keysHint: LANGFUSE_KEYS_HINT,
-  });
+  // Langfuse's OTLP endpoint takes both encodings; JSON keeps its requests readable in its logs.
+  await sendSpans(
+    batch,
+    {
+      url: `${langfuse.baseUrl}/api/public/otel/v1/traces`,
+      headers: { authorization: langfuseAuthorization(langfuse) },
+      protocol: 'http/json',
+      shown: shownLangfuse(langfuse),
+      keysHint: LANGFUSE_KEYS_HINT,
+    },
+    input.spans,
+  );
   const scores = traces.flatMap(langfuseScoresOf);
   await sendLangfuseScores(langfuse, scores, input.scores);
-  return { traces: traces.length, spans: spans.length, scores: scores.length, destination: shownLangfuse(langfuse) };
+  return { traces: traces.length, spans, scores: scores.length, destination: shownLangfuse(langfuse) };
 }
 
 /** A trace's metric results as Langfuse scores on the trace. */

@@ -1,56 +1,130 @@
-import { ExportResultCode } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from '@parley/providers';
 import { ExportError, refusedKeys } from './export-errors.js';
+import { decodeResponse, encodeJsonRequest, encodeProtobufRequest, type TraceBatch } from './otlp-request.js';
+import type { OtlpProtocol } from './otlp-settings.js';
 
 export interface OtlpTarget {
   /** The full traces URL, e.g. `http://collector:4318/v1/traces` or Langfuse's `/api/public/otel/v1/traces`. */
   url: string;
   headers?: Record<string, string>;
+  protocol: OtlpProtocol;
   /** What the target is called in messages (`Langfuse at https://…`); never with credentials. */
   shown: string;
   /** Said after "refused the keys" when the target answers 401/403. */
   keysHint: string;
-  /** Per request, retries included (the exporter retries 429, 502, 503, 504 with backoff, honouring Retry-After). */
+  /** Per request (default 10 s). */
   timeoutMs?: number;
+}
+
+export interface SendSpansOptions {
+  fetch?: typeof fetch;
+  sleep?: Sleep;
+  random?: () => number;
+  retry?: RetryPolicy;
 }
 
 /** Spans per request: well below the request-size limits collectors and Langfuse apply. */
 const SPANS_PER_REQUEST = 500;
 
+/** The answers OTLP/HTTP says to retry (with Retry-After when the collector gives one). */
+const RETRYABLE = new Set([429, 502, 503, 504]);
+
 /**
- * Sends finished spans to an OTLP/HTTP endpoint (JSON encoding) with the official exporter, in
- * batches, one at a time. 401/403 is a ConfigError (exit 2); any other failure after the
- * exporter's retries is an ExportError naming the status and the target.
+ * Sends spans to an OTLP/HTTP endpoint, in batches, one request at a time, encoded as the target's
+ * protocol says (protobuf through the official .proto files, or OTLP/JSON). Transient answers and
+ * dropped connections are retried with the providers' policy (full-jitter backoff, honouring
+ * Retry-After). 401/403 is a ConfigError (exit 2); any other refusal, and a partial success that
+ * rejected spans, is an ExportError naming the target and what it said.
  */
-export async function sendSpans(spans: readonly ReadableSpan[], target: OtlpTarget): Promise<void> {
-  const exporter = new OTLPTraceExporter({
-    url: target.url,
-    ...(target.headers ? { headers: target.headers } : {}),
-    timeoutMillis: target.timeoutMs ?? 30_000,
-  });
-  try {
-    for (let start = 0; start < spans.length; start += SPANS_PER_REQUEST) {
-      const batch = spans.slice(start, start + SPANS_PER_REQUEST);
-      const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporter.export(batch, resolve));
-      if (result.code === ExportResultCode.SUCCESS) continue;
-      const status = statusOf(result.error);
-      if (status === 401 || status === 403) throw refusedKeys(target.shown, status, target.keysHint);
-      const why = status !== undefined ? `HTTP ${status}` : (causeOf(result.error) ?? 'no answer');
-      throw new ExportError(`sending traces to ${target.shown} failed (${why})`);
+export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: SendSpansOptions = {}): Promise<void> {
+  const fetcher = options.fetch ?? fetch;
+  const sleep = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const contentType = target.protocol === 'http/protobuf' ? 'application/x-protobuf' : 'application/json';
+  const timeoutMs = target.timeoutMs ?? 10_000;
+  const { url, headers } = withUrlCredentials(target.url, target.headers ?? {});
+  for (let start = 0; start < batch.spans.length; start += SPANS_PER_REQUEST) {
+    const part: TraceBatch = { ...batch, spans: batch.spans.slice(start, start + SPANS_PER_REQUEST) };
+    const body = target.protocol === 'http/protobuf' ? encodeProtobufRequest(part) : encodeJsonRequest(part);
+    for (let attempt = 1; ; attempt += 1) {
+      let response: Response | undefined;
+      let failure = '';
+      try {
+        response = await fetcher(url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': contentType, accept: contentType },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        failure = isTimeout(error) ? `no answer within ${timeoutMs} ms (OTEL_EXPORTER_OTLP_TIMEOUT)` : causeOf(error);
+      }
+      if (response?.ok) {
+        const answer = new Uint8Array(await response.arrayBuffer());
+        let partial;
+        try {
+          partial = decodeResponse(answer, target.protocol);
+        } catch {
+          throw new ExportError(`${target.shown} answered HTTP ${response.status} with a body that is not an OTLP ExportTraceServiceResponse (is ${target.url} a traces endpoint?)`);
+        }
+        if (partial !== undefined && partial.rejectedSpans > 0) {
+          const why = partial.errorMessage !== '' ? `: ${partial.errorMessage}` : '';
+          throw new ExportError(`${target.shown} rejected ${partial.rejectedSpans} of ${part.spans.length} spans${why}`);
+        }
+        break;
+      }
+      if (response !== undefined) {
+        const text = (await response.text()).slice(0, 300);
+        if (response.status === 401 || response.status === 403) throw refusedKeys(target.shown, response.status, target.keysHint);
+        failure = `HTTP ${response.status}${messageOf(text)}`;
+        if (!RETRYABLE.has(response.status)) throw new ExportError(`sending traces to ${target.shown} failed (${failure})`);
+      }
+      if (attempt > policy.maxRetries) throw new ExportError(`sending traces to ${target.shown} failed after ${attempt} attempts (${failure})`);
+      const retryAfter = response === undefined ? undefined : retryAfterSeconds(response.headers.get('retry-after'));
+      await sleep(backoffDelayMs(attempt, policy, random(), retryAfter));
     }
-  } finally {
-    await exporter.shutdown();
   }
 }
 
-function statusOf(error: Error | undefined): number | undefined {
-  const code: unknown = error === undefined ? undefined : Reflect.get(error, 'code');
-  return typeof code === 'number' ? code : undefined;
+/** `user:password@` in the URL (which fetch refuses) as HTTP Basic auth, unless headers already authorise. */
+function withUrlCredentials(text: string, headers: Record<string, string>): { url: string; headers: Record<string, string> } {
+  const url = new URL(text);
+  if (url.username === '' && url.password === '') return { url: text, headers };
+  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+  url.username = '';
+  url.password = '';
+  const authorised = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
+  return { url: url.href, headers: authorised ? headers : { ...headers, authorization: `Basic ${basic}` } };
 }
 
-function causeOf(error: Error | undefined): string | undefined {
-  if (error === undefined) return undefined;
+/** A collector's error body (google.rpc.Status in JSON, or text): its message, shortened. */
+function messageOf(text: string): string {
+  if (text.trim() === '') return '';
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const message = parsed !== null && typeof parsed === 'object' ? (Reflect.get(parsed, 'message') ?? Reflect.get(Reflect.get(parsed, 'error') ?? {}, 'message')) : undefined;
+    if (typeof message === 'string') return `: ${message}`;
+  } catch {
+    // not JSON: a protobuf Status or plain text
+  }
+  return /^[\x20-\x7e\s]+$/.test(text) ? `: ${text.trim()}` : '';
+}
+
+export function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
   const cause: unknown = error.cause;
   return cause instanceof Error ? cause.message : error.message;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -157,7 +158,7 @@ describe('parley export --to otlp=URL (the binary, against a plain collector)', 
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
-      const exported = await parleyAsync(['export', report.run_id, '--to', `otlp=${url}`], { cwd: work });
+      const exported = await parleyAsync(['export', report.run_id, '--to', `otlp=${url}`], { cwd: work, env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } });
       expect(exported.status, exported.stderr).toBe(0);
       expect(exported.stdout).toMatch(/^exported run \S+: 8 traces \(\d+ spans\) to the OTLP endpoint http:\/\/127\.0\.0\.1:\d+\/v1\/traces\n$/);
       expect(bodies).toHaveLength(1);
@@ -172,6 +173,53 @@ describe('parley export --to otlp=URL (the binary, against a plain collector)', 
     } finally {
       collector.closeAllConnections();
       await new Promise<void>((resolve) => collector.close(() => resolve()));
+    }
+  });
+});
+
+describe('parley export --to otlp=BASE_URL (the binary, against @elastic/mockotlpserver)', () => {
+  it('sends service agents\' turns as spans, in protobuf by default, to BASE/v1/traces, with conforming GenAI attributes', async () => {
+    const work = copyExample('service-agents');
+    const report = await replayRun(work, '.');
+    const received: unknown[] = [];
+    const contentTypes: string[] = [];
+    // Elastic's OTLP receiver (no types shipped): decodes /v1/traces only, both encodings, with its own copy of the official protos.
+    type MockOptions = { logLevel: string; services: string[]; httpHostname: string; httpPort: number; onRequest: (request: { path: string; headers: Record<string, string> }) => void; onTrace: (trace: unknown) => void };
+    const { MockOtlpServer } = createRequire(import.meta.url)('@elastic/mockotlpserver') as { MockOtlpServer: new (options: MockOptions) => { httpUrl: URL; start(): Promise<void>; close(): Promise<void> } };
+    const mock = new MockOtlpServer({
+      logLevel: 'warn',
+      services: ['http'],
+      httpHostname: '127.0.0.1',
+      httpPort: 0,
+      onRequest: (request) => contentTypes.push(`${request.path} ${request.headers['content-type']}`),
+      onTrace: (trace) => received.push(trace),
+    });
+    await mock.start();
+    try {
+      const base = mock.httpUrl.href.replace(/\/$/, '');
+      const exported = await parleyAsync(['export', report.run_id, '--to', `otlp=${base}`], { cwd: work });
+      expect(exported.status, exported.stderr).toBe(0);
+      expect(exported.stdout).toBe(`exported run ${report.run_id}: 3 traces (9 spans) to the OTLP endpoint ${base}/v1/traces\n`);
+      expect(contentTypes).toEqual(['/v1/traces application/x-protobuf']);
+      expect(received).toHaveLength(1);
+      type Decoded = { name: string; parentSpanId?: Uint8Array; attributes: Array<{ key: string; value: Record<string, unknown> }> };
+      const spans = (received[0] as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Decoded[] }> }> }).resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
+      const attribute = (span: Decoded, key: string) => span.attributes.find((item) => item.key === key)?.value;
+      // Each scenario: the conversation and one span per agent turn (opening and one scripted turn).
+      for (const agent of ['receptionist_command', 'receptionist_module', 'receptionist_http']) {
+        const turns = spans.filter((span) => span.name === `invoke_agent ${agent}` && span.parentSpanId !== undefined && span.parentSpanId.length > 0);
+        expect(turns, agent).toHaveLength(2);
+        for (const turn of turns) {
+          expect(attribute(turn, 'gen_ai.operation.name')).toEqual({ stringValue: 'invoke_agent' });
+          const output = JSON.parse(String(attribute(turn, 'gen_ai.output.messages')?.['stringValue'])) as Array<{ finish_reason: string }>;
+          expect(['stop', 'tool_call']).toContain(output[0]!.finish_reason);
+        }
+      }
+      const roots = spans.filter((span) => span.parentSpanId === undefined || span.parentSpanId.length === 0);
+      expect(roots).toHaveLength(3);
+      for (const root of roots) expect(attribute(root, 'gen_ai.operation.name')).toEqual({ stringValue: 'invoke_agent' });
+    } finally {
+      await mock.close();
     }
   });
 });

@@ -17,7 +17,7 @@ export function register(program: Command, context: ProgramContext): void {
     .command('export')
     .description('send a finished run to Langfuse (traces and scores) or to an OTLP/HTTP collector (traces)')
     .argument('<run_id>', 'run id (or a unique prefix), or a report folder')
-    .requiredOption('--to <destination>', 'langfuse (LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY) or otlp=URL')
+    .requiredOption('--to <destination>', 'langfuse (LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY), otlp=URL (a collector\'s base URL or its traces URL) or otlp (OTEL_EXPORTER_OTLP_*)')
     .option('--suite <dir>', "the suite whose redactor masks the content (default: the run's own suite)")
     .action(async (runId: string, flags: ExportFlags) => context.setExitCode(await exportCommand(runId, flags, context)))
     .exitOverride();
@@ -68,10 +68,9 @@ export async function sendRun(
 export async function exportDestination(to: string, env: NodeJS.ProcessEnv) {
   const telemetry = await import('@parley/telemetry');
   if (to === 'langfuse') return { kind: 'langfuse' as const, langfuse: telemetry.langfuseFromEnv(env) };
-  if (to.startsWith('otlp=')) {
-    const url = to.slice('otlp='.length);
-    if (!/^https?:\/\/[^/]/.test(url)) throw new ConfigError(`--to otlp=URL needs an http(s) URL of the collector's traces endpoint, e.g. otlp=http://127.0.0.1:4318/v1/traces (got "${url}")`);
-    return { kind: 'otlp' as const, url };
+  if (to === 'otlp' || to.startsWith('otlp=')) {
+    // The URL and the OTEL_EXPORTER_OTLP_* variables resolve as the OTLP exporter rules say (docs/telemetry.md).
+    return { kind: 'otlp' as const, otlp: telemetry.otlpSettings(to === 'otlp' ? undefined : to.slice('otlp='.length), env) };
   }
-  throw new ConfigError(`--to must be langfuse or otlp=URL, got "${to}"`);
+  throw new ConfigError(`--to must be langfuse, otlp or otlp=URL, got "${to}"`);
 }

@@ -1,57 +1,9 @@
 import type { RunReport } from '@parley/reports';
+import { promptAgentResult, sampleReport } from './sample-report.js';
 
 /** A finished replay run of one booking scenario: three calls, two metric results, and (unless metadata_only) its transcript. */
 export function report(metadataOnly: boolean): RunReport {
-  return {
-    schema_version: 1,
-    run_id: 'run-1',
-    suite: 'ratiba_booking',
-    parley_version: '0.1.0',
-    mode: 'replay',
-    status: 'pass',
-    exit_code: 0,
-    strict: false,
-    started_at: '2026-11-26T10:00:00.000Z',
-    finished_at: '2026-11-26T10:00:01.000Z',
-    duration_ms: 1000,
-    git_sha: 'abc1234',
-    config_fingerprint: null,
-    cost_usd: 0.01,
-    cost: { input_tokens: 0, output_tokens: 0, usd: 0.01, calls: 3 },
-    counts: { pass: 1, fail: 0, warn: 0, flaky: 0, error: 0, skipped: 0 },
-    results: [
-      {
-        scenario_id: 'spa_happy',
-        agent: 'booking',
-        gate: 'blocking',
-        tags: ['booking'],
-        status: 'pass',
-        reason: 'all expectations met',
-        metadata_only: metadataOnly,
-        metrics: [
-          { metric: 'conversation_judge', version: '1.0.0', score: 0.9, threshold: 0.7, passed: true, reason: 'warm' },
-          { metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: false, reason: 'missing BK-1042' },
-        ],
-        cost: { input_tokens: 30, output_tokens: 12, usd: 0.01, calls: 3 },
-        calls: [
-          { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 10, output_tokens: 4, cost_usd: 0.001, latency_ms: 120 },
-          { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 12, output_tokens: 5, cost_usd: 0.001, latency_ms: 80 },
-          { role: 'judge', provider: 'anthropic', model: 'claude-sonnet-4-6', turn: 0, input_tokens: 8, output_tokens: 3, cost_usd: 0.008, latency_ms: 300 },
-        ],
-        ...(metadataOnly
-          ? {}
-          : {
-              transcript: {
-                ended_by: 'script',
-                turns: [
-                  { role: 'user', content: 'Nataka massage', turn: 1 },
-                  { role: 'assistant', content: '', turn: 1, tool_calls: [{ name: 'check_availability', args: { day: 'saturday' } }] },
-                  { role: 'tool', content: '{"slots":["10:00"]}', turn: 1, tool_name: 'check_availability' },
-                  { role: 'assistant', content: 'Saa nne inafaa?', turn: 1 },
-                ],
-              },
-            }),
-      },
-    ],
-  };
+  const result = promptAgentResult(metadataOnly);
+  result.metrics = result.metrics.slice(0, 2);
+  return sampleReport([result]);
 }

@@ -6,7 +6,8 @@ import { chooseAgent, conversationEnd, type Located, type LoggedConversation } f
 import { batchPrices, cacheSavingOfCall, costOfCall, createBatchClient, meteredProvider } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
 import { openJudgeCache, openMonitorBatchStore, openMonitorStore, type MonitoredConversation, type MonitorScore } from '@parley/store';
-import { monitorScoreId, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/telemetry';
+import { LangfuseError, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
+import { monitorScoreId } from './monitor-score-id.js';
 import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
 import { estimateJudgeCost } from './judge-cost-estimate.js';
 import { metricFloor, monitoredExpectations } from './monitored-expectations.js';
@@ -323,7 +324,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       cache.close();
       batchStore?.close();
     }
-    if (input.langfuse && pushed.length > 0) await sendLangfuseScores(input.langfuse, pushed, input.langfuseOptions);
+    if (input.langfuse && pushed.length > 0) await pushScores(input.langfuse, pushed, input.langfuseOptions);
 
     const floors = new Map<string, number | null>();
     for (const item of planned) for (const expectation of item.expectations) floors.set(expectation.metric, metricFloor(expectation, suite, catalog.get(expectation.metric)));
@@ -369,6 +370,16 @@ function storedScore(result: MetricResult, redactor: Redactor, judgeModel: strin
     reason: redactor.text(result.reason),
     judge_model: judgeModel,
   };
+}
+
+/** The scores are stored already; Langfuse not taking them after the retries is said as a configuration problem, as reading does. */
+async function pushScores(target: LangfuseTarget, scores: readonly LangfuseScore[], options: SendScoresOptions | undefined): Promise<void> {
+  try {
+    await sendLangfuseScores(target, scores, options);
+  } catch (error) {
+    if (error instanceof LangfuseError) throw new ConfigError(`pushing scores to Langfuse failed: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The conversation's judged metrics as Langfuse scores on its trace (errors are not sent). */

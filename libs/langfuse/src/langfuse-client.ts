@@ -1,4 +1,4 @@
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from '@parley/providers';
+import { backoffDelayMs, realSleep, resolvedRetryPolicy, retryAfterSeconds, type RetryPolicy, type Sleep } from '@parley/providers';
 import { LangfuseError, refusedLangfuseKeys } from './langfuse-errors.js';
 import { langfuseAuthorization, shownLangfuse, type LangfuseTarget } from './langfuse-target.js';
 
@@ -57,7 +57,7 @@ export function langfuseClient(target: LangfuseTarget, options: LangfuseClientOp
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  const policy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) };
+  const policy = resolvedRetryPolicy(options.retry);
   const connectTimeoutMs = options.connectTimeoutMs ?? target.connectTimeoutMs ?? DEFAULT_LANGFUSE_TIMEOUTS.connectTimeoutMs;
   const totalTimeoutMs = options.totalTimeoutMs ?? target.totalTimeoutMs ?? DEFAULT_LANGFUSE_TIMEOUTS.totalTimeoutMs;
   const base = target.baseUrl.replace(/\/+$/, '');
@@ -113,7 +113,7 @@ export function langfuseClient(target: LangfuseTarget, options: LangfuseClientOp
         const message = `${shown} answered HTTP ${response.status} to ${what}${detailOf(hide(text))}`;
         if (!retryable(response.status)) throw new LangfuseError('http', message, response.status);
         failure = message;
-        retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+        retryAfter = retryAfterSeconds((name) => response.headers.get(name));
       } catch (error) {
         if (!isNetworkFailure(error)) throw error;
         if (fired === 'total') throw totalTimeout();
@@ -183,14 +183,6 @@ function retryable(status: number): boolean {
   return status === 429 || status === 408 || status >= 500;
 }
 
-function retryAfterSeconds(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000);
-}
-
 /** A failure of the request itself (refused, reset, aborted by a timeout), as opposed to an answer. */
 function isNetworkFailure(error: unknown): error is Error {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError' || error instanceof TypeError);
@@ -203,8 +195,4 @@ function causeOf(error: Error): string {
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
 }

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
  */
 export default function setup(): void {
   // For quick runs of one library's tests while other packages are mid-edit.
-  if (process.env.PARLEY_SKIP_BUILD === '1') return;
+  if (process.env.PARLEY_SKIP_BUILD === '1' || process.env.PARLEY_BUILT_FOR_TESTS === '1') return;
   const root = fileURLToPath(new URL('.', import.meta.url));
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  // Each test project (vitest.config.ts) runs the global setup; one build serves them all.
+  process.env.PARLEY_BUILT_FOR_TESTS = '1';
 }

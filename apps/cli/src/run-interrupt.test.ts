@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
+import { startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-llm';
 import { REPO_ROOT } from './test-support/example-copy.js';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
@@ -11,9 +11,22 @@ const IDS = ['s1', 's2', 's3', 's4', 's5', 's6'];
 let server: FakeLlmServer;
 let cwd: string;
 
+const KARIBU = { reply: { content: 'Karibu!', usage: { input_tokens: 100, output_tokens: 10 } } };
+/**
+ * The first two calls are answered, every later one hangs: the signal is sent once two scenarios
+ * have finished, while the next ones wait on the fake, however slowly the machine runs (a fixed
+ * latency let a loaded machine finish all six before the signal arrived).
+ */
+const TWO_THEN_HANG: FakeScript = { rules: [{ times: 2, ...KARIBU }, { fault: { kind: 'hang' } }] };
+
+/** Replaces the fake's script (and restarts its counters). */
+async function script(value: FakeScript): Promise<void> {
+  const response = await fetch(`${server.url}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+  expect(response.status).toBe(200);
+}
+
 beforeAll(async () => {
-  // Real latency on the fake provider, so that Ctrl-C lands while calls are in flight.
-  server = await startFakeLlm({ script: { defaults: { latency_ms: 400 }, rules: [{ reply: { content: 'Karibu!', usage: { input_tokens: 100, output_tokens: 10 } } }] } });
+  server = await startFakeLlm({ script: TWO_THEN_HANG });
   cwd = mkdtempSync(join(tmpdir(), 'parley-interrupt-'));
   const suite = join(cwd, 'suite');
   mkdirSync(join(suite, 'scenarios'), { recursive: true });
@@ -92,8 +105,8 @@ describe('Ctrl-C during a live run, then --resume', () => {
     const shown = await parley(['runs', 'show', runId]);
     expect(shown.stdout).toContain(`interrupted (exit 130) · ${report.results.length} of ${IDS.length} ran`);
     const finished = report.results.map((result) => result.scenario_id);
-    expect(finished.length).toBeGreaterThanOrEqual(2);
-    expect(finished.length).toBeLessThan(IDS.length);
+    expect(finished).toEqual(['s1', 's2'].slice(0, finished.length));
+    expect(finished).toHaveLength(2);
     expect(report.results.every((result) => result.status === 'pass')).toBe(true);
     const { openStore } = await import('@parley/store'); // the CLI loads the store lazily; so does this test
     const store = openStore(join(cwd, '.parley/parley.db'));
@@ -112,6 +125,7 @@ describe('Ctrl-C during a live run, then --resume', () => {
     expect(moved.status).toBe(2);
     expect(moved.stderr).toContain(`error: --resume ${runId} continues the run in its own folder ${join(cwd, 'out')}; leave out --out elsewhere`);
 
+    await script({ rules: [KARIBU] });
     const resumed = await parley(['run', '--resume', runId]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`run ${runId}`);
@@ -123,6 +137,7 @@ describe('Ctrl-C during a live run, then --resume', () => {
   });
 
   it('SIGTERM (CI runners, timeout) is handled like Ctrl-C: reports written, every setup torn down, status interrupted, exit 143', async () => {
+    await script(TWO_THEN_HANG);
     let terminated = false;
     const run = await parley(['run', 'suite', '--mode', 'live', '--out', 'out-term'], (line, child) => {
       if (!terminated && /^\[2\/6\]/.test(line)) {
@@ -134,7 +149,7 @@ describe('Ctrl-C during a live run, then --resume', () => {
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(run.stderr)![1]!;
     const report = JSON.parse(readFileSync(join(cwd, 'out-term/report.json'), 'utf8')) as { status: string; exit_code: number; interruption?: { signal: string }; results: unknown[] };
     expect(report).toMatchObject({ status: 'interrupted', exit_code: 143, interruption: { signal: 'SIGTERM' } });
-    expect(report.results.length).toBeGreaterThanOrEqual(2);
+    expect(report.results).toHaveLength(2);
     expect(run.stdout).toMatch(/INTERRUPTED · \d of 6 ran: .* exit 143/);
     const hooks = hookPairs();
     expect(hooks.teardowns).toEqual(hooks.setups);
@@ -148,6 +163,7 @@ describe('Ctrl-C during a live run, then --resume', () => {
   });
 
   it('SIGKILL loses no finished result of a live run: each is in the store before its progress line is printed', async () => {
+    await script(TWO_THEN_HANG);
     let killed = false;
     const run = await parley(['run', 'suite', '--mode', 'live', '--out', 'out-kill'], (line, child) => {
       if (!killed && /^\[1\/6\]/.test(line)) {

@@ -50,7 +50,7 @@ describe.skipIf(!TmuxSession.available())('? lists the keys on every screen (tmu
   it('on the index, runs, run, scenario and kappa screens, on the rating screen and on the live run', async () => {
     const dir = bookingWithFailingRun();
     const session = start('triage', dir, []);
-    await session.waitFor((screen) => screen.startsWith('Agents') && screen.includes('booking'), 30_000);
+    await session.waitFor((screen) => screen.startsWith('Agents') && screen.includes('booking'));
     await expectKeysOverlay(session, 'Agents', /^ {2}K\s/m);
     session.keys('r');
     await session.waitFor((screen) => /^Runs\s+1\/1 runs/.test(screen));
@@ -79,13 +79,13 @@ describe.skipIf(!TmuxSession.available())('? lists the keys on every screen (tmu
     await session.waitFor((screen) => screen.includes('[exit 0]'));
 
     const rate = start('rate', dir, ['rate', '--reviewer', 'keys-e2e', '--dir', 'calibration']);
-    await rate.waitFor((screen) => screen.includes('0 done · 25 to do'), 30_000);
+    await rate.waitFor((screen) => screen.includes('0 done · 25 to do'));
     await expectKeysOverlay(rate, 'Rate · keys-e2e', /^ {2}r\s+rubric/m);
     rate.keys('q');
     await rate.waitFor((screen) => screen.includes('[exit 0]'));
 
     const live = start('live', dir, ['run', '.']);
-    await live.waitFor((screen) => screen.includes('exit 1'), 30_000);
+    await live.waitFor((screen) => screen.includes('exit 1'));
     await expectKeysOverlay(live, 'Live run', /^ {2}Enter\s+triage/m);
     live.keys('q');
     await live.waitFor((screen) => screen.includes('[exit 1]'));

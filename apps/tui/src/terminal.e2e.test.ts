@@ -49,7 +49,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
 
     session.run([process.execPath, PARLEY, 'tui', 'rate', '--reviewer', 'e2e', '--dir', '.']);
     // Frames are drawn although CI=true (Ink alone would draw nothing until the end).
-    const rating = await session.waitFor((screen) => screen.includes('0 done · 25 to do'), 30_000);
+    const rating = await session.waitFor((screen) => screen.includes('0 done · 25 to do'));
     expect(rating).not.toContain('earlier-output-1');
 
     // `4` and Ctrl-C arrive in one read: the interrupt is not lost behind the digit.
@@ -68,7 +68,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     expect(output).not.toContain(ERASE_SCROLLBACK);
     // The interrupted half rating was never saved.
     expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
-  }, 60_000);
+  });
 
   it('j and Ctrl-C in one read during a live run stop it (exit 130) and restore the screen', async () => {
     fake = await startHeldFakeLlm();
@@ -77,7 +77,7 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     await session.waitFor((screen) => screen.startsWith('$'));
     session.run([process.execPath, PARLEY, 'tui', 'run', '.', '--mode', 'live']);
     fake.release('s1');
-    await session.waitFor((screen) => screen.includes('1/4 done'), 30_000);
+    await session.waitFor((screen) => screen.includes('1/4 done'));
     session.text('j\u0003');
     const summary = await session.waitFor((screen) => screen.includes('exit 130'));
     expect(fake.arrived()).not.toContain('s4');
@@ -98,9 +98,9 @@ describe.skipIf(!TmuxSession.available())('the terminal around parley tui (tmux)
     fake.releaseAll();
     session.text(`clear; '${process.execPath}' '${PARLEY}' run . --mode live > /dev/null; echo "[run $?]"`);
     session.keys('Enter');
-    await session.waitFor((screen) => screen.includes('[run 0]'), 30_000);
+    await session.waitFor((screen) => screen.includes('[run 0]'));
     session.run([process.execPath, PARLEY, 'tui']);
-    await session.waitFor((screen) => screen.includes('Agents'), 30_000);
+    await session.waitFor((screen) => screen.includes('Agents'));
     session.keys('r');
     let runs = await session.waitFor((screen) => screen.includes('2 runs'));
     expect(runs).toMatch(/^> .* pass\s/m);

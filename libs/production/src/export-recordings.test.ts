@@ -77,6 +77,26 @@ describe('exportRecordings', () => {
     expect(JSON.parse(gbv)).toMatchObject({ role: 'agent', model: 'gpt-4.1-mini', latency_ms: 840, usage: { input_tokens: 120, output_tokens: 30 } });
   });
 
+  it('masks a name one message introduces in every call of the recording', () => {
+    const calls = [
+      entry('agent', [{ role: 'user', content: 'Sawubona, nginguThandiwe.' }], { content: 'Ngiyabonga Thandiwe, ngingakusiza ngani?' }),
+      entry('agent', [{ role: 'user', content: 'Sawubona, nginguThandiwe.' }, { role: 'assistant', content: 'Ngiyabonga Thandiwe, ngingakusiza ngani?' }, { role: 'user', content: 'Ngifuna isikhathi.' }], {
+        content: 'Kulungile Thandiwe.',
+      }),
+    ];
+    const dir = writePromotionSuite('', {
+      'scenarios/booking.yaml': 'id: booking\nagent: booking\nuser:\n  opening: "hi"\n',
+      'recordings/booking.jsonl': calls.map((call) => `${JSON.stringify(call)}\n`).join(''),
+    });
+    const suite = loadSuite(dir, { metricParams: {} });
+    const outDir = join(suite.dir, 'shared');
+    exportRecordings({ suite, redactor: suiteRedactor(suite), outDir });
+    const exported = readFileSync(join(outDir, 'booking.jsonl'), 'utf8');
+    expect(exported).not.toContain('Thandiwe');
+    expect(exported).toContain('Kulungile <name>.');
+    expect(exported).toContain('Sawubona, ngingu<name>.');
+  });
+
   it('never overwrites: an existing file stops the export before anything is written', () => {
     const suite = suiteWithRecordings();
     const outDir = join(suite.dir, 'shared');

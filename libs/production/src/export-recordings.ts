@@ -80,15 +80,18 @@ export function exportRecordings(input: ExportRecordingsInput): ExportRecordings
 }
 
 /**
- * The calls of one recording, redacted. Names found in any call's tool arguments or results are
- * masked in every call of the recording, as for a transcript.
+ * The calls of one recording, redacted. Names found in any call's tool arguments or results, or
+ * introduced in any message, are masked in every call of the recording, as for a transcript.
  */
 export function redactEntries(entries: readonly RecordingEntry[], redactor: Redactor): RecordingEntry[] {
   const learned = entries.flatMap((entry) => [
     ...entry.response.tool_calls.flatMap((call) => redactor.namesIn(call.args)),
-    ...messagesOf(entry).flatMap((message) =>
-      message.role === 'tool' ? redactor.namesIn(message.content) : message.role === 'assistant' ? (message.tool_calls ?? []).flatMap((call) => redactor.namesIn(call.args)) : [],
-    ),
+    ...redactor.namesIn(entry.response.content),
+    ...messagesOf(entry).flatMap((message) => [
+      // Every message's content: tool results' name fields, and names a message introduces.
+      ...redactor.namesIn(message.content),
+      ...(message.role === 'assistant' ? (message.tool_calls ?? []).flatMap((call) => redactor.namesIn(call.args)) : []),
+    ]),
   ]);
   const scoped = redactor.withNames(learned);
   return entries.map((entry) => redactEntry(entry, scoped));

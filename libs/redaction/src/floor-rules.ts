@@ -1,4 +1,7 @@
+import { NAME_CUES_RULE } from './floor-name-cues.js';
 import type { DigitRunRule, KeepRule, NamesRule, PatternRule, PhoneRule, RedactionRule } from './redaction-rule.js';
+
+export { NAME_CUES_RULE };
 
 /**
  * Credentials that must never leave a run, whatever else is configured (SPEC §3.1): provider and
@@ -58,6 +61,8 @@ export const KEEP_RULES: readonly KeepRule[] = [
   },
   // M-Pesa receipt codes: 10 capitals and digits, starting with a letter, with another letter and a digit (QGH7XK2L9M).
   { kind: 'keep', name: 'mpesa_receipt', pattern: '\\b[A-Z](?=[0-9]*[A-Z])(?=[A-Z0-9]*[0-9])[A-Z0-9]{9}\\b', trigger: '\\d' },
+  // M-Pesa paybill and till numbers belong to businesses (Paybill 247247, Till No. 832109).
+  { kind: 'keep', name: 'mpesa_business_number', pattern: '\\b(?:pay ?bill|till)(?:[ .]?(?:no\\.?|number|namba|nambari))?\\s*[:#]?\\s*\\d{5,7}\\b', flags: 'i', trigger: 'bill|till' },
   // PesaPal OrderTrackingId and other payment tracking ids are UUIDs.
   { kind: 'keep', name: 'payment_tracking_uuid', pattern: '\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b', flags: 'i', trigger: '-' },
   // Hex digests (sha256 of tool arguments, recording keys, fingerprints) identify data without holding it.
@@ -89,8 +94,8 @@ export const PAYMENT_CARD_RULE: PatternRule = {
   name: 'payment_card',
   pattern: '(?<!\\d)(?:\\d{4}[ \\-]){3}\\d{1,7}(?!\\d)',
   replacement: '<card>',
-    trigger: '\\d{4}',
-  };
+  trigger: '\\d{4}',
+};
 
 /** Kenyan, South African and neighbouring numbers; see {@link PhoneRule}. */
 export const PHONE_RULE: PhoneRule = {
@@ -130,6 +135,7 @@ export const FLOOR_RULES: readonly RedactionRule[] = [
   EMAIL_RULE,
   PHONE_RULE,
   PAYMENT_CARD_RULE,
+  NAME_CUES_RULE,
   NAMES_RULE,
   DIGIT_RUN_RULE,
 ];
@@ -161,6 +167,7 @@ export function composeRules(input: ComposeRulesInput = {}): RedactionRule[] {
     EMAIL_RULE,
     PHONE_RULE,
     PAYMENT_CARD_RULE,
+    NAME_CUES_RULE,
     NAMES_RULE,
     DIGIT_RUN_RULE,
   ];

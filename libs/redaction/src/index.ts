@@ -10,4 +10,5 @@ export * from './identities-file.js';
 export * from './secret-values.js';
 export * from './restricted-vertical.js';
 export { NAME_PLACEHOLDER, cleanName } from './person-names.js';
-export { PLACEHOLDER } from './text-pieces.js';
+export { PLACEHOLDER, type Piece } from './text-pieces.js';
+export { nameSpans, namesByCues, type NameSpan } from './name-cues.js';

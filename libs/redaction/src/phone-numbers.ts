@@ -75,7 +75,7 @@ export function maskPhoneNumbers(text: string, rule: PhoneRule): Piece[] | undef
     for (const phone of phonesIn(match[0], rule)) {
       const start = match.index + phone.start;
       if (start > last) pieces.push({ text: text.slice(last, start), fixed: false });
-      pieces.push({ text: phone.masked, fixed: true });
+      pieces.push({ text: phone.masked, fixed: true, source: text.slice(start, match.index + phone.end) });
       last = match.index + phone.end;
     }
   }

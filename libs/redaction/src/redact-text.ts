@@ -1,7 +1,8 @@
 import { maskPhoneNumbers } from './phone-numbers.js';
+import { nameSpans } from './name-cues.js';
 import { NAME_PLACEHOLDER, nameVariants, namesPattern } from './person-names.js';
 import type { RedactionRule } from './redaction-rule.js';
-import { joinPieces, mapFreePieces, piecesOf, splitMatches, type Piece } from './text-pieces.js';
+import { joinPieces, mapFreePieces, piecesOf, splitMatches, splitSpans, type Piece } from './text-pieces.js';
 
 /** One rule, ready to run on a free piece of text: the pieces it makes of it, or undefined when it changes nothing. */
 export type CompiledRule = (text: string) => Piece[] | undefined;
@@ -20,35 +21,45 @@ const MAX_PASSES = 6;
  * not compile throws here (configuration time), never while redacting.
  */
 export function compileRules(rules: readonly RedactionRule[], names: readonly string[]): CompiledRule[] {
-  const compiled: CompiledRule[] = [];
-  for (const rule of rules) {
-    switch (rule.kind) {
-      case 'pattern': {
-        const pattern = globalRegExp(rule.pattern, rule.flags);
-        compiled.push(triggered(rule.trigger, (text) => splitMatches(text, pattern, () => rule.replacement)));
-        break;
-      }
-      case 'keep': {
-        const pattern = globalRegExp(rule.pattern, rule.flags);
-        compiled.push(triggered(rule.trigger, (text) => splitMatches(text, pattern, (match) => match[0])));
-        break;
-      }
-      case 'phone':
-        compiled.push((text) => maskPhoneNumbers(text, rule));
-        break;
-      case 'names': {
-        const pattern = namesPattern(nameVariants(names, rule.min_part_length));
-        if (pattern) compiled.push((text) => splitMatches(text, pattern, () => NAME_PLACEHOLDER));
-        break;
-      }
-      case 'digit_run': {
-        const pattern = new RegExp(`\\d{${rule.min_length},}`, 'g');
-        compiled.push((text) => splitMatches(text, pattern, (match) => rule.mask.repeat(match[0].length)));
-        break;
-      }
+  return rules.flatMap((rule) => {
+    const compiled = compileRule(rule, names);
+    return compiled === undefined ? [] : [named(rule.name, compiled)];
+  });
+}
+
+function compileRule(rule: RedactionRule, names: readonly string[]): CompiledRule | undefined {
+  switch (rule.kind) {
+    case 'pattern': {
+      const pattern = globalRegExp(rule.pattern, rule.flags);
+      return triggered(rule.trigger, (text) => splitMatches(text, pattern, () => rule.replacement));
+    }
+    case 'keep': {
+      const pattern = globalRegExp(rule.pattern, rule.flags);
+      return triggered(rule.trigger, (text) => splitMatches(text, pattern, (match) => match[0]));
+    }
+    case 'phone':
+      return (text) => maskPhoneNumbers(text, rule);
+    case 'names': {
+      const pattern = namesPattern(nameVariants(names, rule.min_part_length));
+      return pattern ? (text) => splitMatches(text, pattern, () => NAME_PLACEHOLDER) : undefined;
+    }
+    case 'name_cues':
+      return (text) => splitSpans(text, nameSpans(text, rule), NAME_PLACEHOLDER);
+    case 'digit_run': {
+      const pattern = new RegExp(`\\d{${rule.min_length},}`, 'g');
+      return (text) => splitMatches(text, pattern, (match) => rule.mask.repeat(match[0].length));
     }
   }
-  return compiled;
+}
+
+/** The rule with its name on every piece it fixes (for {@link redactionPieces}). */
+function named(name: string, rule: CompiledRule): CompiledRule {
+  return (text) => {
+    const pieces = rule(text);
+    if (pieces === undefined) return undefined;
+    for (const piece of pieces) if (piece.fixed) piece.rule ??= name;
+    return pieces;
+  };
 }
 
 /**
@@ -75,9 +86,18 @@ export function redactText(text: string, rules: readonly CompiledRule[]): string
 
 function redactOnce(text: string, rules: readonly CompiledRule[]): string {
   if (text === '') return text;
+  return joinPieces(redactionPieces(text, rules));
+}
+
+/**
+ * One pass of the rules over `text`, as pieces: each fixed piece says what it stands for
+ * (`source`) and which rule fixed it. Joined, the pieces are the redacted text (real text settles
+ * in one pass); this is what measuring the redactor against a labelled corpus needs.
+ */
+export function redactionPieces(text: string, rules: readonly CompiledRule[]): readonly Piece[] {
   let pieces: readonly Piece[] = piecesOf(text);
   for (const rule of rules) pieces = mapFreePieces(pieces, rule);
-  return joinPieces(pieces);
+  return pieces;
 }
 
 /** A rule that only runs on text containing its trigger; other text stays one free piece. */

@@ -4,7 +4,7 @@
  * add records to it. Each rule sees only the text earlier rules left untouched, so a `keep` rule
  * protects what it matches from every later rule, and nothing a rule wrote is matched again.
  */
-export type RedactionRule = PatternRule | KeepRule | PhoneRule | NamesRule | DigitRunRule;
+export type RedactionRule = PatternRule | KeepRule | PhoneRule | NamesRule | NameCuesRule | DigitRunRule;
 
 /** Every match of `pattern` becomes `replacement`, a placeholder such as `<email>`. */
 export interface PatternRule {
@@ -59,6 +59,50 @@ export interface NamesRule {
   kind: 'names';
   name: string;
   min_part_length: number;
+}
+
+/**
+ * Names nobody listed, found by the words around them, in the languages our users' assistants
+ * speak (English, Swahili, isiZulu, isiXhosa, Afrikaans, Sesotho). A name is one to four
+ * capitalised words (particles such as `van der` allowed inside) after one of these cues; only the
+ * name becomes `<name>`, the cue stays, so the sentence still reads: `nginguThandiwe` →
+ * `ngingu<name>`, `uSipho Nkosi` → `u<name>`, `jina langu ni Amina` → `jina langu ni <name>`.
+ * A name found this way is also masked wherever else it appears in the same text (and, through
+ * Redactor.transcript, the same conversation).
+ */
+export interface NameCuesRule {
+  kind: 'name_cues';
+  name: string;
+  /**
+   * Lower-case prefixes glued to a capitalised name (isiZulu and isiXhosa write `uSipho`,
+   * `nguThandiwe`, `kaNomsa`, also with a hyphen before a vowel: `ngu-Ayanda`).
+   */
+  prefixes: string[];
+  /** Phrases a name follows (`my name is`, `jina langu ni`, `ke nna`); the name may be typed in lower case. */
+  introductions: string[];
+  /** Phrases a name follows only when it is capitalised (`I'm`, `ek is`, `mimi ni`). */
+  weak_introductions: string[];
+  /** Words that follow a name (`… said`, `… uthe`, `… alisema`): the capitalised words before them are the name. */
+  following: string[];
+  /** Titles and kinship terms before a name (`Mr`, `Bi.`, `Ntate`, `Mnu.`); the title stays. */
+  titles: string[];
+  /**
+   * Words before a name in capitals followed by a phone number, as money-transfer messages write
+   * them: `sent to GRACE ACHIENG 0722118904`, `kutoka kwa JOHN OTIENO 254712345678`.
+   */
+  transfer_introductions: string[];
+  /** Greetings and thanks a name may follow (`Sawubona`, `Habari`, `Dumela`, `Thank you`). */
+  greetings: string[];
+  /** Places, which take the same prefixes (`kwaMashu`, `uMgungundlovu`): never the first word of a name. */
+  places: string[];
+  /**
+   * Other capitalised words these cues also precede that are not people: days and months
+   * (`ngoMsombuluko`), languages, institutions, brands, titles, ordinary words at a sentence's
+   * start. None of them is a word of a name.
+   */
+  not_names: string[];
+  /** Lower-case words that follow an introduction without being a name (`my name is not …`). */
+  not_lowercase_names: string[];
 }
 
 /** Runs of at least `min_length` ASCII digits: each digit becomes `mask` (what a `keep` rule protected stays). */

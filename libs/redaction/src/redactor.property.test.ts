@@ -12,6 +12,7 @@ const FRAGMENTS = [
   'grace.achieng@gmail.com', 'Grace Achieng', 'thandiwe', '<name>', '<email>', '***', '12345678', '0800 150 150', '4111 1111 1111 1111',
   'sk-test-ABCDEF123456', 'Bearer abc123def456', 'https://u:p4ssword@x.io', '+', '-', ' ', '.', '(', ')', '0', '7', '@', '<', '>', '*',
   'Habari', 'Sawa', 'Ngiyabonga', 'Dankie', '\n', 'é', '😀',
+  'nginguThandiwe', 'uSipho Nkosi', 'jina langu ni ', 'my name is ', 'Sawubona ', 'Bi. ', 'kwaMashu', 'ke nna ', 'Sipho', ' said', ', ', 'sent to GRACE ACHIENG ', 'U', 'ngu-',
 ];
 
 const conversationText = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 }), fc.stringMatching(/^[0-9 +\-()]{0,14}$/)), {

@@ -1,8 +1,10 @@
 import type { ToolCall, Transcript, TranscriptTurn } from '@parley/core';
 import { composeRules } from './floor-rules.js';
-import { compileRules, FAIL_CLOSED, redactText, type CompiledRule } from './redact-text.js';
+import { compileRules, FAIL_CLOSED, redactionPieces, redactText, type CompiledRule } from './redact-text.js';
+import { namesByCues } from './name-cues.js';
 import { NAME_PLACEHOLDER } from './person-names.js';
-import type { RedactionRule } from './redaction-rule.js';
+import type { NameCuesRule, RedactionRule } from './redaction-rule.js';
+import type { Piece } from './text-pieces.js';
 import { DEFAULT_NAME_FIELDS, fieldMatcher, namesInFields, type FieldMatcher } from './structured-fields.js';
 import { hashToolArguments } from './tool-arguments.js';
 
@@ -36,8 +38,16 @@ export interface RedactorOptions {
  */
 export interface Redactor {
   readonly rules: readonly RedactionRule[];
-  /** Free text: a message, a reason, an error. */
+  /**
+   * Free text: a message, a reason, an error. A name the text introduces (`nginguThandiwe`, `my
+   * name is Grace`) is masked wherever else it appears in the text too.
+   */
   text(text: string): string;
+  /**
+   * How {@link text} redacts `text`, as pieces: each fixed piece holds what it stands for and the
+   * rule that fixed it. Joined, they are `text(text)`. For measuring the redactor.
+   */
+  explain(text: string): readonly Piece[];
   /**
    * Any JSON-like value: strings are redacted as text, values of name fields become `<name>`,
    * values of masked fields `<redacted>`, and the arguments of anything shaped like a tool call
@@ -52,10 +62,14 @@ export interface Redactor {
   turn(turn: TranscriptTurn): TranscriptTurn;
   /**
    * A whole conversation. Names found in its structured fields (a `customer_name` in a tool call,
-   * a tool result) are masked in every message, also where a user types them freely.
+   * a tool result), and names a message introduces (`jina langu ni Amina`), are masked in every
+   * message, also where a user types them freely.
    */
   transcript(transcript: Transcript): Transcript;
-  /** Names held by name fields anywhere in a value (as {@link transcript} learns them). */
+  /**
+   * Names held by name fields anywhere in a value, and names its texts introduce (`my name is
+   * Grace`), as {@link transcript} learns them.
+   */
   namesIn(value: unknown): string[];
   /** The same redactor that also masks these names. */
   withNames(names: Iterable<string>): Redactor;
@@ -98,17 +112,26 @@ interface RedactorState {
 
 function buildRedactor(state: RedactorState): Redactor {
   const compiled: CompiledRule[] = compileRules(state.rules, state.names);
+  const cues = state.rules.find((rule): rule is NameCuesRule => rule.kind === 'name_cues');
+  /** Names the text introduces itself, which are then masked wherever they appear in it. */
+  const introducedNames = (input: string): string[] => (cues ? namesByCues(input, cues).filter((name) => !state.names.includes(name)) : []);
+  const rulesFor = (input: string): readonly CompiledRule[] => {
+    const introduced = introducedNames(input);
+    return introduced.length === 0 ? compiled : compileRules(state.rules, [...state.names, ...introduced]);
+  };
   // The same text is redacted several times per run (an event, the finished result, the report):
   // a bounded memo of recent texts saves that work. Redaction is a pure function of the text here.
   const memo = new Map<string, string>();
   const text = (input: string): string => {
     const known = memo.get(input);
     if (known !== undefined) return known;
-    const redacted = redactText(input, compiled);
+    const redacted = redactText(input, rulesFor(input));
     if (memo.size >= MEMO_SIZE) memo.clear();
     memo.set(input, redacted);
     return redacted;
   };
+
+  const explain = (input: string): readonly Piece[] => redactionPieces(input, rulesFor(input));
 
   const value = (input: unknown): unknown => {
     try {
@@ -170,9 +193,10 @@ function buildRedactor(state: RedactorState): Redactor {
   }
 
   const namesIn = (input: unknown): string[] => {
-    if (state.nameFields.length === 0) return []; // e.g. the store's secrets-only redactor: nothing to look for
+    if (state.nameFields.length === 0 && !cues) return []; // e.g. the store's secrets-only redactor: nothing to look for
     try {
-      return namesInFields(typeof input === 'string' ? parseJson(input) : input, state.isNameField);
+      const value = typeof input === 'string' ? (parseJson(input) ?? input) : input;
+      return [...namesInFields(value, state.isNameField), ...stringsIn(value).flatMap(introducedNames)];
     } catch {
       return [];
     }
@@ -187,7 +211,7 @@ function buildRedactor(state: RedactorState): Redactor {
     try {
       const learned = input.turns.flatMap((message) => [
         ...(message.tool_calls ?? []).flatMap((call) => namesIn(call.args)),
-        ...(message.role === 'tool' ? namesIn(message.content) : []),
+        ...namesIn(message.content),
       ]);
       const scoped = withNames(learned);
       return { ...input, turns: input.turns.map((message) => scoped.turn(message)) };
@@ -196,7 +220,7 @@ function buildRedactor(state: RedactorState): Redactor {
     }
   };
 
-  const redactor: Redactor = { rules: state.rules, text, value, record, toolCall, turn, transcript, namesIn, withNames };
+  const redactor: Redactor = { rules: state.rules, text, explain, value, record, toolCall, turn, transcript, namesIn, withNames };
   return redactor;
 }
 
@@ -211,6 +235,17 @@ function toolArgumentsKey(record: Record<string, unknown>): string | undefined {
 
 function isArgumentsValue(value: unknown): boolean {
   return (value !== null && typeof value === 'object' && !Array.isArray(value)) || typeof value === 'string';
+}
+
+/** Every string in a JSON-like value (bounded depth, as the other walks). */
+function stringsIn(value: unknown): string[] {
+  const strings: string[] = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (typeof node === 'string') strings.push(node);
+    else if (node !== null && typeof node === 'object' && depth <= 64) for (const child of Object.values(node)) visit(child, depth + 1);
+  };
+  visit(value, 0);
+  return strings;
 }
 
 function parseJson(text: string): unknown {

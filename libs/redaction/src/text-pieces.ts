@@ -6,6 +6,10 @@
 export interface Piece {
   text: string;
   fixed: boolean;
+  /** For a fixed piece: the text it stands for (what a rule replaced or kept). */
+  source?: string;
+  /** For a fixed piece: the name of the rule that fixed it. */
+  rule?: string;
 }
 
 /** A placeholder written by a rule (`<name>`, `<email>`, `<secret>`, a suite's `<diagnosis>`). */
@@ -40,6 +44,20 @@ export function mapFreePieces(pieces: readonly Piece[], split: (text: string) =>
   return result ?? pieces;
 }
 
+/** Splits `text` at `spans` (sorted, not overlapping): each span becomes a fixed `replacement`. */
+export function splitSpans(text: string, spans: ReadonlyArray<{ start: number; end: number }>, replacement: string): Piece[] | undefined {
+  if (spans.length === 0) return undefined;
+  const pieces: Piece[] = [];
+  let last = 0;
+  for (const span of spans) {
+    if (span.start > last) pieces.push({ text: text.slice(last, span.start), fixed: false });
+    pieces.push({ text: replacement, fixed: true, source: text.slice(span.start, span.end) });
+    last = span.end;
+  }
+  if (last < text.length) pieces.push({ text: text.slice(last), fixed: false });
+  return pieces;
+}
+
 /**
  * Splits `text` at the matches of a global `pattern`: each match becomes a fixed piece holding
  * what `replace` returns for it, or stays free when `replace` returns undefined. Empty matches
@@ -57,7 +75,7 @@ export function splitMatches(text: string, pattern: RegExp, replace: (match: Reg
     const replacement = replace(match);
     if (replacement === undefined) continue;
     if (match.index > last) pieces.push({ text: text.slice(last, match.index), fixed: false });
-    pieces.push({ text: replacement, fixed: true });
+    pieces.push({ text: replacement, fixed: true, source: match[0] });
     last = match.index + match[0].length;
   }
   if (pieces.length === 0) return undefined;

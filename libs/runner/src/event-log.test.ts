@@ -63,6 +63,20 @@ describe('openEventLog', () => {
     expect(finished?.type === 'scenario_finished' && finished.result.transcript).toBeUndefined();
   });
 
+  it('masks a name a user introduces ("nginguThandiwe") in the later turns of the same scenario', () => {
+    const text = logOf([
+      { type: 'turn_completed', run_id: RUN, scenario_id: 'water', turn: { role: 'user', turn: 1, content: 'Sawubona, nginguThandiwe. Amanzi awekho.' } },
+      { type: 'turn_completed', run_id: RUN, scenario_id: 'water', turn: { role: 'assistant', turn: 1, content: 'Ngiyaxolisa Thandiwe, sizokusiza.' } },
+      { type: 'scenario_finished', run_id: RUN, result: result({}) },
+    ]);
+    const contents = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RunEvent)
+      .flatMap((event) => (event.type === 'turn_completed' ? [event.turn.content] : []));
+    expect(contents).toEqual(['Sawubona, ngingu<name>. Amanzi awekho.', 'Ngiyaxolisa <name>, sizokusiza.']);
+  });
+
   it('withholds metadata_only content and still redacts what is left', () => {
     const text = logOf(
       [

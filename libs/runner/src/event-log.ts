@@ -73,14 +73,15 @@ const WITHHELD = '[metadata_only: content withheld]';
 /**
  * Redacts events as they stream. A turn is written before the rest of its conversation exists,
  * so each scenario's redactor learns the names of structured fields (a `customer_name` in a tool
- * call) as they appear and masks them from then on; the finished result masks them everywhere.
+ * call) and the names a message introduces as they appear and masks them from then on; the finished result masks them everywhere.
  */
 function streamingRedaction(redactor: Redactor, redactedResult: EventLogOptions['redactedResult']): (event: RunEvent) => RunEvent {
   const byScenario = new Map<string, Redactor>();
   return (event) => {
     if (event.type === 'turn_completed') {
       const { turn } = event;
-      const learned = [...(turn.tool_calls ?? []).flatMap((call) => redactor.namesIn(call.args)), ...(turn.role === 'tool' ? redactor.namesIn(turn.content) : [])];
+      // The content too: a name a user introduces ("nginguThandiwe") is masked in the replies after it.
+      const learned = [...(turn.tool_calls ?? []).flatMap((call) => redactor.namesIn(call.args)), ...redactor.namesIn(turn.content)];
       const scoped = (byScenario.get(event.scenario_id) ?? redactor).withNames(learned);
       byScenario.set(event.scenario_id, scoped);
       return { ...event, turn: scoped.turn(turn) };

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { defaultStorePath } from '@parley/store';
 import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
 import { planGate, type GatePlan } from './gate-plan.js';
@@ -52,7 +53,7 @@ export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection 
  */
 export async function planRun(givenOptions: RunOptions, dependencies: RunDependencies): Promise<RunPlan> {
   const { clock, cwd } = dependencies;
-  const storePath = resolve(cwd, givenOptions.storePath ?? join('.parley', 'parley.db'));
+  const storePath = givenOptions.storePath !== undefined ? resolve(cwd, givenOptions.storePath) : defaultStorePath(cwd);
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);

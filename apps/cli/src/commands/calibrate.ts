@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
 import type {
   describeSessionChoice,
@@ -17,6 +17,7 @@ import type {
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { integerFlag } from '../program/flags.js';
 import { paint, type Paint } from '../output/output.js';
 
 /** Options every calibrate subcommand shares. */
@@ -113,9 +114,6 @@ export function register(program: Command, context: ProgramContext): void {
   for (const command of [calibrate, ...calibrate.commands]) command.exitOverride();
 }
 
-function storePath(context: CommandContext): string {
-  return resolve(context.cwd, join('.parley', 'parley.db'));
-}
 
 async function folderOf(flags: FolderFlags, context: CommandContext): Promise<CalibrationFolder> {
   const { calibrationFolder } = await import('@parley/calibration');
@@ -156,8 +154,8 @@ export async function calibrateImportCommand(file: string | undefined, flags: Ca
 
   let source: Parameters<typeof calibration.importConversations>[0]['source'];
   if (flags.fromRun !== undefined) {
-    const { openStore } = await import('@parley/store');
-    const store = openStore(storePath(context));
+    const { defaultStorePath, openStore } = await import('@parley/store');
+    const store = openStore(defaultStorePath(context.cwd));
     try {
       const run = store.getRun(flags.fromRun);
       if (run === undefined) throw new ConfigError(`no run "${flags.fromRun}" in .parley/parley.db (see \`parley runs list\`)`);
@@ -204,13 +202,12 @@ export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context:
   const suite = await suiteOf(flags, context);
   const raters = await ratersOf(flags, suite);
   const mode: JudgeMode = flags.mode ?? (calibration.hasRecording(folder) ? 'replay' : 'live');
-  const concurrency = Number(flags.concurrency ?? '4');
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
+  const concurrency = integerFlag('--concurrency', flags.concurrency ?? '4', 1);
   if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: 'the calibration set has no items: add some with `parley calibrate import`' });
 
-  const { openJudgeCache } = await import('@parley/store');
-  const store = calibration.openCalibrationStore(storePath(context));
-  const cache = mode === 'live' && flags.cache ? openJudgeCache(storePath(context), () => context.clock.now()) : undefined;
+  const { defaultStorePath, openJudgeCache } = await import('@parley/store');
+  const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
+  const cache = mode === 'live' && flags.cache ? openJudgeCache(defaultStorePath(context.cwd), () => context.clock.now()) : undefined;
   try {
     const result = await calibration.runJudgeSession(
       {
@@ -274,7 +271,8 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
   const folder = await folderOf(flags, context);
   const suite = await suiteOf(flags, context);
   const raters = await ratersOf(flags, suite);
-  const store = calibration.openCalibrationStore(storePath(context));
+  const { defaultStorePath } = await import('@parley/store');
+  const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
   try {
     const made = await calibration.makeCalibrationReport(
       folder,
@@ -304,7 +302,8 @@ export async function calibrateStatusCommand(flags: FolderFlags, context: Comman
   const calibration = await import('@parley/calibration');
   const folder = await folderOf(flags, context);
   const set = calibration.loadCalibrationSet(folder.setFile);
-  const store = calibration.openCalibrationStore(storePath(context));
+  const { defaultStorePath } = await import('@parley/store');
+  const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
   try {
     const status = calibration.calibrationStatus(folder, set, store, context.clock.now());
     context.output.out(flags.format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : statusText(status, paint(context.output.color)));

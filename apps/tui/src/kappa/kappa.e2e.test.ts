@@ -44,7 +44,7 @@ describe.skipIf(!TmuxSession.available())('parley tui kappa in a real terminal (
 
     const session = TmuxSession.start(`parley-kappa-${process.pid}`, [process.execPath, PARLEY, 'tui', 'kappa', '--dir', 'calibration'], { cwd: dir });
     cleanups.push(() => session.kill());
-    await session.waitFor((screen) => screen.includes('JUDGE VS HUMAN') && screen.includes('judge ↓ × human →'), 30_000);
+    await session.waitFor((screen) => screen.includes('JUDGE VS HUMAN') && screen.includes('judge ↓ × human →'));
     // Per reviewer comes from the replayed session in .parley/parley.db.
     let screen = await session.waitFor((text) => /rev-a\s+\d\.\d{3}/.test(text));
     expect(screen).toMatch(/rev-b\s+\d\.\d{3}/);
@@ -76,5 +76,5 @@ describe.skipIf(!TmuxSession.available())('parley tui kappa in a real terminal (
     expect(screen).toContain(`[${String(count).padStart(3)}]`);
     session.keys('q');
     await session.waitFor((text) => text.includes('[exit 0]'));
-  }, 90_000);
+  });
 });

@@ -27,7 +27,7 @@ function scoresOf(rating: CalibrationRating | undefined): (number | undefined)[]
 }
 
 /** Polls until `check` holds (bounded), like TmuxSession.waitFor but for the file on disk. */
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -65,7 +65,7 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
 
     const session = start(dir, 'first');
     // Starting takes longest (node, the bundle, the first frame), more so on a busy CI machine.
-    let screen = await session.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'), 30_000);
+    let screen = await session.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'));
     expect(screen).toContain(`Rate · ${REVIEWER}`);
     for (const line of screen.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(80);
     // The first key proves the session listens before the rest are typed.
@@ -97,7 +97,7 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
 
     // A second session resumes at the item taken back; kill it mid-session after one more save.
     const again = start(dir, 'second');
-    await again.waitFor((text) => text.includes(third) && text.includes('2 done · 23 to do'), 30_000);
+    await again.waitFor((text) => text.includes(third) && text.includes('2 done · 23 to do'));
     again.keys('5');
     await again.waitFor((text) => /intent_comprehension\s+\[5\]/.test(text));
     await rateItem(again, [4, 4], fourth);
@@ -115,13 +115,13 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     expect(scoresOf(saved.get(third))).toEqual([5, 4, 4]);
     expect(saved.has(fourth)).toBe(false);
     expect(saved.has(fifth)).toBe(false);
-  }, 90_000);
+  });
 
   it('Esc with half an item rated asks before leaving: n keeps the scores, a second Esc asks again, y leaves and nothing is written', async () => {
     const dir = exampleCalibrationCopy();
     const before = readFileSync(join(dir, 'human_labelled.yaml'), 'utf8');
     const session = start(dir, 'esc');
-    await session.waitFor((text) => text.includes('0 done · 25 to do'), 30_000);
+    await session.waitFor((text) => text.includes('0 done · 25 to do'));
     session.keys('4', '5');
     await session.waitFor((text) => /response_naturalness\s+\[5\]/.test(text));
     session.keys('Escape');
@@ -140,7 +140,7 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     session.keys('y');
     await session.waitFor((text) => text.includes('[exit 0]'));
     expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
-  }, 60_000);
+  });
 
   it('the same reviewer in two terminals: the later save asks instead of overwriting, and k keeps the earlier rating', async () => {
     const dir = exampleCalibrationCopy();
@@ -150,8 +150,8 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     ) as [string, string];
     const left = start(dir, 'left');
     const right = start(dir, 'right');
-    await left.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'), 30_000);
-    await right.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'), 30_000);
+    await left.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'));
+    await right.waitFor((text) => text.includes(first) && text.includes('0 done · 25 to do'));
     left.keys('2');
     await left.waitFor((text) => /intent_comprehension\s+\[2\]/.test(text));
     await rateItem(left, [2, 2], second);
@@ -173,5 +173,5 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     expect(list).toMatch(new RegExp(`${first}\\s+rated\\s+2 2 2`));
     right.keys('?');
     await right.waitFor((text) => text.startsWith(`Keys · Items · ${REVIEWER}`) && text.includes('/ ID Enter'));
-  }, 90_000);
+  });
 });

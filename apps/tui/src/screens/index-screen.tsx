@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Text } from 'ink';
 import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
-import { formatStartTime } from '@parley/store';
+import { formatStartTime } from '@parley/reports';
 import type { KeyHint } from '../components/footer.js';
 import { ListRow } from '../components/list-row.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';

@@ -8,7 +8,7 @@ import { manualClock, seededRandom } from '@parley/core';
 import { openStore } from '@parley/store';
 import { fakeLlmEnv, startHeldFakeLlm, writeLiveSuite, type HeldFakeLlm } from '../live/test-support/held-fake-llm.js';
 import { NavigationProvider, useNavigation } from '../navigation.js';
-import { KEYS, press, renderWithProviders, waitForFrame, type Instance } from '../test-support/render-screen.js';
+import { eventually, KEYS, press, renderWithProviders, waitForFrame, type Instance } from '../test-support/render-screen.js';
 import type { TuiServices } from '../tui-context.js';
 import { LiveRunScreen } from './live-run-screen.js';
 
@@ -24,8 +24,8 @@ function Probe() {
 }
 
 /**
- * Event-loop turns to wait for a frame: real HTTP to the in-process fake and SQLite writes take
- * many turns (a turn with nothing to do is short), so this is generous; it is a bound, not a sleep.
+ * Event-loop turns a wait checks every turn: real HTTP to the in-process fake and SQLite writes
+ * take many turns (a turn with nothing to do is short). After them it keeps checking by time.
  */
 const PATIENCE = 100_000;
 
@@ -74,10 +74,9 @@ function storedRun(cwd: string, runId: string) {
   }
 }
 
-/** Waits (in event-loop turns) until `predicate` holds, e.g. a request count on the fake server. */
+/** Waits until `predicate` holds, e.g. a request count on the fake server (see eventually). */
 async function waitUntil(predicate: () => boolean, turns = PATIENCE): Promise<void> {
-  for (let turn = 0; turn < turns && !predicate(); turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
-  expect(predicate()).toBe(true);
+  expect(await eventually(predicate, turns)).toBe(true);
 }
 
 const runIdIn = (frame: string) => /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(frame)?.[1];

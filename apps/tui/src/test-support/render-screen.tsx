@@ -62,14 +62,34 @@ export async function settle(turns = 5): Promise<void> {
   for (let turn = 0; turn < turns; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-/** Waits (in event-loop turns, not time) until the last frame satisfies `predicate`; fails with the frame. */
-export async function waitForFrame(rendered: Rendered, predicate: (frame: string) => boolean, turns = 200): Promise<string> {
-  for (let turn = 0; turn < turns; turn += 1) {
-    const frame = rendered.lastFrame() ?? '';
-    if (predicate(frame)) return frame;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * How long a wait keeps trying once its quick turns are used up. Only a failing test waits this
+ * long; a passing one returns the moment its condition holds.
+ */
+const PATIENCE_MS = 20_000;
+
+/**
+ * Resolves once `condition` holds. It checks after each of the first `turns` event-loop turns (an
+ * in-process render needs a few), then every 10 ms: work outside this thread (real HTTP, SQLite,
+ * worker threads, subprocesses) takes time on a busy machine, not turns, so a budget of turns
+ * alone ran out while that work was still going. It gives up only after both the turns and
+ * PATIENCE_MS, returning false then.
+ */
+export async function eventually(condition: () => boolean, turns = 200): Promise<boolean> {
+  const started = performance.now();
+  for (let turn = 0; ; turn += 1) {
+    if (condition()) return true;
+    if (turn >= turns && performance.now() - started > PATIENCE_MS) return false;
+    await new Promise<void>((resolve) => (turn < turns ? setImmediate(resolve) : setTimeout(resolve, 10)));
   }
-  throw new Error(`frame never matched; last frame:\n${rendered.lastFrame() ?? ''}`);
+}
+
+/** Waits until the last frame satisfies `predicate` (see eventually); fails with the last frame. */
+export async function waitForFrame(rendered: Rendered, predicate: (frame: string) => boolean, turns = 200): Promise<string> {
+  let frame = '';
+  const matched = await eventually(() => predicate((frame = rendered.lastFrame() ?? '')), turns);
+  if (!matched) throw new Error(`frame never matched; last frame:\n${rendered.lastFrame() ?? ''}`);
+  return frame;
 }
 
 /** Escape sequences of the keys the screens use, for `stdin.write`. */

@@ -90,8 +90,12 @@ export class TmuxSession {
     return Number(children[0]);
   }
 
-  /** Polls the screen until `predicate` holds; throws with the last screen after `timeoutMs`. */
-  async waitFor(predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
+  /**
+   * Polls the screen until `predicate` holds; throws with the last screen after `timeoutMs`. The
+   * bound is for failing tests only (a passing one returns as soon as the screen matches), and is
+   * long because a TUI process starting on a loaded machine can take tens of seconds.
+   */
+  async waitFor(predicate: (screen: string) => boolean, timeoutMs = 60_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let screen = this.screen();
     while (!predicate(screen)) {

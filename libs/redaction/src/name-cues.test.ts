@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { Transcript } from '@parley/core';
+import { createRedactor } from './redactor.js';
+import { floorRedactor } from './floor-redactor.js';
+
+const redactor = floorRedactor();
+
+/** Names nobody listed, found by the words around them (NAME_CUES_RULE); the examples of docs/privacy.md. */
+describe('names found by their cues', () => {
+  it.each([
+    // isiZulu and isiXhosa: the prefix stays glued to the placeholder, so the grammar still reads.
+    ['isiZulu copula ngi-ngu- glued to the name', 'Sawubona, nginguThandiwe, ngicela ukubhuka.', 'Sawubona, ngingu<name>, ngicela ukubhuka.'],
+    ['isiZulu personal prefix u- before a full name', 'uSipho Nkosi uzofika kusasa.', 'u<name> uzofika kusasa.'],
+    ['the prefix capitalised at the start of a sentence', 'USipho uthe ngimshayele.', 'U<name> uthe ngimshayele.'],
+    ['a hyphen before a vowel', 'Ngicela u-Ayanda angishayele.', 'Ngicela u-<name> angishayele.'],
+    ['possessive ka-', 'Ingane kaLindiwe iyagula.', 'Ingane ka<name> iyagula.'],
+    ['isiXhosa igama lam ngu-', 'Molo, igama lam nguSiphokazi Mbeki.', 'Molo, igama lam ngu<name>.'],
+    ['isiXhosa ndingu-', 'NdinguLwandle, ndifowunela ngamanzi.', 'Ndingu<name>, ndifowunela ngamanzi.'],
+    ['a title behind a prefix', 'Ngisebenzela uMnu. Khumalo.', 'Ngisebenzela uMnu. <name>.'],
+    // Introductions
+    ['Swahili jina langu ni', 'Habari, jina langu ni Amina Wanjiru, naomba miadi.', 'Habari, jina langu ni <name>, naomba miadi.'],
+    ['Swahili naitwa, typed in lower case', 'naitwa otieno', 'naitwa <name>'],
+    ['Afrikaans my naam is, with particles', 'My naam is Pieter van der Merwe.', 'My naam is <name>.'],
+    ['Sesotho ke nna', 'Ke nna Palesa Mokoena.', 'Ke nna <name>.'],
+    ['Sesotho lebitso la ka ke', 'lebitso la ka ke Teboho', 'lebitso la ka ke <name>'],
+    ['English my name is', "Hi, my name is Grace Achieng and I'd like a booking.", "Hi, my name is <name> and I'd like a booking."],
+    ['a field label', 'Customer: Faith Wambui, phone: +254 733 456 789', 'Customer: <name>, phone: +254 7** *** 789'],
+    // Titles, greetings, transfer messages
+    ['a Swahili title', 'Nataka kuongea na Bi. Achieng.', 'Nataka kuongea na Bi. <name>.'],
+    ['a greeting the name closes', 'Sawubona Bongani! Isikhathi sakho siqinisekisiwe.', 'Sawubona <name>! Isikhathi sakho siqinisekisiwe.'],
+    ['a greeting followed by an ordinary word', 'Hi, How can I help?', 'Hi, How can I help?'],
+    ['an M-Pesa confirmation', 'SKS4H7T2QX Confirmed. Ksh1,500.00 sent to GRACE ACHIENG 0722118904 on 27/11/26', 'SKS4H7T2QX Confirmed. Ksh1,500.00 sent to <name> 07*****904 on 27/11/26'],
+    ['a name before "said"', 'Kevin said he would come.', '<name> said he would come.'],
+  ])('%s', (_, input, expected) => {
+    expect(redactor.text(input)).toBe(expected);
+  });
+
+  it.each([
+    ['places after the same prefixes', 'Ngihlala kwaMashu eThekwini, KwaZulu-Natal, eduze kwase-Umlazi.'],
+    ['a district with the personal prefix', 'Siyakwamukela uMgungundlovu.'],
+    ['days, months and holidays', 'Ngizofika ngoMsombuluko, hhayi ngoJanuwari noma ngoKhisimusi.'],
+    ['institutions and brands', 'UMasipala uthe uye eHome Affairs, ukhokhe ngeVodacom.'],
+    ['a place or a nationality after a weak introduction', "I'm Kenyan. Ke Mosotho. Ek is Maandag beskikbaar. This is Umlazi Clinic."],
+    ['amounts and receipts', 'Ngikhokhe R250 nge-M-Pesa, i-receipt ithi QGH7XK2L9M; Paybill 247247.'],
+    ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani?'],
+    ['a phrase that introduces something else', 'Call me back please; the file name is wrong; jina langu limeandikwa vibaya.'],
+  ])('%s stay as they are', (_, input) => {
+    expect(redactor.text(input)).toBe(input);
+  });
+
+  it('masks a name it found wherever else it appears in the text', () => {
+    expect(redactor.text('Ngingu-Ayanda. Ngicela ukhulume noAyanda kuphela, Ayanda.')).toBe('Ngingu-<name>. Ngicela ukhulume no<name> kuphela, <name>.');
+  });
+
+  it('masks a name one message introduces in every message of the conversation', () => {
+    const transcript: Transcript = {
+      ended_by: 'script',
+      turns: [
+        { role: 'user', turn: 1, content: 'Sawubona, nginguThandiwe. Ngifuna ukubhuka.' },
+        { role: 'assistant', turn: 1, content: 'Ngiyabonga Thandiwe ngokubhuka nathi. Thandiwe, isikhathi sakho ngo-10.' },
+      ],
+    };
+    const masked = redactor.transcript(transcript);
+    expect(masked.turns.map((turn) => turn.content)).toEqual([
+      'Sawubona, ngingu<name>. Ngifuna ukubhuka.',
+      'Ngiyabonga <name> ngokubhuka nathi. <name>, isikhathi sakho ngo-10.',
+    ]);
+  });
+
+  it('keeps working with a suite’s identities, and is idempotent', () => {
+    const suite = createRedactor({ names: ['Grace Achieng'] });
+    const once = suite.text('uGrace uthe igama lami nguSipho Nkosi, Grace Achieng ungumngane wami.');
+    expect(once).toBe('u<name> uthe igama lami ngu<name>, <name> ungumngane wami.');
+    expect(suite.text(once)).toBe(once);
+  });
+});

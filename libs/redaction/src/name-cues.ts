@@ -1,0 +1,226 @@
+import type { NameCuesRule } from './redaction-rule.js';
+
+/** Where a name stands in a text: `text.slice(start, end)` is the name, without its cue or prefix. */
+export interface NameSpan {
+  start: number;
+  end: number;
+}
+
+/** A rule's cues as regular expressions, built once per rule. */
+interface CompiledCues {
+  prefix: RegExp | undefined;
+  introduction: RegExp | undefined;
+  weakIntroduction: RegExp | undefined;
+  title: RegExp | undefined;
+  greeting: RegExp | undefined;
+  transfer: RegExp | undefined;
+  following: RegExp | undefined;
+  notNames: Set<string>;
+  places: Set<string>;
+  notLowercaseNames: Set<string>;
+}
+
+const LETTER = '[\\p{L}\\p{M}]';
+/** A capitalised word: `Sipho`, `Ng'ang'a`, `Mary-Jane`, `McDonald`, `Thandiwe`. */
+const CAPITALISED = `\\p{Lu}[\\p{Ll}\\p{M}]${LETTER}*(?:['’\\-]${LETTER}+)*`;
+/** A word typed in lower case after an introduction (`my name is amina`). */
+const LOWERCASE = `\\p{Ll}[\\p{Ll}\\p{M}]+(?:['’\\-]\\p{Ll}+)*`;
+/** What may not follow a name word: more of a word, a digit, or an e-mail's `@`. */
+const WORD_END = '(?![\\p{L}\\p{M}\\p{N}_@])';
+/** Particles inside a name (`Pieter van der Merwe`, `Wanjiku wa Kamau`, `Ahmed bin Salim`). */
+const PARTICLES = ['van', 'der', 'den', 'de', 'du', 'le', 'la', 'von', 'wa', 'bin', 'binti', 'ka'];
+
+const CAPITALISED_AT = new RegExp(`${CAPITALISED}${WORD_END}`, 'uy');
+const LOWERCASE_AT = new RegExp(`${LOWERCASE}${WORD_END}`, 'uy');
+/** Between the words of one name: spaces (never a line break), particles allowed. */
+const NEXT_WORD_AT = new RegExp(`[ \\t]+((?:(?:${PARTICLES.join('|')})[ \\t]+){0,2})(?=\\p{Lu})`, 'uy');
+/** What ends a greeting's name: punctuation, a line break, or the end of the text. */
+const GREETING_NAME_END = /^[ \t]*(?:[,.!?;:)\n\r]|$)/u;
+/** After an introduction: spaces, optionally a colon, a comma or a dash. */
+const AFTER_CUE_AT = /[ \t]*(?:[:,\-–][ \t]*)?/uy;
+/** The possessive `'s` after a name is grammar, not the name. */
+const POSSESSIVE = /['’]s$/u;
+/** A name has at most this many words (`Pieter van der Merwe` counts two). */
+const MAX_WORDS = 4;
+
+const compiledByRule = new WeakMap<NameCuesRule, CompiledCues>();
+
+function compile(rule: NameCuesRule): CompiledCues {
+  const known = compiledByRule.get(rule);
+  if (known) return known;
+  const words = (phrases: readonly string[]): string | undefined =>
+    phrases.length === 0
+      ? undefined
+      : [...phrases]
+          .sort((left, right) => right.length - left.length)
+          .map((phrase) => phrase.split(/\s+/).map(escape).join('[ \\t]+'))
+          .join('|');
+  const prefixes = words(rule.prefixes);
+  const introductions = words(rule.introductions);
+  const weak = words(rule.weak_introductions);
+  const titles = words(rule.titles);
+  const greetings = words(rule.greetings);
+  const transfers = words(rule.transfer_introductions);
+  const following = words(rule.following);
+  const before = `(?<![\\p{L}\\p{M}\\p{N}_])`;
+  const after = `(?![\\p{L}\\p{M}\\p{N}_])`;
+  const compiled: CompiledCues = {
+    // A prefix is written in lower case, or capitalised at the start of a sentence (`USipho`);
+    // `kwa`/`ka` capitalised begin place names (`KwaMashu`, `KaNyamazane`), so those stay lower case only.
+    prefix: prefixes ? new RegExp(`${before}(?:${prefixes}|${capitalisedPrefixes(rule.prefixes)})-?(?=\\p{Lu}\\p{Ll})`, 'gu') : undefined,
+    introduction: introductions ? new RegExp(`${before}(?:${introductions})${after}`, 'giu') : undefined,
+    weakIntroduction: weak ? new RegExp(`${before}(?:${weak})${after}`, 'giu') : undefined,
+    // A title may carry a prefix itself: `uMnu. Khumalo`, `kuDr Pillay`.
+    title: titles ? new RegExp(`${before}(?:(?:${prefixes ?? '(?!)'})-?)?(?:${titles})(?:\\.|${after})`, 'giu') : undefined,
+    greeting: greetings ? new RegExp(`${before}(?:${greetings})${after}`, 'giu') : undefined,
+    transfer: transfers
+      ? new RegExp(`${before}(?:${transfers})[ \\t]+(\\p{Lu}{2,}(?:['’\\-]\\p{Lu}+)*(?:[ \\t]+\\p{Lu}{2,}(?:['’\\-]\\p{Lu}+)*){1,3})(?=[ \\t]+\\+?\\d)`, 'gu')
+      : undefined,
+    following: following ? new RegExp(`${before}(${CAPITALISED}(?:[ \\t]+${CAPITALISED}){0,2})[ \\t]+(?:${following})${after}`, 'gu') : undefined,
+    notNames: new Set(rule.not_names.map(fold)),
+    places: new Set(rule.places.map(fold)),
+    notLowercaseNames: new Set(rule.not_lowercase_names.map(fold)),
+  };
+  compiledByRule.set(rule, compiled);
+  return compiled;
+}
+
+/** The prefixes that are also written capitalised at the start of a sentence. */
+function capitalisedPrefixes(prefixes: readonly string[]): string {
+  const capitalised = prefixes
+    .filter((prefix) => !/^k[wa]/.test(prefix) && prefix !== 'ka')
+    .map((prefix) => escape(prefix.charAt(0).toLocaleUpperCase('und') + prefix.slice(1)));
+  return capitalised.length > 0 ? capitalised.join('|') : '(?!)';
+}
+
+/**
+ * The names the rule's cues point at in `text`, leftmost first, never overlapping.
+ *
+ * @example
+ * nameSpans('Sawubona, nginguThandiwe. uSipho Nkosi uzofika', floorNameCues)
+ *   → the spans of 'Thandiwe' and 'Sipho Nkosi'
+ */
+export function nameSpans(text: string, rule: NameCuesRule): NameSpan[] {
+  const cues = compile(rule);
+  const spans: NameSpan[] = [];
+  const add = (span: NameSpan | undefined): void => {
+    if (span) spans.push(span);
+  };
+  for (const at of cueEnds(text, cues.prefix)) add(nameAt(text, at, cues, { lowercase: false }));
+  for (const at of cueEnds(text, cues.introduction)) add(nameAt(text, skipAfterCue(text, at), cues, { lowercase: true }));
+  for (const at of cueEnds(text, cues.weakIntroduction)) add(nameAt(text, skipAfterCue(text, at), cues, { lowercase: false }));
+  for (const at of cueEnds(text, cues.title)) add(nameAt(text, skipAfterCue(text, at), cues, { lowercase: false }));
+  for (const at of cueEnds(text, cues.greeting)) {
+    const span = nameAt(text, skipAfterCue(text, at), cues, { lowercase: false });
+    // A greeting is followed by so many ordinary capitalised words ("Hi, How can I help") that
+    // only a name that closes the greeting counts: "Hi Grace," "Sawubona Sipho!" "Dumela Palesa".
+    if (span && GREETING_NAME_END.test(text.slice(span.end))) add(span);
+  }
+  if (cues.transfer) {
+    cues.transfer.lastIndex = 0;
+    for (let match = cues.transfer.exec(text); match !== null; match = cues.transfer.exec(text)) {
+      const name = match[1]!;
+      const end = match.index + match[0].length;
+      add({ start: end - name.length, end });
+    }
+  }
+  if (cues.following) {
+    cues.following.lastIndex = 0;
+    for (let match = cues.following.exec(text); match !== null; match = cues.following.exec(text)) {
+      // The name is the words after the last ordinary word, place or pronoun before the verb:
+      // "Yesterday Kevin said" → Kevin; "He said", "waseNelson Mandela Bay uthi" → no name.
+      const words = [...match[1]!.matchAll(/\S+/gu)];
+      const notName = (word: string): boolean => isNotName(word, cues.notNames) || isNotName(word, cues.places);
+      let first = words.length;
+      while (first > 0 && !notName(words[first - 1]![0])) first -= 1;
+      if (first === words.length) continue;
+      add({ start: match.index + words[first]!.index, end: match.index + match[1]!.length });
+      cues.following.lastIndex = match.index + match[1]!.length;
+    }
+  }
+  return mergeSpans(spans);
+}
+
+/** The distinct names the cues point at in `text` (for masking them wherever else they appear). */
+export function namesByCues(text: string, rule: NameCuesRule): string[] {
+  return [...new Set(nameSpans(text, rule).map((span) => text.slice(span.start, span.end)))];
+}
+
+function* cueEnds(text: string, pattern: RegExp | undefined): Generator<number> {
+  if (!pattern) return;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    if (match[0] === '') {
+      pattern.lastIndex += 1;
+      continue;
+    }
+    yield match.index + match[0].length;
+  }
+}
+
+function skipAfterCue(text: string, at: number): number {
+  AFTER_CUE_AT.lastIndex = at;
+  const match = AFTER_CUE_AT.exec(text);
+  return match ? at + match[0].length : at;
+}
+
+/**
+ * The name starting at `at`: a capitalised word that is not in `not_names` (or, after an
+ * introduction, a lower-case word that is not in `not_lowercase_names`), then further capitalised
+ * words of the same name.
+ */
+function nameAt(text: string, at: number, cues: CompiledCues, options: { lowercase: boolean }): NameSpan | undefined {
+  const first = wordAt(text, at, CAPITALISED_AT) ?? (options.lowercase ? wordAt(text, at, LOWERCASE_AT) : undefined);
+  if (first === undefined) return undefined;
+  const firstWord = text.slice(at, first);
+  const lowercase = !/^\p{Lu}/u.test(firstWord);
+  if (lowercase ? cues.notLowercaseNames.has(fold(firstWord)) : isNotName(firstWord, cues.notNames) || isNotName(firstWord, cues.places)) {
+    return undefined;
+  }
+  let end = first;
+  // A name typed in lower case is taken as one word: the next lower-case word is usually not a name.
+  for (let words = 1; words < MAX_WORDS && !lowercase; words += 1) {
+    NEXT_WORD_AT.lastIndex = end;
+    const gap = NEXT_WORD_AT.exec(text);
+    if (!gap) break;
+    const wordStart = end + gap[0].length;
+    const wordEnd = wordAt(text, wordStart, CAPITALISED_AT);
+    if (wordEnd === undefined || isNotName(text.slice(wordStart, wordEnd), cues.notNames)) break;
+    end = wordEnd;
+  }
+  const possessive = POSSESSIVE.exec(text.slice(at, end));
+  if (possessive) end -= possessive[0].length;
+  return end > at ? { start: at, end } : undefined;
+}
+
+function wordAt(text: string, at: number, pattern: RegExp): number | undefined {
+  pattern.lastIndex = at;
+  const match = pattern.exec(text);
+  return match ? at + match[0].length : undefined;
+}
+
+/** Whether a capitalised word (or a part of it between hyphens: `Zulu-Natal`) is in `words`. */
+function isNotName(word: string, words: ReadonlySet<string>): boolean {
+  const bare = word.replace(POSSESSIVE, '');
+  if (words.has(fold(bare))) return true;
+  return bare.split('-').some((part) => words.has(fold(part)));
+}
+
+function mergeSpans(spans: NameSpan[]): NameSpan[] {
+  spans.sort((left, right) => left.start - right.start || right.end - left.end);
+  const merged: NameSpan[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+function fold(word: string): string {
+  return word.normalize('NFC').toLocaleLowerCase('und');
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -48,7 +48,7 @@ export interface GateOptions {
 }
 
 /**
- * Whether this scenario alone makes the run exit 1 (SPEC §4.1). Advisory scenarios never do;
+ * Whether this scenario alone makes the run exit 1 (docs/gating.md, "Statuses"). Advisory scenarios never do;
  * blocking ones do on `fail` or `error`, and under `--strict` also on `warn` or `flaky`. `skipped`
  * never does: a skipped scenario was not judged (the budget or a filter stopped it), and the
  * report says so.

@@ -6,7 +6,7 @@ import { languageName } from './language-names.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
 export const ConversationJudgeParamsSchema = z.strictObject({
-  /** What this test cares about, in the scenario author's words (SPEC §3.2). */
+  /** What this test cares about, in the scenario author's words (docs/file-formats.md, "Judge metrics"). */
   criteria: z.string().trim().min(1).optional(),
 });
 export type ConversationJudgeParams = z.infer<typeof ConversationJudgeParamsSchema>;
@@ -53,7 +53,7 @@ const AnswerSchema = z.object({
 });
 
 /**
- * `conversation_judge` (SPEC §5, seed 003 §0.4): every assistant message scored 0–100 with a
+ * `conversation_judge` (docs/file-formats.md, "Judge metrics"): every assistant message scored 0–100 with a
  * reason, plus overall feedback; score = mean / 100; details keep
  * `message_scores: [{message_index, score, reason}]` in conversation order. One judge call per
  * conversation, so the judge sees each message in its context.

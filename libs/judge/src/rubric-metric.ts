@@ -16,11 +16,12 @@ export const RubricParamsSchema = z.strictObject({});
 export const RUBRIC_DEFAULT_THRESHOLD = 0.7;
 
 /**
- * A rubric metric (SPEC §3.4, seed 004): the judge applies the rubric text on the metric's scale
- * (normalised to [0, 1] as (score − min) / (max − min)) to the whole conversation or to each
- * assistant message, and says of every criterion whether it was met. Any `required` criterion
- * not met fails the metric whatever the score; `recommended` ones are the judge's to weigh in the
- * score (the instructions tell it to), so they lower it without failing it on their own.
+ * A rubric metric (docs/file-formats.md, "Custom rubric metric"): the judge applies the rubric text
+ * on the metric's scale (normalised to [0, 1] as (score − min) / (max − min)) to the whole
+ * conversation or to each assistant message, and says of every criterion whether it was met. Any
+ * `required` criterion not met fails the metric whatever the score; `recommended` ones are the
+ * judge's to weigh in the score (the instructions tell it to), so they lower it without failing it
+ * on their own.
  *
  * Used for the suite's `metrics/<name>.yaml` and for the built-in `fluency_en` / `fluency_sw`.
  */

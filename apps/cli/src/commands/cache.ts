@@ -4,7 +4,7 @@ import { ConfigError, displayPath } from '@parley/core';
 import type { JudgeCacheGroup, JudgeCacheStats } from '@parley/store';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 
-/** Adds `parley cache stats` and `parley cache clear`: the judge verdict cache in .parley/parley.db (SPEC §5). */
+/** Adds `parley cache stats` and `parley cache clear`: the judge verdict cache in .parley/parley.db. */
 export function register(program: Command, context: ProgramContext): void {
   const cache = program.command('cache').description('the judge verdict cache in .parley/parley.db').exitOverride();
   cache

@@ -59,7 +59,8 @@ export async function runsShowCommand(id: string, flags: { format?: string }, co
   try {
     const run = store.getRun(id);
     if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
-    // metadata_only: the store keeps the reason for a reviewer, the console never shows it (SPEC §7).
+    // metadata_only: the store keeps the reason for a reviewer who opens it on purpose; the console
+    // is an output like a report, and no output ever shows such content.
     const results = store
       .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
       .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));

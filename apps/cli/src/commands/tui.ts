@@ -13,7 +13,7 @@ interface TuiFlags {
 type TuiStart = 'index' | 'rate' | 'kappa' | 'live';
 
 /**
- * Adds `parley tui [suite]`, `tui rate`, `tui kappa` and `tui run` (SPEC §8). The Ink app is
+ * Adds `parley tui [suite]`, `tui rate`, `tui kappa` and `tui run`. The Ink app is
  * imported here, on demand, so no other command ever loads Ink or React.
  */
 export function register(program: Command, context: ProgramContext): void {

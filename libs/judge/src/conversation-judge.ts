@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeAnswerIssues, FiniteNumber, messageCoverageProblem } from './judged-messages.js';
 import type { JudgeMetric, JudgeTask, JudgeVerdict } from './judge-metric.js';
 import { languageName } from './language-names.js';
+import { messageScoresSchema } from './message-scores-schema.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
 export const ConversationJudgeParamsSchema = z.strictObject({
@@ -27,19 +28,10 @@ const ANSWER_SCHEMA = {
   schema: {
     type: 'object',
     properties: {
-      message_scores: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            message_index: { type: 'integer', description: 'The number in brackets of the assistant message' },
-            score: { type: 'integer', description: '0 (unacceptable) to 100 (excellent)' },
-            reason: { type: 'string', description: 'One sentence' },
-          },
-          required: ['message_index', 'score', 'reason'],
-          additionalProperties: false,
-        },
-      },
+      message_scores: messageScoresSchema({
+        score: { type: 'integer', description: '0 (unacceptable) to 100 (excellent)' },
+        reason: { type: 'string', description: 'One sentence' },
+      }),
       overall_feedback: { type: 'string' },
     },
     required: ['message_scores', 'overall_feedback'],

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { describeAnswerIssues, FiniteNumber, messageCoverageProblem } from './judged-messages.js';
 import type { JudgeMetric, JudgeTask, JudgeVerdict } from './judge-metric.js';
 import { languageName } from './language-names.js';
+import { messageScoresSchema } from './message-scores-schema.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
 /** How the judge rates a criterion; `not_applicable` when the conversation gives it no occasion. */
@@ -123,20 +124,11 @@ function perMessageSchema(rubric: RubricMetricFile): JudgeTask['schema'] {
     schema: {
       type: 'object',
       properties: {
-        message_scores: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              message_index: { type: 'integer', description: 'The number in brackets of the assistant message' },
-              score: { type: 'number', description: `${rubric.scale.min} to ${rubric.scale.max}` },
-              reason: { type: 'string' },
-              ...(hasCriteria ? { criteria: criteriaSchema(rubric.criteria) } : {}),
-            },
-            required: ['message_index', 'score', 'reason', ...(hasCriteria ? ['criteria'] : [])],
-            additionalProperties: false,
-          },
-        },
+        message_scores: messageScoresSchema({
+          score: { type: 'number', description: `${rubric.scale.min} to ${rubric.scale.max}` },
+          reason: { type: 'string' },
+          ...(hasCriteria ? { criteria: criteriaSchema(rubric.criteria) } : {}),
+        }),
         overall_feedback: { type: 'string' },
       },
       required: ['message_scores', 'overall_feedback'],

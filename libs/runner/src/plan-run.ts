@@ -12,7 +12,7 @@ import { loadResumeState, type ResumeState } from './resume-run.js';
 import { newRunId } from './run-id.js';
 import { checkSuiteJudging, refuseJudgeReplayWhileRecording } from './run-judging.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
-import { recordingsDir } from './scenario-run.js';
+import { recordingsDir } from './suite-paths.js';
 import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
 
 /** What a run is to do, decided before it writes anything: every usage error is found here. */

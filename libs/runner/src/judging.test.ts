@@ -382,6 +382,24 @@ describe('cross-check', () => {
     expect(summary).toContain('cross-check sample 100% → 0%');
   });
 
+  it('cross-checks a scenario on all its judge metrics or on none: never both checked and not checked', async () => {
+    const files = fiftyScenarios(
+      'pricing:\n  gpt-4.1-mini: { input: 1, output: 0 }\n  claude-opus-4-7: { input: 1, output: 0 }\n  gpt-4.1: { input: 1, output: 0 }\n',
+    );
+    const dir = writeTempSuite({
+      ...files,
+      'parley.yaml': files['parley.yaml']!.replace('sample: 0.1', 'sample: 1.0').replace('concurrency: 8', 'concurrency: 1'),
+      // Two judge metrics (its own and fluency_sw): the 80% mark ($0.004 of $0.005) is reached between them.
+      'scenarios/s00.yaml': 'id: s00\nagent: booking\nlanguage: sw\nuser: { opening: "Scenario s00: do you do nails?" }\nexpect:\n  - { metric: conversation_judge }\n',
+    });
+    const outcome = await runSuite({ suitePath: dir, mode: 'live', seed: 1, noCache: true, budgetUsd: 0.005, outDir: 'out/both' }, fiftyDeps(dir));
+    const crossCheck = outcome.report.judge!.cross_check!;
+    expect(crossCheck.checked).toContain('s00');
+    for (const id of crossCheck.checked) expect(crossCheck.downgrade?.not_checked ?? []).not.toContain(id);
+    const s00 = outcome.report.results.find((result) => result.scenario_id === 's00')!;
+    expect(s00.metrics.map((metric) => metric.details?.['cross_check'] !== undefined)).toEqual([true, true]);
+  });
+
   it('stops cross-checking at 80% of the budget, so what is left judges one more scenario', async () => {
     const files = fiftyScenarios(
       'pricing:\n  gpt-4.1-mini: { input: 1, output: 0 }\n  claude-opus-4-7: { input: 1, output: 0 }\n  gpt-4.1: { input: 1, output: 0 }\n',

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { useNavigation } from '../navigation.js';
+import { wrapText } from '../rate/wrap-text.js';
 import { MIN_SIZE, useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { Footer, type KeyHint } from './footer.js';
@@ -127,14 +128,19 @@ function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; dept
   ];
   const all = [...keys, ...shared];
   const width = Math.min(16, Math.max(...all.map(([key]) => Array.from(key).length)));
+  const { columns } = useTerminalSize();
+  // An explanation wraps under itself rather than losing its end (the kappa columns' are long).
+  const actionWidth = Math.max(10, columns - width - 5);
   return (
     <Box flexDirection="column">
-      {all.map(([key, action]) => (
-        <Text key={`${key}-${action}`} wrap="truncate-end">
-          <Text bold>{`  ${key.padEnd(width)}`}</Text>
-          {`  ${action}`}
-        </Text>
-      ))}
+      {all.map(([key, action]) =>
+        wrapText(action, actionWidth).map((line, index) => (
+          <Text key={`${key}-${action}-${index}`} wrap="truncate-end">
+            <Text bold>{index === 0 ? `  ${key.padEnd(width)}` : ' '.repeat(width + 2)}</Text>
+            {`  ${line}`}
+          </Text>
+        )),
+      )}
     </Box>
   );
 }

@@ -1,24 +1,38 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+// Terminal presentation (Ink, React, progress bars) belongs to apps/: libraries return data and text.
+const presentationPackages = ['ink', 'ink-*', 'react', 'react-*', 'cli-progress'];
+
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**', '**/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
-      // Who may import whom (SPEC §9): libraries never import apps, tools or UI code.
+      // Who may import whom (docs/architecture.md, "Layers"). Every project carries one scope: tag
+      // (lib, app, ui, tool) and one type: tag (its layer); an import must satisfy the constraints
+      // of both. Libraries never import apps, tools or UI code, and a layer imports only the layers
+      // below it: util <- domain <- data <- feature <- app / ui. The local fakes are test servers
+      // that tests in any project start.
       '@nx/enforce-module-boundaries': [
         'error',
         {
           allow: ['@parley/fake-llm', '@parley/fake-langfuse'],
           depConstraints: [
-            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'], bannedExternalImports: presentationPackages },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib', 'scope:ui'] },
             // The Ink app: loaded by the CLI's `parley tui` only, itself a view over the libraries.
             { sourceTag: 'scope:ui', onlyDependOnLibsWithTags: ['scope:lib'] },
             { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib', 'scope:tool'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:util', 'type:domain'] },
+            { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:util', 'type:domain', 'type:data'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:util', 'type:domain', 'type:data', 'type:feature'] },
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:util', 'type:domain', 'type:data', 'type:feature'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:domain', 'type:data', 'type:feature', 'type:ui'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:util', 'type:domain', 'type:data', 'type:feature', 'type:tool'] },
           ],
         },
       ],

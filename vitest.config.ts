@@ -1,18 +1,19 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { workspacePackages } from './scripts/workspace-packages.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const libs = ['core', 'canary', 'config', 'providers', 'metrics', 'engine', 'store', 'gate', 'reports', 'runner', 'redaction', 'production', 'compare', 'calibration', 'judge', 'telemetry', 'monitor', 'generate'];
+
+// Tests run against the TypeScript sources of sibling packages, not their build output: each
+// `@parley/*` workspace package with a `src/index.ts` resolves to it.
+const aliases = workspacePackages()
+  .filter(({ folder, manifest }) => manifest.name.startsWith('@parley/') && existsSync(here(`${folder}/src/index.ts`)))
+  .map(({ folder, manifest }) => ({ find: manifest.name, replacement: here(`${folder}/src/index.ts`) }));
 
 export default defineConfig({
   resolve: {
-    // Tests run against the TypeScript sources of sibling packages, not their build output.
-    alias: [
-      ...libs.map((name) => ({ find: `@parley/${name}`, replacement: here(`libs/${name}/src/index.ts`) })),
-      { find: '@parley/tui', replacement: here('apps/tui/src/index.ts') },
-      { find: '@parley/fake-llm', replacement: here('tools/fake-llm/src/index.ts') },
-      { find: '@parley/fake-langfuse', replacement: here('tools/fake-langfuse/src/index.ts') },
-    ],
+    alias: aliases,
   },
   test: {
     globalSetup: ['./vitest.global-setup.ts'],

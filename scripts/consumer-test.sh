@@ -7,10 +7,13 @@
 #
 #   scripts/consumer-test.sh            # Node 22 and 24
 #   scripts/consumer-test.sh 24         # one runtime
+#   scripts/consumer-test.sh --tarball parley-eval-0.1.0.tgz 22   # a tarball packed already (the release workflow's)
 #
 # Needs the registry for the package's dependencies (as any `npm install` does); nothing else.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+given_tarball=""
+if [ "${1:-}" = "--tarball" ]; then given_tarball="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2; fi
 majors=("${@:-22 24}")
 # shellcheck disable=SC2206
 majors=(${majors[*]})
@@ -21,8 +24,12 @@ case "$work/" in "$repo"/*) echo "consumer-test: $work is inside the checkout; s
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "npm pack (apps/cli → parley-eval)"
-(cd "$repo/apps/cli" && PATH="$("$repo/scripts/fetch-node.sh" 22):$PATH" npm pack --silent --pack-destination "$work" >/dev/null)
+if [ -n "$given_tarball" ]; then
+  cp "$given_tarball" "$work/"
+else
+  step "npm pack (apps/cli → parley-eval)"
+  (cd "$repo/apps/cli" && PATH="$("$repo/scripts/fetch-node.sh" 22):$PATH" npm pack --silent --pack-destination "$work" >/dev/null)
+fi
 tarball="$(ls "$work"/parley-eval-*.tgz)"
 echo "$(basename "$tarball"): $(du -k "$tarball" | cut -f1) KiB"
 

@@ -1,26 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { repositoryRoot as root, workspacePackages } from '../workspace-packages.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const env = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false' };
 const nx = (...args: string[]) => execFileSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: root, env, encoding: 'utf8' });
 
 /** Every workspace package (apps/*, libs/*, tools/* with a package.json), by its package name. */
-function workspacePackages(): string[] {
-  return ['apps', 'libs', 'tools']
-    .flatMap((folder) => readdirSync(join(root, folder)).map((name) => join(root, folder, name, 'package.json')))
-    .filter((file) => existsSync(file))
-    .map((file) => (JSON.parse(readFileSync(file, 'utf8')) as { name: string }).name)
-    .sort();
-}
+const workspacePackageNames = () => workspacePackages().map(({ manifest }) => manifest.name).sort();
 
 // Each nx command builds the project graph in a fresh process (no daemon): seconds each, more on a busy machine.
 describe('Nx targets inferred by scripts/nx/parley-targets.mjs', { timeout: 180_000 }, () => {
   it('gives every app, library and tool a build, typecheck, test and lint target', () => {
-    const packages = workspacePackages();
+    const packages = workspacePackageNames();
     expect(packages.length).toBeGreaterThan(15);
     for (const target of ['build', 'typecheck', 'test', 'lint']) {
       const projects = nx('show', 'projects', '--with-target', target).trim().split('\n').sort();

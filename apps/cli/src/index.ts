@@ -10,8 +10,11 @@ import type { RunOptions, RunOutcome } from '@parley/runner';
 export interface RunSuiteOptions extends RunOptions {
   /** Relative paths (suite, reports, store, baselines) resolve against it; default `process.cwd()`. */
   cwd?: string;
-  /** Where API keys and base URLs are read from; default `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  /**
+   * Where API keys and base URLs are read from; default `process.env` (which fits this type: it is
+   * written without Node's types so a project without `@types/node` compiles).
+   */
+  env?: Record<string, string | undefined>;
   /** Called with every run event (scenario started, turn, metric, finished …) as it happens. */
   listeners?: RunListener[];
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
+import { EXIT_CONFIG_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from '@parley/gate';
 import * as cache from './commands/cache.js';
 import * as calibrate from './commands/calibrate.js';
 import * as canary from './commands/canary.js';
@@ -25,10 +26,6 @@ import { describeInternalError } from './program/internal-error.js';
 import { PARLEY_PACKAGE_VERSION } from './program/package-info.js';
 import { renderIssueAnnotations } from './reporters/github-annotations.js';
 
-export const EXIT_USAGE = 2;
-/** An unexpected error: like a configuration error, the run could not be evaluated. */
-export const EXIT_INTERNAL = 2;
-export { describeInternalError } from './program/internal-error.js';
 
 /**
  * Every command, in the order `parley --help` lists them. A new command is a file in commands/
@@ -78,7 +75,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here with code 0; every usage error is a configuration error.
-      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return error.exitCode === 0 ? EXIT_OK : EXIT_CONFIG_ERROR;
     }
     if (isConfigError(error)) {
       printIssues(context.output, error.issues, context.cwd);
@@ -86,11 +83,11 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
         const workspace = context.env.GITHUB_WORKSPACE;
         context.output.out(renderIssueAnnotations(error.issues, { cwd: context.cwd, ...(workspace ? { workspace } : {}) }));
       }
-      return EXIT_USAGE;
+      return EXIT_CONFIG_ERROR;
     }
     // Anything else is ours, not the suite's: the run could not be evaluated (exit 2, never 1).
     context.output.err(describeInternalError(error, context.env));
-    return EXIT_INTERNAL;
+    return EXIT_INTERNAL_ERROR;
   }
 }
 

@@ -23,9 +23,10 @@ export interface CalibrationDue {
 }
 
 /**
- * Whether the monthly judge calibration is due (seed 000: the judge's agreement with people drifts,
- * and is re-measured every month on at least 10 new items). Overdue when no judge session finished
- * in the last 35 days; thin when the last session came with fewer than 10 new items.
+ * Whether the monthly judge calibration is due (docs/calibration.md, "Why monthly": the judge's
+ * agreement with people drifts, so it is re-measured every month on at least 10 new items). Overdue
+ * when no judge session finished in the last 35 days; thin when the last session came with fewer
+ * than 10 new items.
  *
  * @example
  * calibrationDue(set, store.sessions('calibration'), clock.now()).warnings

@@ -5,7 +5,7 @@ import type { CalibrationSet } from '@parley/config';
 import { loadRubric, RUBRIC_FILE, type CalibrationRubric } from './judge/rubric-file.js';
 import { CALIBRATION_SET_FILE, loadCalibrationSet } from './set-file/calibration-set-file.js';
 
-/** The files of a calibration folder (SPEC §6: `--dir`, default `./calibration`). */
+/** The files of a calibration folder (docs/calibration.md, "The folder": `--dir`, default `./calibration`). */
 export interface CalibrationFolder {
   dir: string;
   /** The folder relative to the working directory (`calibration`): sessions are stored under it. */
@@ -36,7 +36,8 @@ export function hasRecording(folder: CalibrationFolder): boolean {
 
 /**
  * The set and its rubric, which must carry the same version: judges and reviewers rate with the
- * same rubric (SPEC §6), so a rubric bumped without the set (or the other way round) is an error.
+ * same rubric (docs/calibration.md, "The folder"), so a rubric bumped without the set (or the other
+ * way round) is an error.
  */
 export function loadCalibrationFolder(folder: CalibrationFolder): { set: CalibrationSet; rubric: CalibrationRubric } {
   const set = loadCalibrationSet(folder.setFile);

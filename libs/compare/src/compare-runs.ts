@@ -74,12 +74,13 @@ export interface CompareOptions {
 }
 
 /**
- * Compares two runs of one suite offline (SPEC §4.2): status changes, and per scenario and scored
- * metric the delta of the mean score, regressions first. When both runs repeated their scenarios
- * (`--repeat N`), each metric also gets a paired test across scenarios (sign-flip permutation,
- * exact up to 16 pairs) and a seeded bootstrap interval of the mean delta, so that a team can tell
- * a real regression from the noise an LLM agent makes between runs. Without repeats one score per
- * scenario says too little about its noise, and the statistics are left out with a note saying so.
+ * Compares two runs of one suite offline (docs/gating.md, "Baselines"): status changes, and per
+ * scenario and scored metric the delta of the mean score, regressions first. When both runs
+ * repeated their scenarios (`--repeat N`), each metric also gets a paired test across scenarios
+ * (sign-flip permutation, exact up to 16 pairs) and a seeded bootstrap interval of the mean delta,
+ * so that a team can tell a real regression from the noise an LLM agent makes between runs. Without
+ * repeats one score per scenario says too little about its noise, and the statistics are left out
+ * with a note saying so.
  *
  * Runs of different suites are refused (ConfigError): their scenarios are not the same tests.
  */

@@ -3,21 +3,21 @@ import { BaselineSchema } from './baseline-schema.js';
 import { parseConfigText } from './config-file.js';
 import { whereIs } from './test-support/suite-fixture.js';
 
-/** SPEC §3.5, verbatim. */
-const SPEC_BASELINE = `{ "schema_version": 1, "suite": "ratiba_booking", "parley_version": "0.1.0",
+/** The baseline example of docs/file-formats.md. */
+const EXAMPLE_BASELINE = `{ "schema_version": 1, "suite": "ratiba_booking", "parley_version": "0.1.0",
   "created_at": "2026-11-26T12:00:00Z", "config_fingerprint": "sha256:…",
   "entries": [ { "test_id": "spa_booking_swahili_happy", "metric": "conversation_judge",
                  "score": 0.91, "meta": { "judge_model": "claude-opus-4-7", "metric_version": "1.0.0" } } ] }`;
 
 describe('BaselineSchema', () => {
-  it("accepts SPEC §3.5's example", () => {
-    const parsed = parseConfigText(SPEC_BASELINE, 'baseline.json', BaselineSchema);
+  it('accepts the documented example', () => {
+    const parsed = parseConfigText(EXAMPLE_BASELINE, 'baseline.json', BaselineSchema);
     expect(parsed.issues).toEqual([]);
     expect(parsed.data?.entries[0]).toMatchObject({ test_id: 'spa_booking_swahili_happy', score: 0.91 });
   });
 
   it('refuses another schema_version, at its place in the file', () => {
-    const parsed = parseConfigText(SPEC_BASELINE.replace('"schema_version": 1', '"schema_version": 2'), 'baseline.json', BaselineSchema);
+    const parsed = parseConfigText(EXAMPLE_BASELINE.replace('"schema_version": 1', '"schema_version": 2'), 'baseline.json', BaselineSchema);
     expect(parsed.issues).toEqual([
       { file: 'baseline.json', line: 1, column: 21, message: '"schema_version" must be 1, got number 2', severity: 'error' },
     ]);

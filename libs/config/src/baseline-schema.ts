@@ -16,9 +16,9 @@ export const BaselineEntrySchema = z.looseObject({
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
 
 /**
- * A baseline file (SPEC §3.5): the scores of a known-good run. Unknown keys are kept (loose
- * objects) so a newer Parley can add fields without older ones refusing the file; the
- * `schema_version` is what must match.
+ * A baseline file (docs/file-formats.md, "Baseline and calibration files"): the scores of a
+ * known-good run. Unknown keys are kept (loose objects) so a newer Parley can add fields without
+ * older ones refusing the file; the `schema_version` is what must match.
  */
 export const BaselineSchema = z
   .looseObject({

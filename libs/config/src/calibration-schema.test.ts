@@ -3,8 +3,8 @@ import { CalibrationSetSchema } from './calibration-schema.js';
 import { parseConfigText } from './config-file.js';
 import { whereIs } from './test-support/suite-fixture.js';
 
-/** SPEC §3.6, verbatim. */
-const SPEC_CALIBRATION = `schema_version: 1
+/** The calibration set example of docs/file-formats.md. */
+const EXAMPLE_CALIBRATION = `schema_version: 1
 rubric_version: "1.0.0"
 owner: calibration-owner            # who runs the monthly session
 axes: [intent_comprehension, response_naturalness, cultural_appropriateness]
@@ -29,31 +29,31 @@ function messages(text: string): string[] {
 }
 
 describe('CalibrationSetSchema', () => {
-  it("accepts SPEC §3.6's example", () => {
-    const parsed = parseConfigText(SPEC_CALIBRATION, 'human_labelled.yaml', CalibrationSetSchema);
+  it('accepts the documented example', () => {
+    const parsed = parseConfigText(EXAMPLE_CALIBRATION, 'human_labelled.yaml', CalibrationSetSchema);
     expect(parsed.issues).toEqual([]);
     expect(parsed.data?.items[0]?.ratings[0]).toMatchObject({ reviewer: 'rev-a', intent_comprehension: 4, note: '' });
   });
 
   it('rejects a rating of 6 at its place', () => {
-    const text = SPEC_CALIBRATION.replace('response_naturalness: 5', 'response_naturalness: 6');
+    const text = EXAMPLE_CALIBRATION.replace('response_naturalness: 5', 'response_naturalness: 6');
     expect(messages(text)).toEqual([`${whereIs(text, '6, cultural')} "response_naturalness" must be at most 5, got number 6`]);
   });
 
   it('rejects ratings that are not whole numbers or name no axis', () => {
-    const half = SPEC_CALIBRATION.replace('intent_comprehension: 4,', 'intent_comprehension: 3.5,');
+    const half = EXAMPLE_CALIBRATION.replace('intent_comprehension: 4,', 'intent_comprehension: 3.5,');
     expect(messages(half)).toEqual([`${whereIs(half, '3.5')} "intent_comprehension" must be a whole number, got number 3.5`]);
-    const misspelt = SPEC_CALIBRATION.replace('cultural_appropriateness: 4,', 'cultural_appropriatenes: 4,');
+    const misspelt = EXAMPLE_CALIBRATION.replace('cultural_appropriateness: 4,', 'cultural_appropriatenes: 4,');
     expect(messages(misspelt)).toEqual([
       `${whereIs(misspelt, '4, note')} "cultural_appropriatenes" is not an axis of this set (axes: intent_comprehension, response_naturalness, cultural_appropriateness)`,
     ]);
   });
 
   it('rejects duplicate item ids and unknown sources', () => {
-    const item = SPEC_CALIBRATION.slice(SPEC_CALIBRATION.indexOf('  - id:'));
-    const twice = `${SPEC_CALIBRATION}${item}`;
+    const item = EXAMPLE_CALIBRATION.slice(EXAMPLE_CALIBRATION.indexOf('  - id:'));
+    const twice = `${EXAMPLE_CALIBRATION}${item}`;
     expect(messages(twice)).toEqual([`${whereIs(twice, 'cal-2026-11-001', 2)} duplicate item id "cal-2026-11-001"`]);
-    const prod = SPEC_CALIBRATION.replace('source: production', 'source: prod');
+    const prod = EXAMPLE_CALIBRATION.replace('source: production', 'source: prod');
     expect(messages(prod)).toEqual([
       `${whereIs(prod, 'prod ')} "source" is invalid: source is production, synthetic or scenario:<scenario id> (got "prod")`,
     ]);

@@ -37,14 +37,14 @@ export const CalibrationItemSchema = z.strictObject({
     .regex(/^(?:production|synthetic|scenario:[a-z0-9_-]+)$/, 'source is production, synthetic or scenario:<scenario id>'),
   language: z.string().regex(/^[a-z]{2,3}$/, 'use an ISO 639 language code such as en, sw or zu'),
   vertical: z.string().optional(),
-  /** Already masked (SPEC §7). */
+  /** Already masked (docs/privacy.md). */
   transcript: z.array(CalibrationMessageSchema).min(1),
   /** Empty for an imported item nobody has rated yet. */
   ratings: z.array(CalibrationRatingSchema).default([]),
 });
 export type CalibrationItem = z.infer<typeof CalibrationItemSchema>;
 
-/** `calibration/human_labelled.yaml` (SPEC §3.6). */
+/** `calibration/human_labelled.yaml` (docs/file-formats.md, "Baseline and calibration files"). */
 export const CalibrationSetSchema = z
   .strictObject({
     schema_version: z.literal(CALIBRATION_SCHEMA_VERSION),

@@ -7,11 +7,12 @@ import type { ScenarioFile } from './scenario-schema.js';
 const UNKNOWN_VERSION = 'unknown';
 
 /**
- * `sha256:<hex>` identifying a suite's configuration (SPEC §3.5): the canonical JSON of the
- * validated parley.yaml, every loaded scenario's validated data keyed by id, and the sorted
- * `name@version` of every metric the scenarios use (their expectations, and the `fluency_<lang>`
- * metric their language attaches when the suite knows one). Built from parsed data, never bytes or
- * absolute paths, so it is the same on every platform and checkout, CRLF or LF.
+ * `sha256:<hex>` identifying a suite's configuration (docs/file-formats.md,
+ * "Baseline and calibration files"): the canonical JSON of the validated parley.yaml, every loaded
+ * scenario's validated data keyed by id, and the sorted `name@version` of every metric the
+ * scenarios use (their expectations, and the `fluency_<lang>` metric their language attaches when
+ * the suite knows one). Built from parsed data, never bytes or absolute paths, so it is the same on
+ * every platform and checkout, CRLF or LF.
  *
  * `metricVersions` gives built-in metric versions by name; custom rubric metrics' versions come
  * from their files unless given there too. Every scenario counts, also those a `--scenario` /

@@ -157,7 +157,7 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
   return warnings;
 }
 
-/** SPEC §7: a scenario of a restricted vertical without configured redaction extras is refused (`Medical` is `medical`). */
+/** docs/privacy.md, "Restricted verticals": a scenario of a restricted vertical without configured redaction extras is refused (`Medical` is `medical`). */
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
   const problem = restrictedVerticalProblem(config.redaction, data.vertical);
   return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];

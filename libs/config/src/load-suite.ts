@@ -155,7 +155,7 @@ export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
   );
 }
 
-/** SPEC §5: a judge model equal to an agent's model grades its own output; warn (error under --strict). */
+/** docs/file-formats.md, "Judge metrics": a judge model equal to an agent's model grades its own output; warn (error under --strict). */
 function judgeModelWarnings(config: SuiteFile, suite: ParsedConfigFile<SuiteFile>): ConfigIssue[] {
   const warnings: ConfigIssue[] = [];
   const votes = config.judge?.votes_on_fail;

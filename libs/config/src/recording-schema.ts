@@ -16,7 +16,7 @@ const UsageSchema = z.object({
   cache_write_input_tokens: z.number().int().min(0).optional(),
 });
 
-/** One line of `recordings/<scenario_id>.jsonl`: one LLM call (SPEC §3.3). */
+/** One line of `recordings/<scenario_id>.jsonl`: one LLM call (docs/file-formats.md, "Recordings"). */
 export const RecordingEntrySchema = z.object({
   v: z.literal(1),
   role: z.enum(['agent', 'simulator', 'judge']),

@@ -48,7 +48,7 @@ export const RedactionExtrasSchema = z
   });
 export type RedactionExtras = z.output<typeof RedactionExtrasSchema>;
 
-/** `redaction:` of parley.yaml (SPEC §3.1, §7). The floor rules always apply; these add to them. */
+/** `redaction:` of parley.yaml (docs/privacy.md, "A suite's own rules"). The floor rules always apply; these add to them. */
 export const RedactionSchema = z.strictObject({
   /** A text file of names to mask as `<name>`, one a line (`#` starts a comment). */
   identities: z.string().optional(),

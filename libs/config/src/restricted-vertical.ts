@@ -21,7 +21,7 @@ export function matchingVertical(names: Iterable<string>, vertical: string): str
 /**
  * Why content of `vertical` may not leave the run, or undefined when it may: a vertical listed in
  * `redaction.restricted_verticals` (health, legal) needs its own extra rules in
- * `redaction.extras.<vertical>` first (seed 000 §4: blocked rather than shipped half-masked).
+ * `redaction.extras.<vertical>` first (docs/privacy.md: blocked rather than shipped half-masked).
  * Verticals are compared by {@link verticalKey}, in the list, in the extras and in what is read.
  */
 export function restrictedVerticalProblem(redaction: RedactionConfig | undefined, vertical: string | undefined): string | undefined {

@@ -34,7 +34,7 @@ export const RubricCriterionSchema = z.strictObject({
 });
 export type RubricCriterion = z.infer<typeof RubricCriterionSchema>;
 
-/** A custom LLM-judged rubric metric: `metrics/<name>.yaml` (SPEC §3.4). */
+/** A custom LLM-judged rubric metric: `metrics/<name>.yaml` (docs/file-formats.md, "Custom rubric metric"). */
 export const RubricMetricSchema = z
   .strictObject({
     name: z.string().regex(METRIC_NAME_PATTERN, 'metric names use lowercase letters, digits and _, starting with a letter'),

@@ -25,7 +25,7 @@ function expectAgreement(text: string): boolean {
   return true;
 }
 
-const SPEC_SCENARIO = `id: spa_booking_swahili_happy        # [a-z0-9_-]+, unique, equals the file stem
+const EXAMPLE_SCENARIO = `id: spa_booking_swahili_happy        # [a-z0-9_-]+, unique, equals the file stem
 title: Customer books a massage in Swahili and pays by M-Pesa
 agent: booking
 language: sw                          # attaches the language's fluency metric automatically
@@ -60,15 +60,15 @@ expect:
 `;
 
 describe('parseYamlSubset', () => {
-  it('parses the SPEC scenario example exactly as yaml does', () => {
-    const fast = parseYamlSubset(SPEC_SCENARIO);
+  it('parses the documented scenario example exactly as yaml does', () => {
+    const fast = parseYamlSubset(EXAMPLE_SCENARIO);
     expect(fast).toBeDefined();
-    expect(fast?.value).toStrictEqual(parse(SPEC_SCENARIO));
+    expect(fast?.value).toStrictEqual(parse(EXAMPLE_SCENARIO));
   });
 
   it('treats CRLF line ends like LF', () => {
-    const crlf = SPEC_SCENARIO.replaceAll('\n', '\r\n');
-    expect(parseYamlSubset(crlf)?.value).toStrictEqual(parseYamlSubset(SPEC_SCENARIO)?.value);
+    const crlf = EXAMPLE_SCENARIO.replaceAll('\n', '\r\n');
+    expect(parseYamlSubset(crlf)?.value).toStrictEqual(parseYamlSubset(EXAMPLE_SCENARIO)?.value);
   });
 
   it.each([
@@ -173,7 +173,7 @@ describe('parseYamlSubset', () => {
       insert: fc.constantFrom('', ' ', '  ', '\n', '-', ':', ': ', '#', ' #', '"', "'", '[', ']', '{', '}', ',', '|', '|-', '\n  ', 'a', '\\', '\r\n'),
     });
     fc.assert(
-      fc.property(fc.constantFrom(SPEC_SCENARIO, 'a:\n  - b: 1\n    c: [x, "y"]\n  - |\n    z\nd: e\n'), fc.array(damage, { minLength: 1, maxLength: 3 }), (text, damages) => {
+      fc.property(fc.constantFrom(EXAMPLE_SCENARIO, 'a:\n  - b: 1\n    c: [x, "y"]\n  - |\n    z\nd: e\n'), fc.array(damage, { minLength: 1, maxLength: 3 }), (text, damages) => {
         let damaged = text;
         for (const { at, remove, insert } of damages) {
           const position = at % (damaged.length + 1);

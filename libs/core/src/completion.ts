@@ -76,7 +76,7 @@ export interface CompletionResponse {
   model: string;
   /** Measured (live) or recorded (replay) latency of the call. */
   latency_ms: number;
-  /** The state a service agent reported after answering (SPEC §3.2.1 `state`). */
+  /** The state a service agent reported after answering (the `state` of the service wire format, docs/file-formats.md, "Suite"). */
   state?: string;
 }
 

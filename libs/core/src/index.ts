@@ -10,5 +10,6 @@ export * from './events.js';
 export * from './comparison-case.js';
 export * from './atomic-file.js';
 export * from './text-file.js';
+export * from './platform-spawn.js';
 export * from './terminal-text.js';
 export * from './display-path.js';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { programPlan } from '@parley/core';
 import { ProviderError } from '@parley/providers';
 import { tail, type AgentTransport } from './agent-transport.js';
 
@@ -30,7 +31,14 @@ export function commandAgent(options: CommandAgentOptions): AgentTransport {
   const program = options.command.join(' ');
 
   const start = (): ChildProcessWithoutNullStreams => {
-    const process = spawn(options.command[0]!, options.command.slice(1), { cwd: options.cwd, env: options.env, stdio: 'pipe' });
+    // Through cmd.exe on Windows unless it is an .exe: `npx …` and other .cmd shims start no other way.
+    const plan = programPlan(options.command, globalThis.process.platform, options.env);
+    const process = spawn(plan.file, plan.args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: 'pipe',
+      ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+    });
     process.stderr.setEncoding('utf8');
     process.stderr.on('data', (chunk: string) => {
       stderr = tail(stderr + chunk, 16_000);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,26 @@ describe('moduleAgent', () => {
     await transport.close();
     // No compiled copy is left beside the source.
     expect(readdirSync(dir).filter((name) => name.includes('.parley-'))).toEqual([]);
+  });
+
+  it('a .ts agent in a CommonJS package (npm init -y writes "type": "commonjs"): one line saying to name it .mts, and the .mts loads', async () => {
+    const project = join(dir, 'cjs-project');
+    mkdirSync(join(project, 'agents'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "cjs-project", "type": "commonjs" }\n');
+    const source = `export async function respond(turn: { message: string }): Promise<string> { return 'hi ' + turn.message; }\n`;
+    writeFileSync(join(project, 'agents', 'agent.ts'), source);
+    const failing = moduleAgent({ file: join(project, 'agents', 'agent.ts'), timeoutMs: 30_000 });
+    const error = await providerFailure(failing.send({ message: 'Habari' }));
+    expect(error.message).toBe(
+      'cannot load module agent agent.ts: its package.json makes .ts files CommonJS, so export is a syntax error; rename it to agent.mts (always an ES module) and set module: to that name',
+    );
+    expect(error.message).not.toContain('\n');
+    await failing.close();
+
+    writeFileSync(join(project, 'agents', 'agent.mts'), source);
+    const renamed = moduleAgent({ file: join(project, 'agents', 'agent.mts'), timeoutMs: 30_000 });
+    expect(await renamed.send({ message: 'Habari' })).toEqual({ reply: 'hi Habari' });
+    await renamed.close();
   });
 
   it('makes a throwing respond an agent error with its message and stack', async () => {

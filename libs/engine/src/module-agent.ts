@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ProviderError } from '@parley/providers';
@@ -96,6 +96,7 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       pending = undefined;
       if (message.type === 'reply') turn.settle({ answer: message.answer });
       else if (message.type === 'threw') turn.settle({ error: agentError(`module agent ${name} threw: ${message.message}`, message.stack) });
+      else if (readAsCommonJs(options.file, message.message)) turn.settle({ error: new ProviderError('agent', commonJsTypeScriptMessage(options.file)) });
       else turn.settle({ error: agentError(message.message) });
     });
     started.on('error', (error) => end(`crashed with an uncaught error: ${error.message}`));
@@ -142,6 +143,37 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       await thread?.terminate();
     },
   };
+}
+
+/**
+ * A `.ts` module with `import`/`export` in a package whose package.json says (or defaults to)
+ * CommonJS: Node reads `.ts` like `.js` there, as CommonJS, and the first `export` is a syntax error.
+ */
+function readAsCommonJs(file: string, loadError: string): boolean {
+  if (extname(file) !== '.ts' || !/Unexpected token 'export'|Cannot use import statement outside a module/.test(loadError)) return false;
+  return packageTypeOf(dirname(file)) !== 'module';
+}
+
+/** One line: what went wrong and the rename that fixes it. */
+export function commonJsTypeScriptMessage(file: string): string {
+  const renamed = `${basename(file, '.ts')}.mts`;
+  return `cannot load module agent ${basename(file)}: its package.json makes .ts files CommonJS, so export is a syntax error; rename it to ${renamed} (always an ES module) and set module: to that name`;
+}
+
+/** The `type` of the nearest package.json above a folder (undefined when it has none). */
+function packageTypeOf(folder: string): string | undefined {
+  for (let current = folder; ; current = dirname(current)) {
+    const manifest = join(current, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        const type = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type;
+        return typeof type === 'string' ? type : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (dirname(current) === current) return undefined;
+  }
 }
 
 /** The compiled JavaScript of a TypeScript module when Node cannot strip its types, else undefined. */

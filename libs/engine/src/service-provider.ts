@@ -6,7 +6,7 @@ import { defaultWireRequest, readWireReply, renderWireRequest, WireFormatError, 
 export interface ServiceProviderOptions {
   transport: AgentTransport;
   session: Pick<WireVariables, 'conversation_id' | 'tenant' | 'scenario_id' | 'run_id'>;
-  /** The agent's `request:` template (SPEC §3.2.1 default when absent). */
+  /** The agent's `request:` template (the default wire body of docs/file-formats.md, "Suite", when absent). */
   requestTemplate?: unknown;
   responseMapping?: ResponseMapping;
   now?: () => number;

@@ -12,7 +12,7 @@ const variables: WireVariables = {
 };
 
 describe('the service wire format', () => {
-  it('sends SPEC §3.2.1 by default', () => {
+  it('sends the documented default wire body', () => {
     expect(defaultWireRequest(variables)).toEqual({
       conversation_id: 'conv_1', tenant: 'test_tenant_a_0011aabb', scenario_id: 'a', turn: 2, message: 'Saa nne', history: variables.history,
     });

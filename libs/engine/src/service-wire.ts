@@ -1,6 +1,6 @@
 import type { ToolCall } from '@parley/core';
 
-/** What Parley knows when it sends one user turn to a service agent (SPEC §3.2.1). */
+/** What Parley knows when it sends one user turn to a service agent (docs/file-formats.md, "Suite"). */
 export interface WireVariables {
   conversation_id: string;
   tenant: string;
@@ -11,7 +11,7 @@ export interface WireVariables {
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
-/** The default body sent to `http` and `command` agents (SPEC §3.2.1). */
+/** The default body sent to `http` and `command` agents (docs/file-formats.md, "Suite"). */
 export function defaultWireRequest(variables: WireVariables): Record<string, unknown> {
   return {
     conversation_id: variables.conversation_id,
@@ -83,7 +83,7 @@ export const RESPONSE_MAPPING_FIELDS = ['reply', 'tool_calls', 'state'] as const
 
 /**
  * Reads a reply out of a parsed response with the mapping's paths (`data.answer`,
- * `choices[0].message.content`, `$.x`); the defaults are SPEC §3.2.1's `reply`, `tool_calls`, `state`.
+ * `choices[0].message.content`, `$.x`); the defaults are the documented `reply`, `tool_calls`, `state`.
  * Tool calls may carry `args`, `arguments` (an object or a JSON string) or `input`.
  */
 export function readWireReply(body: unknown, mapping: ResponseMapping = {}): WireReply {

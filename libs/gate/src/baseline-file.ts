@@ -67,7 +67,7 @@ export interface BaselineRunFacts {
 }
 
 /**
- * What a readable baseline of the right suite may still disagree on (ADR-005 D): another
+ * What a readable baseline of the right suite may still disagree on (docs/gating.md, "Baselines"): another
  * configuration (warn; fails under `--strict`) and another Parley version (warn only: minor drift
  * usually still compares).
  */

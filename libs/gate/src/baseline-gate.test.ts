@@ -65,7 +65,7 @@ describe('gateAgainstBaseline', () => {
     });
   });
 
-  it('seed 002, scenario 1: baseline 0.92, current 0.85, max_drop 0.05 fails with the numbers in the reason', () => {
+  it('baseline 0.92, current 0.85, max_drop 0.05 fails with the numbers in the reason', () => {
     const [result] = gate([scored(0.85)], [{ score: 0.92 }], { suiteDefault: { max_drop: 0.05 } });
     expect(result!.passed).toBe(false);
     expect(result!.reason).toContain('regressed against the baseline: baseline 0.92, current 0.85, delta -0.07 exceeds the allowed drop 0.05');
@@ -73,7 +73,7 @@ describe('gateAgainstBaseline', () => {
     expect(result!.details!['baseline_delta']).toBeCloseTo(-0.07, 10);
   });
 
-  it('seed 002, scenario 2: baseline 0.80, current 0.82 passes', () => {
+  it('baseline 0.80, current 0.82 passes', () => {
     const [result] = gate([scored(0.82)], [{ score: 0.8 }], { suiteDefault: { max_drop: 0.05 } });
     expect(result!.passed).toBe(true);
     expect(result!.reason).toContain('within the baseline: baseline 0.8, current 0.82, delta +0.02 (allowed drop 0.05)');

@@ -24,7 +24,7 @@ export interface BaselineGateInput {
 }
 
 /**
- * Judges a scenario's scored metrics against a baseline (SPEC §4.2, ADR-005). Metrics without a
+ * Judges a scenario's scored metrics against a baseline (docs/gating.md, "Baselines"). Metrics without a
  * numeric score (pass/fail metrics, unevaluated ones) are returned unchanged: they keep their own
  * verdict. For a scored metric:
  *

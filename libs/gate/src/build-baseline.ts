@@ -11,7 +11,7 @@ export interface BaselineRunInfo {
 }
 
 /**
- * The baseline of a run (`--export-baseline`, SPEC §3.5): one entry per scenario and scored
+ * The baseline of a run (`--export-baseline`, docs/gating.md): one entry per scenario and scored
  * metric, sorted by scenario id and metric key, so that re-exporting an unchanged run gives the
  * same file and a changed one a readable diff. Pass/fail metrics and metrics that could not be
  * evaluated have no score and no entry. A result of a repeated scenario carries the mean of its

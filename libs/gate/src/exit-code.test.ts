@@ -8,7 +8,7 @@ const STATUSES: Status[] = ['pass', 'fail', 'warn', 'flaky', 'error', 'skipped']
 const blocking = (status: Status): GatedResult => ({ status, gate: 'blocking' });
 const advisory = (status: Status): GatedResult => ({ status, gate: 'advisory' });
 
-// One row per line of the SPEC §4.1 table, with and without --strict.
+// One row per case of docs/gating.md's statuses and exit codes, with and without --strict.
 const exitRows: Array<{ name: string; results: GatedResult[]; normal: 0 | 1; strict: 0 | 1 }> = [
   { name: 'empty run', results: [], normal: 0, strict: 0 },
   { name: 'all blocking pass', results: [blocking('pass'), blocking('pass')], normal: 0, strict: 0 },

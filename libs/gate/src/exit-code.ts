@@ -8,6 +8,8 @@ export const EXIT_OK = 0;
 export const EXIT_GATE_FAILED = 1;
 /** Invalid YAML or schema, unknown agent or metric, incompatible flags or baseline, unreadable file. */
 export const EXIT_CONFIG_ERROR = 2;
+/** An unexpected error (a bug, a module that does not load): like a configuration error, the run could not be evaluated. */
+export const EXIT_INTERNAL_ERROR = EXIT_CONFIG_ERROR;
 /** Stopped by Ctrl-C (128 + SIGINT), the shell convention; finished results are kept. */
 export const EXIT_INTERRUPTED = 130;
 /** Stopped by SIGTERM (128 + 15: what CI runners and `timeout` send); handled like Ctrl-C. */
@@ -46,7 +48,7 @@ export interface GateOptions {
 }
 
 /**
- * Whether this scenario alone makes the run exit 1 (SPEC §4.1). Advisory scenarios never do;
+ * Whether this scenario alone makes the run exit 1 (docs/gating.md, "Statuses"). Advisory scenarios never do;
  * blocking ones do on `fail` or `error`, and under `--strict` also on `warn` or `flaky`. `skipped`
  * never does: a skipped scenario was not judged (the budget or a filter stopped it), and the
  * report says so.

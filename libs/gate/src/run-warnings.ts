@@ -6,7 +6,7 @@ export interface RunWarning {
   /** Stable identifier, e.g. `baseline_fingerprint_mismatch`. */
   kind: string;
   message: string;
-  /** True when `--strict` fails the run on it (SPEC §4.2: a fingerprint mismatch does, a version mismatch does not). */
+  /** True when `--strict` fails the run on it (docs/gating.md: a fingerprint mismatch does, a version mismatch does not). */
   fails_under_strict: boolean;
 }
 

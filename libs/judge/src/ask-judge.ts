@@ -12,7 +12,7 @@ export const JUDGE_MAX_TOKENS = 4096;
 /** The judge's answer to one task, after at most one retry. */
 export type JudgeAnswer<Verdict = JudgeVerdict> =
   | { kind: 'verdict'; verdict: Verdict; calls: number }
-  /** Unusable twice: the raw outputs are kept for triage (SPEC §5). */
+  /** Unusable twice: the raw outputs are kept for triage (docs/file-formats.md, "Judge metrics"). */
   | { kind: 'unusable'; problem: string; raw_outputs: string[]; calls: number };
 
 /**

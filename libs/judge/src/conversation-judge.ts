@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { describeAnswerIssues, FiniteNumber, messageCoverageProblem } from './judged-messages.js';
 import type { JudgeMetric, JudgeTask, JudgeVerdict } from './judge-metric.js';
 import { languageName } from './language-names.js';
+import { messageScoresSchema } from './message-scores-schema.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
 export const ConversationJudgeParamsSchema = z.strictObject({
-  /** What this test cares about, in the scenario author's words (SPEC §3.2). */
+  /** What this test cares about, in the scenario author's words (docs/file-formats.md, "Judge metrics"). */
   criteria: z.string().trim().min(1).optional(),
 });
 export type ConversationJudgeParams = z.infer<typeof ConversationJudgeParamsSchema>;
@@ -27,19 +28,10 @@ const ANSWER_SCHEMA = {
   schema: {
     type: 'object',
     properties: {
-      message_scores: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            message_index: { type: 'integer', description: 'The number in brackets of the assistant message' },
-            score: { type: 'integer', description: '0 (unacceptable) to 100 (excellent)' },
-            reason: { type: 'string', description: 'One sentence' },
-          },
-          required: ['message_index', 'score', 'reason'],
-          additionalProperties: false,
-        },
-      },
+      message_scores: messageScoresSchema({
+        score: { type: 'integer', description: '0 (unacceptable) to 100 (excellent)' },
+        reason: { type: 'string', description: 'One sentence' },
+      }),
       overall_feedback: { type: 'string' },
     },
     required: ['message_scores', 'overall_feedback'],
@@ -53,7 +45,7 @@ const AnswerSchema = z.object({
 });
 
 /**
- * `conversation_judge` (SPEC §5, seed 003 §0.4): every assistant message scored 0–100 with a
+ * `conversation_judge` (docs/file-formats.md, "Judge metrics"): every assistant message scored 0–100 with a
  * reason, plus overall feedback; score = mean / 100; details keep
  * `message_scores: [{message_index, score, reason}]` in conversation order. One judge call per
  * conversation, so the judge sees each message in its context.

@@ -1,11 +1,12 @@
 import { sha256Hex } from '@parley/core';
 
 /**
- * The scenarios `judge.cross_check` re-judges (SPEC §5): a deterministic sample of
- * `ceil(fraction × count)` scenarios, chosen by ranking each id's sha256 under the run seed. The
- * same ids and seed always give the same sample, whatever order the ids come in, and the sample
- * size is exact (10% of 50 is 5, never 4 or 6), so the cost of cross-checking is predictable.
- * Another seed picks another sample, so over many runs every scenario gets cross-checked.
+ * The scenarios `judge.cross_check` re-judges (docs/file-formats.md, "Judge metrics"): a
+ * deterministic sample of `ceil(fraction × count)` scenarios, chosen by ranking each id's sha256
+ * under the run seed. The same ids and seed always give the same sample, whatever order the ids
+ * come in, and the sample size is exact (10% of 50 is 5, never 4 or 6), so the cost of
+ * cross-checking is predictable. Another seed picks another sample, so over many runs every
+ * scenario gets cross-checked.
  *
  * @example crossCheckSample(fiftyIds, 0.1, 7).size === 5
  */

@@ -2,11 +2,11 @@ import { hashCanonical } from '@parley/core';
 import type { JudgeCacheRecord } from '@parley/store';
 
 /**
- * What identifies a judge verdict (SPEC §5, seed 000 §5): each part is a distinct cause that must
- * invalidate it. `question` is the expectation's own parameters (conversation_judge's `criteria`)
- * when it has any: the same metric asked another question is another verdict. `attempt` is the
- * repetition under `--repeat N` from the second on, so that N live attempts are N judgements and
- * not one judgement reused N times.
+ * What identifies a judge verdict (docs/file-formats.md, "Judge metrics", cache): each part is a
+ * distinct cause that must invalidate it. `question` is the expectation's own parameters
+ * (conversation_judge's `criteria`) when it has any: the same metric asked another question is
+ * another verdict. `attempt` is the repetition under `--repeat N` from the second on, so that N
+ * live attempts are N judgements and not one judgement reused N times.
  */
 export interface JudgeCacheKeyParts {
   scenario_id: string;
@@ -24,7 +24,7 @@ export interface JudgeCacheKeyParts {
   attempt?: number;
 }
 
-/** Hex sha256 of the canonical JSON of the key parts (absent parts leave the SPEC's 5-tuple as it is). */
+/** Hex sha256 of the canonical JSON of the key parts (absent parts leave the five documented parts as they are). */
 export function judgeCacheKey(parts: JudgeCacheKeyParts): string {
   return hashCanonical(parts);
 }

@@ -46,8 +46,8 @@ export function judgeMetricCatalog(customMetrics: readonly LoadedRubricMetric[])
  * The expectations a scenario is evaluated by: its own (suite defaults, agent's, scenario's), then
  * the fluency metric of the scenario's language when the suite has one (a suite metric that
  * `replaces` fluency_<language>, else fluency_<language> built in or in metrics/) and nothing names
- * it already (SPEC §3.4, seed 000 §6: test authors need not remember which fluency metric a
- * language takes). Only when the suite has a judge: without one
+ * it already (docs/file-formats.md, "Judge metrics": test authors need not remember which fluency
+ * metric a language takes). Only when the suite has a judge: without one
  * no judge metric can run, and a suite that names none must keep working.
  */
 export function expectationsWithFluency(

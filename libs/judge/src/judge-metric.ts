@@ -30,11 +30,12 @@ export interface JudgeVerdict {
 }
 
 /**
- * An LLM-judged metric (SPEC §5). Unlike the deterministic metrics of @parley/metrics it does not
- * evaluate itself: it says what to ask (`task`), and the judging machinery (judge-expectation.ts)
- * asks the model through the run's provider stack, retries unusable output once, re-asks failing
- * verdicts for a majority, caches, and cross-checks. That keeps each metric a pure function from
- * transcript to question and from answer to verdict, testable without a model.
+ * An LLM-judged metric (docs/file-formats.md, "Judge metrics"). Unlike the deterministic metrics of
+ * @parley/metrics it does not evaluate itself: it says what to ask (`task`), and the judging
+ * machinery (judge-expectation.ts) asks the model through the run's provider stack, retries
+ * unusable output once, re-asks failing verdicts for a majority, caches, and cross-checks. That
+ * keeps each metric a pure function from transcript to question and from answer to verdict,
+ * testable without a model.
  */
 export interface JudgeMetric<Params = unknown> {
   name: string;

@@ -85,10 +85,11 @@ interface Judged {
 }
 
 /**
- * The judging of one run (SPEC §5): every judge expectation of every scenario through the primary
- * judge (with `votes_on_fail`), the verdict cache, the deterministic cross-check sample with a
- * second model, and the budget-aware downgrade of that sample. Collects what the report's `judge`
- * section says. One per run; scenarios call `judgeScenario` as they finish their conversations.
+ * The judging of one run (docs/file-formats.md, "Judge metrics"): every judge expectation of every
+ * scenario through the primary judge (with `votes_on_fail`), the verdict cache, the deterministic
+ * cross-check sample with a second model, and the budget-aware downgrade of that sample. Collects
+ * what the report's `judge` section says. One per run; scenarios call `judgeScenario` as they
+ * finish their conversations.
  */
 export class JudgeRun {
   private readonly sampled: ReadonlySet<string>;
@@ -225,7 +226,7 @@ export class JudgeRun {
 
   /**
    * Cross-checking stops for the rest of the run once spending reaches CROSS_CHECK_BUDGET_SHARE of
-   * the budget (SPEC §4 Cost): the second opinion is the first thing to go, and it goes while a
+   * the budget (docs/gating.md, "Budget"): the second opinion is the first thing to go, and it goes while a
    * fifth of the budget is left, so that money judges scenarios instead of re-judging a few.
    */
   private crossCheckAllowed(scenarioId: string): boolean {
@@ -373,7 +374,7 @@ export function votesOnFailOf(setting: NonNullable<SuiteFile['judge']>['votes_on
   return { votes: 1 + setting.length, panel: setting };
 }
 
-/** SPEC §3.1: `cross_check: { …, sample: 0.10 }` is the default sample. */
+/** `cross_check: { …, sample: 0.10 }` is the default sample (docs/file-formats.md, "Suite"). */
 export const DEFAULT_CROSS_CHECK_SAMPLE = 0.1;
 
 /** `anthropic:claude-opus-4-7`: the judge_model_version of the cache key and the reports. */

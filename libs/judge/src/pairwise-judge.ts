@@ -76,7 +76,7 @@ export function pairwiseTask(first: Transcript, second: Transcript, language?: s
 }
 
 /**
- * Pairwise judging of one scenario's two transcripts (SPEC §5): the judge sees them in both orders
+ * Pairwise judging of one scenario's two transcripts (README, "Judges"): the judge sees them in both orders
  * (before as A, then after as A), and a side wins only when both orders pick it. LLM judges prefer
  * whichever answer they read first (or second) often enough to decide close calls; asking both
  * ways cancels that bias instead of reporting it as a difference between the runs.

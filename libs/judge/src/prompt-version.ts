@@ -4,11 +4,12 @@ import { basename, dirname, extname } from 'node:path';
 import { sha256Hex } from '@parley/core';
 
 /**
- * `prompt_version` of the judge cache key (SPEC §5): `<prompt file stem>@<git short sha of the
- * file's last commit>`, with `-dirty.<first 8 hex of the content's sha256>` when the file has
- * changes that are not committed (or was never committed: `<stem>@none-dirty.<8 hex>`). An edited
- * prompt can make the agent say something else, so verdicts of the old prompt must not be reused
- * for it; the content hash makes two different uncommitted edits two versions.
+ * `prompt_version` of the judge cache key (docs/file-formats.md, "Judge metrics", cache): `<prompt
+ * file stem>@<git short sha of the file's last commit>`, with `-dirty.<first 8 hex of the content's
+ * sha256>` when the file has changes that are not committed (or was never committed:
+ * `<stem>@none-dirty.<8 hex>`). An edited prompt can make the agent say something else, so verdicts
+ * of the old prompt must not be reused for it; the content hash makes two different uncommitted
+ * edits two versions.
  *
  * `file` undefined (an agent without a prompt file, e.g. an http service) gives `<name>@none`.
  */

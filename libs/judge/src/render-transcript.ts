@@ -7,7 +7,7 @@ import { canonicalJson, type Transcript } from '@parley/core';
  *
  * Only roles and content go in. Nothing about who produced the conversation does (the agent's
  * name, kind or model, costs, latencies, session ids): a judge that knows the model it grades is
- * biased for or against it (SPEC §5).
+ * biased for or against it (docs/file-formats.md, "Judge metrics").
  *
  * @example
  * [0] user: Habari! Nataka massage Jumamosi.

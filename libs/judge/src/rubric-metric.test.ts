@@ -5,7 +5,7 @@ import { judgeExpectation, judgeResult } from './judge-expectation.js';
 import { rubricMetric } from './rubric-metric.js';
 import { ANTHROPIC_JUDGE, BOOKING_TRANSCRIPT, fakeJudge, OPENAI_JUDGE, requestText } from './test-support/judge-fixtures.js';
 
-/** Seed 004's shape: required criteria fail the metric, recommended ones only lower the score. */
+/** The municipal example's shape: required criteria fail the metric, recommended ones only lower the score. */
 const SLOT_RUBRIC: RubricMetricFile = RubricMetricSchema.parse({
   name: 'booking_slot_consistency',
   version: '1.2.0',

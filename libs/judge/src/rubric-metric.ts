@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { describeAnswerIssues, FiniteNumber, messageCoverageProblem } from './judged-messages.js';
 import type { JudgeMetric, JudgeTask, JudgeVerdict } from './judge-metric.js';
 import { languageName } from './language-names.js';
+import { messageScoresSchema } from './message-scores-schema.js';
 import { renderTranscriptForJudge } from './render-transcript.js';
 
 /** How the judge rates a criterion; `not_applicable` when the conversation gives it no occasion. */
@@ -16,11 +17,12 @@ export const RubricParamsSchema = z.strictObject({});
 export const RUBRIC_DEFAULT_THRESHOLD = 0.7;
 
 /**
- * A rubric metric (SPEC §3.4, seed 004): the judge applies the rubric text on the metric's scale
- * (normalised to [0, 1] as (score − min) / (max − min)) to the whole conversation or to each
- * assistant message, and says of every criterion whether it was met. Any `required` criterion
- * not met fails the metric whatever the score; `recommended` ones are the judge's to weigh in the
- * score (the instructions tell it to), so they lower it without failing it on their own.
+ * A rubric metric (docs/file-formats.md, "Custom rubric metric"): the judge applies the rubric text
+ * on the metric's scale (normalised to [0, 1] as (score − min) / (max − min)) to the whole
+ * conversation or to each assistant message, and says of every criterion whether it was met. Any
+ * `required` criterion not met fails the metric whatever the score; `recommended` ones are the
+ * judge's to weigh in the score (the instructions tell it to), so they lower it without failing it
+ * on their own.
  *
  * Used for the suite's `metrics/<name>.yaml` and for the built-in `fluency_en` / `fluency_sw`.
  */
@@ -122,20 +124,11 @@ function perMessageSchema(rubric: RubricMetricFile): JudgeTask['schema'] {
     schema: {
       type: 'object',
       properties: {
-        message_scores: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              message_index: { type: 'integer', description: 'The number in brackets of the assistant message' },
-              score: { type: 'number', description: `${rubric.scale.min} to ${rubric.scale.max}` },
-              reason: { type: 'string' },
-              ...(hasCriteria ? { criteria: criteriaSchema(rubric.criteria) } : {}),
-            },
-            required: ['message_index', 'score', 'reason', ...(hasCriteria ? ['criteria'] : [])],
-            additionalProperties: false,
-          },
-        },
+        message_scores: messageScoresSchema({
+          score: { type: 'number', description: `${rubric.scale.min} to ${rubric.scale.max}` },
+          reason: { type: 'string' },
+          ...(hasCriteria ? { criteria: criteriaSchema(rubric.criteria) } : {}),
+        }),
         overall_feedback: { type: 'string' },
       },
       required: ['message_scores', 'overall_feedback'],

@@ -22,9 +22,10 @@ export type ContentSignalsParams = z.infer<typeof ContentSignalsParamsSchema>;
 const IDENTITY: MetricIdentity = { name: 'content_signals', version: '1.0.0' };
 
 /**
- * `content_signals` (SPEC §5): required strings must appear in some assistant message and
- * forbidden strings in none, compared case-insensitively after Unicode normalisation. Each
- * signal must sit inside one message: text spanning two messages does not count.
+ * `content_signals` (docs/file-formats.md, "Expectations and the deterministic metrics"): required
+ * strings must appear in some assistant message and forbidden strings in none, compared
+ * case-insensitively after Unicode normalisation. Each signal must sit inside one message: text
+ * spanning two messages does not count.
  */
 export const contentSignalsMetric: Metric<ContentSignalsParams> = defineMetric({
   ...IDENTITY,

@@ -8,8 +8,9 @@ export interface MetricInput {
 }
 
 /**
- * One metric of SPEC §5. Metrics are pure (no I/O, no clock), so the same transcript always gets
- * the same result and results can be cached and compared across runs.
+ * One deterministic metric (docs/file-formats.md, "Expectations and the deterministic metrics").
+ * Metrics are pure (no I/O, no clock), so the same transcript always gets the same result and
+ * results can be cached and compared across runs.
  */
 export interface Metric<Params> {
   name: string;

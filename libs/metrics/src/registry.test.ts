@@ -17,7 +17,7 @@ const SAMPLE_PARAMS: Record<string, Record<string, unknown>> = {
 };
 
 describe('deterministicMetrics', () => {
-  it('holds the seven metrics of SPEC §5 under their names', () => {
+  it('holds the seven documented deterministic metrics under their names', () => {
     expect(Object.keys(deterministicMetrics).sort()).toEqual(Object.keys(SAMPLE_PARAMS).sort());
     for (const [name, metric] of Object.entries(deterministicMetrics)) {
       expect(metric).toMatchObject({ name, kind: 'deterministic' });

@@ -18,8 +18,9 @@ const metrics: Array<Metric<unknown>> = [
 ];
 
 /**
- * The deterministic metrics of SPEC §5, keyed by name. The map has no prototype, so a scenario
- * naming `constructor` or `toString` finds no metric rather than an Object method.
+ * The deterministic metrics (docs/file-formats.md, "Expectations and the deterministic metrics"),
+ * keyed by name. The map has no prototype, so a scenario naming `constructor` or `toString` finds
+ * no metric rather than an Object method.
  */
 export const deterministicMetrics: Readonly<Record<string, Metric<unknown>>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, Metric<unknown>>, Object.fromEntries(metrics.map((metric) => [metric.name, metric]))),

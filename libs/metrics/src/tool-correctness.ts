@@ -22,8 +22,9 @@ const IDENTITY: MetricIdentity = { name: 'tool_correctness', version: '1.0.0' };
 const DEFAULT_THRESHOLD = 0.8;
 
 /**
- * `tool_correctness` (SPEC §5): the tool calls the agent made over the whole conversation against
- * the expected ones, by position (`default`), in order (`ordered`) or identically (`exact`).
+ * `tool_correctness` (docs/file-formats.md, "Expectations and the deterministic metrics"): the tool
+ * calls the agent made over the whole conversation against the expected ones, by position
+ * (`default`), in order (`ordered`) or identically (`exact`).
  */
 export const toolCorrectnessMetric: Metric<ToolCorrectnessParams> = defineMetric({
   ...IDENTITY,

@@ -4,5 +4,6 @@ export * from './monitored-expectations.js';
 export * from './window-comparison.js';
 export * from './judge-cost-estimate.js';
 export * from './monitor-conversations.js';
+export * from './monitor-outcome.js';
 export * from './batch-judging.js';
 export * from './langfuse-conversations.js';

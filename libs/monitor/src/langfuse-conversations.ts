@@ -46,7 +46,7 @@ interface TraceDetail extends TraceSummary {
  * (`GET /api/public/traces?fromTimestamp&toTimestamp`, page by page), keeps the deterministic
  * sample by the conversation id (as for logs: `hashBucket(salt, id) < percent × 100`), and reads
  * each sampled trace with its observations (`GET /api/public/traces/{id}`). One trace is one
- * conversation, as seed 000 lays them out:
+ * conversation, read as follows:
  * - conversation id: `metadata.conversation_id`, else the trace's session id, else the trace id;
  *   `tenant` (`metadata.tenant_id` or `metadata.tenant`), `vertical`, `language` and
  *   `prompt_version` from the metadata, whose other keys stay on the conversation (the redactor

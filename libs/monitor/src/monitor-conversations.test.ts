@@ -12,7 +12,8 @@ import { suiteRedactor } from '@parley/redaction';
 import { monitorScoreId } from '@parley/telemetry';
 import type { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { monitorConversations, type MonitorInput } from './monitor-conversations.js';
+import { monitorConversations } from './monitor-conversations.js';
+import type { MonitorInput } from './monitor-outcome.js';
 
 const HOUR = 3_600_000;
 const T0 = new Date('2026-11-27T12:00:00.000Z');

@@ -1,6 +1,7 @@
 import type { TimedMonitorScore } from '@parley/store';
 import { describe, expect, it } from 'vitest';
-import { compareWindows, DEFAULT_WINDOW_COMPARISON, normalCdf, welchZ } from './window-comparison.js';
+import { normalCdf } from '@parley/canary';
+import { compareWindows, DEFAULT_WINDOW_COMPARISON, welchZ } from './window-comparison.js';
 
 function scores(values: readonly number[], metric = 'conversation_judge'): TimedMonitorScore[] {
   return values.map((score, index) => ({

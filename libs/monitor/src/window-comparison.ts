@@ -1,4 +1,6 @@
+import { normalCdf } from '@parley/canary';
 import type { TimedMonitorScore } from '@parley/store';
+import { mean as meanOf, sampleVariance } from 'simple-statistics';
 
 /** The one-sided test of a drop between windows, stated in every alert and in the docs. */
 export const DROP_TEST =
@@ -80,11 +82,12 @@ function values(scores: readonly TimedMonitorScore[], metric: string): number[] 
 }
 
 function mean(list: readonly number[]): number | null {
-  return list.length === 0 ? null : list.reduce((sum, value) => sum + value, 0) / list.length;
+  return list.length === 0 ? null : meanOf([...list]);
 }
 
-function variance(list: readonly number[], average: number): number {
-  return list.length < 2 ? 0 : list.reduce((sum, value) => sum + (value - average) ** 2, 0) / (list.length - 1);
+/** The sample variance (n − 1); 0 for fewer than two values, which have no spread to measure. */
+function variance(list: readonly number[]): number {
+  return list.length < 2 ? 0 : sampleVariance([...list]);
 }
 
 /** Scores lie in [0, 1]: a difference of means this small is floating-point rounding, not a change. */
@@ -97,19 +100,9 @@ export function welchZ(now: readonly number[], before: readonly number[]): numbe
   // Means that differ only by rounding are equal: 40 scores of 0.7 average 0.6999999999999995 and
   // 160 average 0.7000000000000018, and with no variance that read as a drop of z = −14.
   if (Math.abs(nowMean - beforeMean) <= SAME_MEAN) return 0;
-  const standardError = Math.sqrt(variance(now, nowMean) / now.length + variance(before, beforeMean) / before.length);
+  const standardError = Math.sqrt(variance(now) / now.length + variance(before) / before.length);
   if (standardError === 0) return nowMean === beforeMean ? 0 : nowMean < beforeMean ? -Infinity : Infinity;
   return (nowMean - beforeMean) / standardError;
-}
-
-/** Φ(z), the standard normal CDF, through Abramowitz and Stegun's erf approximation 7.1.26 (absolute error below 1.5e-7). */
-export function normalCdf(z: number): number {
-  if (z === -Infinity) return 0;
-  if (z === Infinity) return 1;
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
-  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
 }
 
 function formatP(value: number): string {

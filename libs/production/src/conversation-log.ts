@@ -22,8 +22,9 @@ const LoggedTurnSchema = z.looseObject({
 
 /**
  * One line of a production conversation log (the JSON-lines files an agent's structured logging
- * writes, seed 000 A3 §8): a conversation with its id, tenant, vertical and turns. Unknown fields
- * are allowed and kept: a `customer: {name}` beside the turns is where the redactor learns names.
+ * writes; docs/file-formats.md, "Production logs"): a conversation with its id, tenant, vertical
+ * and turns. Unknown fields are allowed and kept: a `customer: {name}` beside the turns is where
+ * the redactor learns names.
  */
 export const LoggedConversationSchema = z.looseObject({
   conversation_id: z.string().min(1),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readJsonLines } from './json-lines.js';
 
-/** The name of the score the WhatsApp 👍/👎/💬 buttons write (seed 000, A3 §5). */
+/** The name of the score the WhatsApp 👍/👎/💬 buttons write (docs/file-formats.md, "Production logs"). */
 export const FEEDBACK_SCORE_NAME = 'user_feedback';
 
 /** What one piece of feedback says about a conversation. */
@@ -106,8 +106,9 @@ export function makeFeedback(input: {
 }
 
 /**
- * Whether a conversation's feedback asks for promotion (SPEC §7): any 👎, or a comment that came
- * without a 👍 (the 💬 button). A 👍 with a kind comment is praise, not a regression to test.
+ * Whether a conversation's feedback asks for promotion (docs/privacy.md,
+ * "Promoting production feedback"): any 👎, or a comment that came without a 👍 (the 💬 button). A 👍
+ * with a kind comment is praise, not a regression to test.
  */
 export function wantsPromotion(feedback: readonly Feedback[]): boolean {
   return feedback.some((item) => item.verdict === 'negative' || (item.verdict === 'neutral' && item.comment !== undefined));

@@ -38,7 +38,7 @@ const MAX_PAGES = 10_000;
  * serves `GET /api/public/v3/scores` (cursor pages) and answers 404 on the older endpoints; older
  * deployments only have `GET /api/public/scores` (numbered pages). The v3 endpoint is tried first
  * and the older one used when it is not there. A score's conversation is its session, else its
- * trace (one trace per conversation, seed 000 A3 §8).
+ * trace (one trace per conversation, as the agents we read log them).
  *
  * Every problem (unreachable, keys refused, an answer that is not the API's) is a ConfigError
  * naming the URL, never the keys.

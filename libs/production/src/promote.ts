@@ -55,13 +55,14 @@ export interface PromotionResult {
 }
 
 /**
- * `parley promote` (SPEC §7): conversations with negative feedback (👎, or a comment without a
- * 👍) become masked candidate scenarios under `scenarios/from_production/`, each with a recording
- * of the agent's real replies so it replays offline.
+ * `parley promote` (docs/privacy.md, "Promoting production feedback"): conversations with negative
+ * feedback (👎, or a comment without a 👍) become masked candidate scenarios under
+ * `scenarios/from_production/`, each with a recording of the agent's real replies so it replays
+ * offline.
  *
  * Nothing is written until everything is decided. A conversation of a restricted vertical without
  * redaction extras stops the whole promotion with a ConfigError naming it, before any file is
- * written (seed 000 §4: blocked, not shipped half-masked). Existing files are never overwritten:
+ * written (docs/privacy.md: blocked, not shipped half-masked). Existing files are never overwritten:
  * a conversation whose scenario or recording exists is skipped (files are created exclusively, so
  * not even a concurrent run can overwrite one).
  */

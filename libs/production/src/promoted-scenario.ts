@@ -37,12 +37,13 @@ export interface PromotedScenarioInput {
 }
 
 /**
- * A candidate regression scenario from a production conversation (SPEC §7): `gate: advisory`
- * until a person reviews it, the real user turns as `user.opening`/`user.script`, the tool
- * results the agent got as mocks, and the agent's real replies and the feedback as `reference`
- * for reviewers and judges. Everything that came from the conversation is masked, with the
- * names the conversation's own structured fields reveal (`customer.name`, a tool call's
- * `customer_name`) masked everywhere else too. Tool arguments become their sha256.
+ * A candidate regression scenario from a production conversation (docs/privacy.md,
+ * "Promoting production feedback"): `gate: advisory` until a person reviews it, the real user turns
+ * as `user.opening`/`user.script`, the tool results the agent got as mocks, and the agent's real
+ * replies and the feedback as `reference` for reviewers and judges. Everything that came from the
+ * conversation is masked, with the names the conversation's own structured fields reveal
+ * (`customer.name`, a tool call's `customer_name`) masked everywhere else too. Tool arguments
+ * become their sha256.
  */
 export function promotedScenario(input: PromotedScenarioInput): PromotedScenario | { problem: string } {
   const { conversation } = input;

@@ -7,7 +7,7 @@ export type AnthropicProviderOptions = SdkClientOptions;
 
 /** Anthropic requires max_tokens; used when the agent or judge config gives none. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
-/** The forced tool through which a schema-constrained answer comes back (SPEC §5: judges answer JSON). */
+/** The forced tool through which a schema-constrained answer comes back (judges answer JSON: docs/file-formats.md, "Judge metrics"). */
 export const STRUCTURED_ANSWER_TOOL = 'respond';
 
 /** A provider on the real `@anthropic-ai/sdk` (Messages API), loaded on the first call. */

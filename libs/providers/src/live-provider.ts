@@ -28,8 +28,9 @@ export function providerConnection(settings: LiveProviderSettings, env: NodeJS.P
 }
 
 /**
- * A provider that makes real calls. Keys come only from the environment (SPEC §3.1); a missing key
- * becomes a `missing_api_key` error on the first call, so one scenario errors instead of the run.
+ * A provider that makes real calls. Keys come only from the environment (docs/file-formats.md,
+ * "Suite"); a missing key becomes a `missing_api_key` error on the first call, so one scenario
+ * errors instead of the run.
  */
 export function createLiveProvider(settings: LiveProviderSettings, env: NodeJS.ProcessEnv): Provider {
   const { keyVariable, apiKey, baseURL } = providerConnection(settings, env);

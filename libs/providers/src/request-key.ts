@@ -1,10 +1,10 @@
 import { canonicalJson, hashCanonical, sha256Hex, type ChatMessage, type CompletionRequest } from '@parley/core';
 
 /**
- * The recording key of a request (SPEC §3.3): sha256 of the canonical request — provider, model,
- * messages, tools and sampling parameters. Tool-call ids are assigned by the provider and differ
- * between recordings of the same conversation, so they are replaced by their position before
- * hashing: a re-recording of an unchanged conversation gives the same keys.
+ * The recording key of a request (docs/file-formats.md, "Recordings"): sha256 of the canonical
+ * request — provider, model, messages, tools and sampling parameters. Tool-call ids are assigned by
+ * the provider and differ between recordings of the same conversation, so they are replaced by
+ * their position before hashing: a re-recording of an unchanged conversation gives the same keys.
  */
 export function requestKey(request: CompletionRequest): string {
   // Layers (cassette, replay, recorder) ask for the key of the same request object: hash it once.

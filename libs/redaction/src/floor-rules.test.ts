@@ -3,7 +3,7 @@ import { createRedactor } from './redactor.js';
 
 const redactor = createRedactor({ names: ['Grace Achieng', 'Thandiwe Mokoena', "Wanjiku wa Kamau"] });
 
-/** Every floor rule, with realistic Kenyan and South African text (SPEC §7, seed 000 §4). */
+/** Every floor rule, with realistic Kenyan and South African text (docs/privacy.md, "The floor"). */
 describe('the masking floor', () => {
   describe('phone numbers keep country code, first national digit and last three digits, separators in place', () => {
     it.each([

@@ -4,8 +4,9 @@ import type { DigitRunRule, KeepRule, NamesRule, PatternRule, PhoneRule, Redacti
 export { NAME_CUES_RULE };
 
 /**
- * Credentials that must never leave a run, whatever else is configured (SPEC §3.1): provider and
- * Langfuse keys, bearer/basic tokens, cloud and chat tokens, credentials inside URLs, PEM keys.
+ * Credentials that must never leave a run, whatever else is configured (docs/privacy.md,
+ * "The floor"): provider and Langfuse keys, bearer/basic tokens, cloud and chat tokens, credentials
+ * inside URLs, PEM keys.
  */
 export const SECRET_RULES: readonly PatternRule[] = [
   { kind: 'pattern', name: 'private_key', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----', replacement: '<secret>', trigger: 'PRIVATE KEY' },
@@ -35,10 +36,10 @@ export const SECRET_RULES: readonly PatternRule[] = [
 ];
 
 /**
- * What the floor keeps verbatim (seed 000 §4): money amounts with their currency, M-Pesa receipt
- * codes and payment tracking ids are load-bearing for diagnosing double charges, and none of them
- * identifies a person. A kept span is hidden from every later rule, so `KES 150000` survives the
- * 6-digit rule and a receipt code is never read as a phone number.
+ * What the floor keeps verbatim (docs/privacy.md, "The floor"): money amounts with their currency,
+ * M-Pesa receipt codes and payment tracking ids are load-bearing for diagnosing double charges, and
+ * none of them identifies a person. A kept span is hidden from every later rule, so `KES 150000`
+ * survives the 6-digit rule and a receipt code is never read as a phone number.
  */
 export const KEEP_RULES: readonly KeepRule[] = [
   // KES 150000, KSh 1,500.00, Ksh.2500, ZAR 25000, USD 40, TZS 150000
@@ -126,7 +127,7 @@ export const NAMES_RULE: NamesRule = { kind: 'names', name: 'names', min_part_le
 export const DIGIT_RUN_RULE: DigitRunRule = { kind: 'digit_run', name: 'digit_run', min_length: 6, mask: '*' };
 
 /**
- * The masking floor (SPEC §7, seed 000 §4), in the order it is applied. Suite rules go between
+ * The masking floor (docs/privacy.md, "The floor"), in the order it is applied. Suite rules go between
  * the keep rules and the masking rules (see composeRules).
  */
 export const FLOOR_RULES: readonly RedactionRule[] = [

@@ -31,10 +31,10 @@ export interface RedactorOptions {
 }
 
 /**
- * The one redactor (SPEC §7): every path that writes conversation content outside the run (event
- * logs, reports, exported recordings, calibration imports, promoted scenarios) passes it through
- * one of these methods. Every method returns a new value, is idempotent (redacting a redacted
- * value changes nothing) and never throws.
+ * The one redactor (docs/privacy.md, "Where the redactor applies"): every path that writes
+ * conversation content outside the run (event logs, reports, exported recordings, calibration
+ * imports, promoted scenarios) passes it through one of these methods. Every method returns a new
+ * value, is idempotent (redacting a redacted value changes nothing) and never throws.
  */
 export interface Redactor {
   readonly rules: readonly RedactionRule[];

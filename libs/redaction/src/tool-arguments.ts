@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from '@parley/core';
 
-/** Tool arguments after redaction: only the sha256 of their canonical JSON (SPEC §7). */
+/** Tool arguments after redaction: only the sha256 of their canonical JSON (docs/privacy.md, "The floor"). */
 export interface HashedToolArguments {
   sha256: string;
   [key: string]: unknown;

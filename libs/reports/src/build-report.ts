@@ -46,7 +46,7 @@ export interface RunInfo {
   /** Problems of the run as a whole; under `--strict` some of them fail it. */
   warnings?: readonly RunWarning[];
   merged_from?: readonly MergedShard[];
-  /** What the LLM judges did (SPEC §5): verdicts, cache, cross-check agreement. */
+  /** What the LLM judges did (docs/file-formats.md, "Judge metrics"): verdicts, cache, cross-check agreement. */
   judge?: JudgeReport;
   /** A comparison run's side-by-side view of its agents (computed by @parley/compare). */
   comparison?: AgentComparisonReport;
@@ -63,7 +63,7 @@ export interface FlakyMarkInput {
 }
 
 export interface BuildReportOptions {
-  /** Masks conversation content in reasons, details, errors and transcripts (SPEC §7); the floor when left out. */
+  /** Masks conversation content in reasons, details, errors and transcripts (docs/privacy.md); the floor when left out. */
   redactor?: Redactor;
   /**
    * The results were already passed through {@link redactResultContent} with `redactor` (the run

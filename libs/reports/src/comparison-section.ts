@@ -1,3 +1,4 @@
+import { formatDeltaCell, formatScoreCell } from '@parley/gate';
 import { escapeTableCell } from './markdown-text.js';
 import type { AgentComparisonReport, AgentMetricTest, AgentTotals } from './report-schema.js';
 
@@ -25,7 +26,7 @@ export function comparisonSection(comparison: AgentComparisonReport): string {
           '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
           ...comparison.tests.map(
             (test) =>
-              `| ${escapeTableCell(test.metric)} | \`${test.agent}\` | ${formatScore(test.agent_mean)} | \`${test.against}\` | ${formatScore(test.against_mean)} | ${formatDelta(test.mean_delta)} | ${test.pairs} | ${formatP(test.p_value)} | ${winnerText(test)} |`,
+              `| ${escapeTableCell(test.metric)} | \`${test.agent}\` | ${formatScoreCell(test.agent_mean)} | \`${test.against}\` | ${formatScoreCell(test.against_mean)} | ${formatDeltaCell(test.mean_delta)} | ${test.pairs} | ${formatP(test.p_value)} | ${winnerText(test)} |`,
           ),
         ];
   const scoreHeader = `| Scenario | Metric | ${comparison.agents.map((agent) => `\`${agent}\``).join(' | ')} | ${others.map((agent) => `Δ ${agent}`).join(' | ')} |`;
@@ -34,10 +35,10 @@ export function comparisonSection(comparison: AgentComparisonReport): string {
     `| --- | --- | ${comparison.agents.map(() => '---:').join(' | ')} | ${others.map(() => '---:').join(' | ')} |`,
     ...comparison.scores.map((row) => {
       const base = row.scores[reference!] ?? null;
-      const cells = comparison.agents.map((agent) => formatScore(row.scores[agent] ?? null));
+      const cells = comparison.agents.map((agent) => formatScoreCell(row.scores[agent] ?? null));
       const deltas = others.map((agent) => {
         const score = row.scores[agent] ?? null;
-        return base === null || score === null ? '–' : formatDelta(score - base);
+        return base === null || score === null ? '–' : formatDeltaCell(score - base);
       });
       return `| \`${row.scenario_id}\` | ${escapeTableCell(row.metric)} | ${cells.join(' | ')} | ${deltas.join(' | ')} |`;
     }),
@@ -56,17 +57,6 @@ export function comparisonSection(comparison: AgentComparisonReport): string {
 /** `booking_v2`, or `no clear winner` when the difference may be noise. */
 export function winnerText(test: Pick<AgentMetricTest, 'winner'>): string {
   return test.winner ?? 'no clear winner';
-}
-
-export function formatScore(score: number | null): string {
-  return score === null ? '–' : score.toFixed(2);
-}
-
-/** `+0.12`, `-0.05`, `0.00`. */
-export function formatDelta(delta: number): string {
-  const rounded = Math.round(delta * 100) / 100;
-  if (rounded === 0) return '0.00';
-  return `${rounded > 0 ? '+' : ''}${rounded.toFixed(2)}`;
 }
 
 export function formatP(pValue: number): string {

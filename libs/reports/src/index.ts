@@ -15,3 +15,4 @@ export * from './merge-reports.js';
 export * from './judge-section.js';
 export * from './comparison-section.js';
 export * from './failure-marks.js';
+export * from './run-values-text.js';

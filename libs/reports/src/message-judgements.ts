@@ -9,7 +9,7 @@ export interface MessageJudgement {
   reason: string;
 }
 
-/** `conversation_judge` scores each message 0–100 and keeps no scale in its details (SPEC §5). */
+/** `conversation_judge` scores each message 0–100 and keeps no scale in its details (docs/file-formats.md, "Judge metrics"). */
 const DEFAULT_SCALE = { min: 0, max: 100 } as const;
 
 /**

@@ -6,9 +6,10 @@ type ResultWithAttempts = ScenarioResult & { attempts?: readonly ScenarioResult[
 
 /**
  * A scenario result with everything that can quote the conversation passed through the redactor
- * (SPEC §7): the reason, each metric's reason and details, the error text, the transcript (tool
- * arguments become their sha256), and the same for every repeat attempt. Scores, statuses, costs
- * and latencies stay as they are. Reports, JUnit and the summary are all built from this.
+ * (docs/privacy.md, "metadata_only scenarios"): the reason, each metric's reason and details, the
+ * error text, the transcript (tool arguments become their sha256), and the same for every repeat
+ * attempt. Scores, statuses, costs and latencies stay as they are. Reports, JUnit and the summary
+ * are all built from this.
  */
 export function redactResultContent<Result extends ResultWithAttempts>(result: Result, redactor: Redactor): Result {
   const redacted: Result = {

@@ -5,9 +5,9 @@ import type { RunWarning } from '@parley/gate';
 export const REPORT_SCHEMA_VERSION = 1;
 
 /**
- * `report.json`, schema_version 1 (SPEC §4.3). Readers (merge-reports, compare, dashboards) check
- * `schema_version` before anything else; a field is only ever added under the same version, never
- * renamed or removed.
+ * `report.json`, schema_version 1 (docs/file-formats.md, "Run outputs"). Readers (merge-reports,
+ * compare, dashboards) check `schema_version` before anything else; a field is only ever added
+ * under the same version, never renamed or removed.
  */
 export interface RunReport {
   schema_version: typeof REPORT_SCHEMA_VERSION;
@@ -46,7 +46,7 @@ export interface RunReport {
   warnings?: RunWarning[];
   /** Present in a report made by `parley merge-reports`: the shard runs it merges. */
   merged_from?: MergedShard[];
-  /** Present when judge metrics ran: judge model, cache hits, cross-check agreement (SPEC §5). */
+  /** Present when judge metrics ran: judge model, cache hits, cross-check agreement (docs/file-formats.md, "Judge metrics"). */
   judge?: JudgeReport;
   /** Present in a comparison run (`--agent A --agent B`, `matrix:`): the agents side by side. */
   comparison?: AgentComparisonReport;
@@ -81,7 +81,7 @@ export interface BudgetReport {
   split?: { total_usd: number; shards: number };
 }
 
-/** What the LLM judges did in a run (SPEC §5): written by @parley/judge, read by people and dashboards. */
+/** What the LLM judges did in a run (docs/file-formats.md, "Judge metrics"): written by @parley/judge, read by people and dashboards. */
 export interface JudgeReport {
   /** `<provider>:<model>` of the primary judge. */
   primary: string;
@@ -231,7 +231,7 @@ export interface ReportResult {
   language?: string;
   status: Status;
   reason: string;
-  /** When true, reasons, details, error text and the transcript are withheld (SPEC §7). */
+  /** When true, reasons, details, error text and the transcript are withheld (docs/privacy.md, "metadata_only scenarios"). */
   metadata_only: boolean;
   metrics: MetricResult[];
   cost: CostSummary;
@@ -313,7 +313,7 @@ export interface AgentMetricTest {
   winner: string | null;
 }
 
-/** How far the cross-check agreed with the primary judge in a run, beyond chance (seed 000's drift signal). */
+/** How far the cross-check agreed with the primary judge in a run, beyond chance (a drop is the first sign the judges drift apart: docs/calibration.md). */
 export interface CrossCheckKappa {
   /** Verdicts both judges gave on the same expectation. */
   pairs: number;

@@ -13,7 +13,8 @@ import { runRepeated } from './repeat-scenario.js';
 import { recordingKeeper, rerecordingsDir } from './rerecording.js';
 import { RunJudging } from './run-judging.js';
 import { DEFAULT_CONCURRENCY, type RunDependencies } from './run-options.js';
-import { recordingsDir, runScenario, type ScenarioRunContext } from './scenario-run.js';
+import { runScenario, type ScenarioRunContext } from './scenario-run.js';
+import { recordingsDir } from './suite-paths.js';
 import { newSession } from './session.js';
 
 /** What the scenarios of a run came to, handed to the gate and report phases. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { shellCommandPlan } from '@parley/core';
 import type { ScenarioSession } from './session.js';
 
 /** `isolation:` of parley.yaml: shell commands run from the suite folder (docs/file-formats.md §1). */
@@ -32,7 +33,7 @@ export function sessionEnv(session: Pick<ScenarioSession, 'run_id'> & Partial<Sc
 }
 
 /**
- * Runs one hook with `sh -c` in the suite folder. It never throws: a non-zero exit, a signal, a
+ * Runs one hook through the platform's shell (`/bin/sh -c`, or `cmd.exe` on Windows) in the suite folder. It never throws: a non-zero exit, a signal, a
  * timeout or a command that cannot start is a failed outcome carrying what the hook printed, which
  * the runner puts into the scenario's `error` result.
  */
@@ -41,7 +42,14 @@ export function runHook(command: string, options: { cwd: string; env: NodeJS.Pro
   return new Promise((resolve) => {
     let output = '';
     let timedOut = false;
-    const child = spawn('sh', ['-c', command], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // /bin/sh -c on Linux and macOS, cmd.exe /d /s /c on Windows.
+    const plan = shellCommandPlan(command, process.platform, options.env);
+    const child = spawn(plan.file, plan.args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+    });
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-MAX_OUTPUT);
     };

@@ -3,7 +3,7 @@ import type { Clock, Random } from '@parley/core';
 import { buildBaseline } from '@parley/gate';
 import { compareAgents } from '@parley/compare';
 import { mergeShardReports, readReportFile, reportResultInput, writeReports, type RunReport } from '@parley/reports';
-import { openStore } from '@parley/store';
+import { defaultStorePath, openStore } from '@parley/store';
 import { writeBaselineFile } from './baseline-gating.js';
 import { newRunId } from './run-id.js';
 
@@ -43,7 +43,7 @@ export function mergeShardRuns(options: MergeRunOptions, dependencies: { cwd: st
   const outDir = resolve(dependencies.cwd, options.outDir ?? join('.parley', 'runs', runId));
   writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
 
-  const store = openStore(resolve(dependencies.cwd, options.storePath ?? join('.parley', 'parley.db')));
+  const store = openStore(options.storePath !== undefined ? resolve(dependencies.cwd, options.storePath) : defaultStorePath(dependencies.cwd));
   try {
     store.createRun({
       id: runId,

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
 import { configFingerprint, loadSuite, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { defaultStorePath } from '@parley/store';
 import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
 import { planGate, type GatePlan } from './gate-plan.js';
@@ -11,7 +12,7 @@ import { loadResumeState, type ResumeState } from './resume-run.js';
 import { newRunId } from './run-id.js';
 import { checkSuiteJudging, refuseJudgeReplayWhileRecording } from './run-judging.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
-import { recordingsDir } from './scenario-run.js';
+import { recordingsDir } from './suite-paths.js';
 import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
 
 /** What a run is to do, decided before it writes anything: every usage error is found here. */
@@ -52,7 +53,7 @@ export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection 
  */
 export async function planRun(givenOptions: RunOptions, dependencies: RunDependencies): Promise<RunPlan> {
   const { clock, cwd } = dependencies;
-  const storePath = resolve(cwd, givenOptions.storePath ?? join('.parley', 'parley.db'));
+  const storePath = givenOptions.storePath !== undefined ? resolve(cwd, givenOptions.storePath) : defaultStorePath(cwd);
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);

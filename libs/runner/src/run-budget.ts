@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readConfigFile, SUITE_FILE_NAME, SuiteSchema } from '@parley/config';
+import { defaultStorePath } from '@parley/store';
 import { budgetLimit, shardBudget } from './budget.js';
 import { loadResumeState } from './resume-run.js';
 import type { RunOptions } from './run-options.js';
@@ -25,7 +26,7 @@ export type RunBudgetOptions = Pick<RunOptions, 'suitePath' | 'budgetUsd' | 'res
  * @throws ConfigError when PARLEY_BUDGET_USD is not an amount, or `--resume` names no interrupted run (as runSuite does)
  */
 export function runBudget(options: RunBudgetOptions, dependencies: { cwd: string; env: NodeJS.ProcessEnv }): RunBudget | undefined {
-  const storePath = resolve(dependencies.cwd, options.storePath ?? join('.parley', 'parley.db'));
+  const storePath = options.storePath !== undefined ? resolve(dependencies.cwd, options.storePath) : defaultStorePath(dependencies.cwd);
   const resumed = options.resume !== undefined ? loadResumeState(storePath, options.resume) : undefined;
   const flag = resumed?.options.budgetUsd ?? options.budgetUsd;
   const suitePath = resolve(dependencies.cwd, resumed?.options.suitePath ?? options.suitePath);

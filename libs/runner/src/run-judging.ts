@@ -13,10 +13,13 @@ import {
   type JudgeMetric,
 } from '@parley/judge';
 import type { CallRecord } from '@parley/providers';
-import { costOfCall, meteredProvider, readRecording, recordingPath, recordingProvider, resilientProvider } from '@parley/providers';
+import { readRecording, recordingPath } from '@parley/providers';
 import { openJudgeCache, type JudgeCacheStore } from '@parley/store';
 import type { ScenarioCassette } from './cassette.js';
-import { resolveInSuite, saveRecording, sharedLiveProvider, type ConversationContext } from './scenario-conversation.js';
+import { liveModelProvider, meteredInto } from './model-provider.js';
+import { saveRecording, type ConversationContext } from './scenario-conversation.js';
+import { recordingsDir, resolveInSuite } from './suite-paths.js';
+import { unevaluatedExpectation } from './unevaluated-expectation.js';
 
 /** The run seed when `--seed` is not given (see JudgeRunFlags.seed). */
 export const DEFAULT_RUN_SEED = 0;
@@ -155,17 +158,9 @@ export class RunJudging {
   }): Promise<MetricResult[]> {
     const { scenario, context } = input;
     if (this.judgeRun === undefined) {
-      return input.expectations.map((expectation) => ({
-        metric: expectation.metric,
-        version: 'unknown',
-        score: null,
-        threshold: expectation.threshold ?? null,
-        passed: false,
-        error: true,
-        reason: `${expectation.metric} needs an LLM judge: add judge.primary to parley.yaml`,
-      }));
+      return input.expectations.map((expectation) => unevaluatedExpectation(expectation, `${expectation.metric} needs an LLM judge: add judge.primary to parley.yaml`));
     }
-    const recordingFile = recordingPath(resolveInSuite(this.suite, this.suite.config.recordings), scenario.data.id);
+    const recordingFile = recordingPath(recordingsDir(this.suite), scenario.data.id);
     const results = await this.judgeRun.judgeScenario({
       scenario: { id: scenario.data.id, ...(scenario.data.language !== undefined ? { language: scenario.data.language } : {}) },
       transcript: input.transcript,
@@ -190,33 +185,13 @@ export class RunJudging {
   }
 
   private providerFor(model: ModelRef, context: ConversationContext & { cassette: ScenarioCassette }, calls: CallRecord[], recordingFile: string): Provider {
-    const pricing = this.suite.config.pricing;
-    const meter = (provider: Provider): Provider =>
-      meteredProvider(provider, (call) => {
-        calls.push(call);
-        context.onCall?.(call, costOfCall(call.model, call.usage, pricing));
-      });
     if (this.judgeMode === 'replay') {
       const file = relative(this.suite.dir, recordingFile) || recordingFile;
-      return meter(context.cassette.replay(() => ({ entries: readRecording(recordingFile), file })));
+      return meteredInto(context.cassette.replay(() => ({ entries: readRecording(recordingFile), file })), calls, context);
     }
-    const settings = this.suite.config.settings;
-    const live = context.liveProvider
-      ? context.liveProvider(model.provider, model.base_url, model.api_key_env)
-      : sharedLiveProvider(context, model.provider, model.base_url, model.api_key_env);
-    const limiter = context.limiters?.get(model.provider);
-    const resilient = resilientProvider(live, {
-      ...(settings?.timeout_ms !== undefined ? { timeoutMs: settings.timeout_ms } : {}),
-      ...(limiter ? { limiter } : {}),
-      retry: {
-        ...(settings?.retries?.max !== undefined ? { maxRetries: settings.retries.max } : {}),
-        ...(settings?.retries?.base_delay_ms !== undefined ? { baseDelayMs: settings.retries.base_delay_ms } : {}),
-        ...(settings?.retries?.max_delay_ms !== undefined ? { maxDelayMs: settings.retries.max_delay_ms } : {}),
-      },
-      ...(context.resilience ? { dependencies: context.resilience } : {}),
-    });
     // Live runs record too: the recording is kept for triage (rerecording.ts).
-    return meter(this.runMode !== 'replay' ? recordingProvider(resilient, context.cassette.recorder(context.clock)) : resilient);
+    const recorder = this.runMode !== 'replay' ? context.cassette.recorder(context.clock) : undefined;
+    return meteredInto(liveModelProvider(context, { kind: model.provider, baseUrl: model.base_url, apiKeyEnv: model.api_key_env }, recorder), calls, context);
   }
 
   /** `prompt_version` of the agent's prompt (or module, or command script), computed once per run. */

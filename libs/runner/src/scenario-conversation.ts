@@ -1,8 +1,7 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { CallRecord, RateLimiter, Recorder, RetryDependencies, Schedule } from '@parley/providers';
+import { isAbsolute, relative } from 'node:path';
+import type { CallRecord, Recorder } from '@parley/providers';
 import {
   costOfCall,
-  createLiveProvider,
   createRecorder,
   createReplayProvider,
   isProviderError,
@@ -10,7 +9,6 @@ import {
   readRecording,
   recordingPath,
   recordingProvider,
-  resilientProvider,
   writeRecording,
 } from '@parley/providers';
 import type { Clock, Provider, ProviderKind, RunMode, Transcript, TranscriptTurn } from '@parley/core';
@@ -38,28 +36,16 @@ import type { ScenarioCassette } from './cassette.js';
 import type { RecordingKeeper } from './rerecording.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
 import { shellWord } from './shell-word.js';
+import { liveModelProvider, meteredInto, type ModelCallContext } from './model-provider.js';
+import { recordingsDir, resolveInSuite } from './suite-paths.js';
 import type { ScenarioSession } from './session.js';
 
-/** Makes the live provider of a model; injectable so tests can count or wrap calls. */
-export type LiveProviderFactory = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined) => Provider;
-
-/** What one scenario's conversation needs from the run. */
-export interface ConversationContext {
-  suite: LoadedSuite;
+/** What one scenario's conversation needs from the run (the live-call parts: see ModelCallContext). */
+export interface ConversationContext extends ModelCallContext {
   mode: RunMode;
   clock: Clock;
-  env: NodeJS.ProcessEnv;
-  liveProvider?: LiveProviderFactory;
-  /** Per provider kind, shared by every scenario of the run. */
-  limiters?: ReadonlyMap<ProviderKind, RateLimiter>;
-  /** Injected sleeper, jitter and timer of the retry and timeout layers (tests never wait). */
-  resilience?: RetryDependencies & { schedule?: Schedule };
   signal?: AbortSignal;
   onTurn?: (turn: TranscriptTurn) => void;
-  /** SDK clients of the run by provider, base URL and key variable: one client serves every scenario. */
-  liveProviders?: Map<string, Provider>;
-  /** Told of every answered model call with its cost, as it happens (the run's budget). */
-  onCall?: (call: CallRecord, usd: number | null) => void;
   /** Under `--repeat N`: the recording the scenario's attempts share (see cassette.ts). */
   cassette?: ScenarioCassette;
   /**
@@ -107,7 +93,7 @@ export async function playScenario(
     return failure('config', `scenario ${data.id} has user.simulate but parley.yaml has no simulator: (provider and model of the LLM that plays the user)`);
   }
 
-  const recordingFile = recordingPath(resolveInSuite(suite, suite.config.recordings), data.id);
+  const recordingFile = recordingPath(recordingsDir(suite), data.id);
   // A live run records too: its recording is kept for triage (rerecording.ts), never in the suite.
   const recorder = context.mode !== 'replay' ? (context.cassette?.recorder(context.clock) ?? createRecorder(context.clock)) : undefined;
   let replay: Provider | undefined;
@@ -123,30 +109,9 @@ export async function playScenario(
     return failure('recording', (error as Error).message);
   }
   const pricer: CallPricer = (model, response) => costOfCall(model, response.usage, suite.config.pricing);
-  const meter = (provider: Provider): Provider =>
-    meteredProvider(provider, (call) => {
-      calls.push(call);
-      context.onCall?.(call, costOfCall(call.model, call.usage, suite.config.pricing));
-    });
   const settings = suite.config.settings;
-  const modelProvider = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider => {
-    if (replay) return meter(replay);
-    const live = context.liveProvider
-      ? context.liveProvider(kind, baseUrl, apiKeyEnv)
-      : sharedLiveProvider(context, kind, baseUrl, apiKeyEnv);
-    const limiter = context.limiters?.get(kind);
-    const resilient = resilientProvider(live, {
-      ...(settings?.timeout_ms !== undefined ? { timeoutMs: settings.timeout_ms } : {}),
-      ...(limiter ? { limiter } : {}),
-      retry: {
-        ...(settings?.retries?.max !== undefined ? { maxRetries: settings.retries.max } : {}),
-        ...(settings?.retries?.base_delay_ms !== undefined ? { baseDelayMs: settings.retries.base_delay_ms } : {}),
-        ...(settings?.retries?.max_delay_ms !== undefined ? { maxDelayMs: settings.retries.max_delay_ms } : {}),
-      },
-      ...(context.resilience ? { dependencies: context.resilience } : {}),
-    });
-    return meter(recorder ? recordingProvider(resilient, recorder) : resilient);
-  };
+  const modelProvider = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider =>
+    meteredInto(replay ?? liveModelProvider(context, { kind, baseUrl, apiKeyEnv }, recorder), calls, context);
 
   const hookEnv = { ...context.env, ...sessionEnv(session) };
   const isolation = context.mode === 'replay' ? undefined : suite.config.isolation;
@@ -259,20 +224,6 @@ class SetupFailed extends Error {
   }
 }
 
-/** The run's one SDK client per provider kind, base URL and key variable (also serves the judges). */
-export function sharedLiveProvider(context: ConversationContext, kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider {
-  const key = `${kind}\u0000${baseUrl ?? ''}\u0000${apiKeyEnv ?? ''}`;
-  const cached = context.liveProviders?.get(key);
-  if (cached) return cached;
-  const timeoutMs = context.suite.config.settings?.timeout_ms;
-  const created = createLiveProvider(
-    { kind, ...(baseUrl ? { baseUrl } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}), ...(timeoutMs ? { timeoutMs } : {}) },
-    context.env,
-  );
-  context.liveProviders?.set(key, created);
-  return created;
-}
-
 function failure(kind: string, message: string, details?: string, transcript?: Transcript): ScenarioConversation {
   return { kind: 'error', error: { kind, message, ...(details !== undefined ? { details } : {}) }, ...(transcript ? { transcript } : {}) };
 }
@@ -329,8 +280,4 @@ function responseMapping(mapping: Record<string, string>): ResponseMapping {
     throw new WireFormatError(`response mapping has unknown field(s) ${unknown.join(', ')}; it maps ${RESPONSE_MAPPING_FIELDS.join(', ')}`);
   }
   return mapping;
-}
-
-export function resolveInSuite(suite: LoadedSuite, path: string): string {
-  return isAbsolute(path) ? path : resolve(join(suite.dir, path));
 }

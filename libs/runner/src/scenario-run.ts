@@ -2,12 +2,13 @@ import type { CallRecord, ModelPrice } from '@parley/providers';
 import { cacheSavingOfCall, costOfCall } from '@parley/providers';
 import type { CallSummary, CostSummary, MetricResult, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
-import type { Expectation, LoadedScenario, LoadedSuite } from '@parley/config';
+import type { Expectation, LoadedScenario } from '@parley/config';
 import type { ConversationOutcome } from '@parley/engine';
 import { evaluateExpectation } from '@parley/metrics';
 import { scenarioStatus } from '@parley/gate';
 import type { MetricGate } from './baseline-gating.js';
-import { playScenario, resolveInSuite, type ConversationContext } from './scenario-conversation.js';
+import { playScenario, type ConversationContext } from './scenario-conversation.js';
+import { unevaluatedExpectation } from './unevaluated-expectation.js';
 import { builtInMetrics } from './metric-catalog.js';
 import type { ScenarioSession } from './session.js';
 import { createCassette, type ScenarioCassette } from './cassette.js';
@@ -98,17 +99,7 @@ async function evaluateMetrics(
   const results = expectations.map((expectation): MetricResult | undefined => {
     const metric = catalog[expectation.metric];
     if (!metric && context.judging?.isJudgeMetric(expectation.metric)) return undefined;
-    if (!metric) {
-      return {
-        metric: expectation.metric,
-        version: 'unknown',
-        score: null,
-        threshold: expectation.threshold ?? null,
-        passed: false,
-        error: true,
-        reason: `metric "${expectation.metric}" needs an LLM judge, which this version of Parley cannot run yet`,
-      };
-    }
+    if (!metric) return unevaluatedExpectation(expectation, `metric "${expectation.metric}" needs an LLM judge, which this version of Parley cannot run yet`);
     return evaluateExpectation(metric, input, expectation);
   });
   const toJudge = expectations.filter((_, index) => results[index] === undefined);
@@ -154,8 +145,4 @@ export function callSummaries(calls: readonly CallRecord[], pricing: Record<stri
     ...(call.usage.cached_input_tokens ? { cached_input_tokens: call.usage.cached_input_tokens } : {}),
     ...(call.usage.cache_write_input_tokens ? { cache_write_input_tokens: call.usage.cache_write_input_tokens } : {}),
   }));
-}
-
-export function recordingsDir(suite: LoadedSuite): string {
-  return resolveInSuite(suite, suite.config.recordings);
 }

@@ -1,3 +1,4 @@
+export { defaultStorePath } from './store-path.js';
 export {
   openStore,
   reportedAttempt,
@@ -13,8 +14,6 @@ export type { FlakyMark } from './flaky-marks.js';
 export type { AgentHistory, AgentHistoryOptions, AgentRunSummary } from './agent-history.js';
 export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migration } from './migrations.js';
 export { openDatabase, busyTimeoutMs } from './open-database.js';
-export { formatRunList, formatRunDetail, formatMetricScore, type RunDetailOptions, type RunListOptions } from './format-runs.js';
-export { formatUsd, formatDuration, formatStartTime, oneLine } from './format-values.js';
 export { runState } from './run-state.js';
 export {
   openJudgeCache,

@@ -44,8 +44,9 @@ export interface JudgeCacheFilter {
 }
 
 /**
- * The judge verdict cache in `.parley/parley.db` (SPEC §5), a table of its own beside the run
- * history, opened on its own connection so that a run can read it while the history is written.
+ * The judge verdict cache in `.parley/parley.db` (docs/file-formats.md, "Judge metrics", cache), a
+ * table of its own beside the run history, opened on its own connection so that a run can read it
+ * while the history is written.
  */
 export interface JudgeCacheStore {
   readonly path: string;

@@ -58,7 +58,7 @@ export const migrations: readonly Migration[] = [
         gate            TEXT NOT NULL,
         tags_json       TEXT NOT NULL,
         language        TEXT,
-        -- Exports and reports leave the transcript of these results out (SPEC §7).
+        -- Exports and reports leave the transcript of these results out (docs/privacy.md).
         metadata_only   INTEGER NOT NULL,
         status          TEXT NOT NULL,
         reason          TEXT NOT NULL,
@@ -102,7 +102,7 @@ export const migrations: readonly Migration[] = [
     description: 'judge cache',
     sql: `
       -- One judge verdict per key: sha256 of scenario_id, prompt_version, judge_model_version,
-      -- metric_version and the transcript digest (SPEC §5). The other columns say what the key
+      -- metric_version and the transcript digest (docs/file-formats.md, "Judge metrics"). The other columns say what the key
       -- stands for, so that parley cache stats and parley cache clear --metric need no decoding.
       CREATE TABLE judge_cache (
         key            TEXT PRIMARY KEY,
@@ -126,7 +126,7 @@ export const migrations: readonly Migration[] = [
     description: 'calibration sessions and their judge ratings',
     sql: `
       -- One \`parley calibrate judge\`: the judge and the cross-check rating every item of a set, so the
-      -- agreement with people can be followed from month to month (SPEC §6).
+      -- agreement with people can be followed from month to month (docs/calibration.md).
       CREATE TABLE calibration_sessions (
         id             TEXT PRIMARY KEY,
         -- The calibration folder as given, relative to the working directory (\`calibration\`).
@@ -173,7 +173,7 @@ export const migrations: readonly Migration[] = [
   {
     description: 'scenario results by agent',
     sql: `
-      -- The agent index of \`parley tui\` (SPEC §8): each agent's recent runs and the distinct agent
+      -- The agent index of \`parley tui\` (docs/tui.md): each agent's recent runs and the distinct agent
       -- names, read from this index alone (status makes it covering) instead of every result row.
       CREATE INDEX scenario_results_by_agent ON scenario_results (agent, attempt, run_id, status);
     `,
@@ -181,7 +181,7 @@ export const migrations: readonly Migration[] = [
   {
     description: 'flaky marks',
     sql: `
-      -- Scenarios a person marked flaky in triage (SPEC §8), one per scenario of a suite. Kept apart
+      -- Scenarios a person marked flaky in triage (docs/tui.md), one per scenario of a suite. Kept apart
       -- from the run history: a mark outlives the run it was made in and is shown in later reports.
       CREATE TABLE flaky_marks (
         suite       TEXT NOT NULL,

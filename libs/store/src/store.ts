@@ -36,8 +36,9 @@ export interface ListRunsOptions {
 
 export interface ScenarioResultsOptions {
   /**
-   * Leaves out the transcript of `metadata_only` results (SPEC §7): for exports and reports.
-   * The store keeps it so that a reviewer can open it explicitly in the TUI.
+   * Leaves out the transcript of `metadata_only` results (docs/privacy.md,
+   * "metadata_only scenarios"): for exports and reports. The store keeps it so that a reviewer can
+   * open it explicitly in the TUI.
    */
   omitMetadataOnlyTranscripts?: boolean;
 }
@@ -61,7 +62,7 @@ export interface MetricHistoryEntry {
   reason: string;
 }
 
-/** The run history in `.parley/parley.db` (SPEC §4.3). */
+/** The run history in `.parley/parley.db` (docs/file-formats.md, "Run outputs"). */
 export interface Store {
   readonly path: string;
   /** Throws when a run with this id exists already. */

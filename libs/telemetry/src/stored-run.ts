@@ -6,7 +6,7 @@ import { promptVersion } from '@parley/judge';
 import { floorRedactor, suiteRedactor, type Redactor } from '@parley/redaction';
 import { readReportFile, type RunReport } from '@parley/reports';
 import { loadSuiteForRun } from '@parley/runner';
-import { openStore } from '@parley/store';
+import { defaultStorePath, openStore } from '@parley/store';
 
 /** A finished run as an export reads it. */
 export interface RunToExport {
@@ -35,7 +35,7 @@ export interface LoadRunOptions {
  */
 export async function loadRunForExport(idOrReport: string, options: LoadRunOptions): Promise<RunToExport> {
   const notes: string[] = [];
-  const storePath = options.storePath ?? resolve(options.cwd, '.parley', 'parley.db');
+  const storePath = options.storePath ?? defaultStorePath(options.cwd);
   const asPath = resolve(options.cwd, idOrReport);
   let report: RunReport;
   const tenants = new Map<string, string>();

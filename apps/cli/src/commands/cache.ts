@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ConfigError, displayPath } from '@parley/core';
 import type { JudgeCacheGroup, JudgeCacheStats } from '@parley/store';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 
-/** Adds `parley cache stats` and `parley cache clear`: the judge verdict cache in .parley/parley.db (SPEC §5). */
+/** Adds `parley cache stats` and `parley cache clear`: the judge verdict cache in .parley/parley.db. */
 export function register(program: Command, context: ProgramContext): void {
   const cache = program.command('cache').description('the judge verdict cache in .parley/parley.db').exitOverride();
   cache
@@ -23,21 +22,18 @@ export function register(program: Command, context: ProgramContext): void {
     .exitOverride();
 }
 
-function databasePath(context: CommandContext): string {
-  return resolve(context.cwd, join('.parley', 'parley.db'));
-}
 
 /** `parley cache stats [--format json]`: exit 0, also when there is no cache yet. */
 export async function cacheStatsCommand(flags: { format?: string }, context: CommandContext): Promise<number> {
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
-  const path = databasePath(context);
+  const { defaultStorePath, openJudgeCache } = await import('@parley/store');
+  const path = defaultStorePath(context.cwd);
   const shown = displayPath(path, context.cwd);
   if (!existsSync(path)) {
     context.output.out(format === 'json' ? `${JSON.stringify({ path: shown, entries: 0 }, null, 2)}\n` : `the judge cache is empty (no ${shown} yet)\n`);
     return 0;
   }
-  const { openJudgeCache } = await import('@parley/store');
   const cache = openJudgeCache(path);
   try {
     const stats = { ...cache.stats(), path: shown };
@@ -50,12 +46,12 @@ export async function cacheStatsCommand(flags: { format?: string }, context: Com
 
 /** `parley cache clear [--metric M] [--scenario ID]`: exit 0 with how many verdicts went. */
 export async function cacheClearCommand(flags: { metric?: string; scenario?: string }, context: CommandContext): Promise<number> {
-  const path = databasePath(context);
+  const { defaultStorePath, openJudgeCache } = await import('@parley/store');
+  const path = defaultStorePath(context.cwd);
   if (!existsSync(path)) {
     context.output.out('the judge cache is already empty\n');
     return 0;
   }
-  const { openJudgeCache } = await import('@parley/store');
   const cache = openJudgeCache(path);
   try {
     const removed = cache.clear({ ...(flags.metric ? { metric: flags.metric } : {}), ...(flags.scenario ? { scenario: flags.scenario } : {}) });

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigError, seededRandom } from '@parley/core';
 import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison, type ConversationScore } from '@parley/canary';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { integerFlag } from '../program/flags.js';
 import { paint } from '../output/output.js';
+import { wrapWithPrefixes } from '../output/text-wrap.js';
 
 export interface CanaryAssignFlags {
   rollout: string;
@@ -164,10 +166,10 @@ export async function canaryCompareCommand(flags: CanaryCompareFlags, context: C
  * Without a store there are no scores, and the note says so.
  */
 async function monitorScores(cwd: string, suiteDir: string, conversationIds: ReadonlySet<string>): Promise<{ scores?: ConversationScore[]; note?: string }> {
-  const storePath = resolve(cwd, join('.parley', 'parley.db'));
+  const { defaultStorePath, openMonitorStore } = await import('@parley/store');
+  const storePath = defaultStorePath(cwd);
   if (!existsSync(storePath)) return { note: 'judged metrics: not compared (no production scores stored by parley monitor in this project)' };
   const { loadSuiteForRun } = await import('@parley/runner');
-  const { openMonitorStore } = await import('@parley/store');
   const suiteName = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
   const store = openMonitorStore(storePath);
   try {
@@ -210,40 +212,20 @@ function renderComparison(comparison: CanaryComparison, notes: readonly string[]
   lines.push(table.toString());
   const { power } = comparison;
   lines.push(
-    ...wrap(
+    ...wrapWithPrefixes(
       `minimum canary sample: ${power.minimum_canary} conversations, to detect a ${(power.rise * 100).toFixed(1)}-point rise in 👎 rate over ${percent(power.baseline)} (one-sided α ${power.alpha}, power ${power.power}, stable : canary = ${power.ratio.toFixed(1)} : 1)`,
+      width,
       '',
       '  ',
-      width,
     ),
   );
   const verdictColor = comparison.verdict === 'rollback' ? colors.red : comparison.verdict === 'continue' ? colors.yellow : (text: string) => colors.status('pass', text);
   lines.push(`verdict: ${colors.bold(verdictColor(comparison.verdict))}`);
-  for (const reason of comparison.reasons) lines.push(...wrap(reason, '  ', '    ', width));
-  for (const note of notes) lines.push(...wrap(`note: ${note}`, '', '  ', width).map((line) => colors.dim(line)));
+  for (const reason of comparison.reasons) lines.push(...wrapWithPrefixes(reason, width, '  ', '    '));
+  for (const note of notes) lines.push(...wrapWithPrefixes(`note: ${note}`, width, '', '  ').map((line) => colors.dim(line)));
   return `${lines.join('\n')}\n`;
 }
 
-/** Word-wraps one line to `width` columns: the first line starts with `first`, the others with `rest`. */
-function wrap(text: string, first: string, rest: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(' ')) {
-    const prefix = lines.length === 0 ? first : rest;
-    if (current !== '' && prefix.length + current.length + 1 + word.length > width) {
-      lines.push(prefix + current);
-      current = word;
-    } else current = current === '' ? word : `${current} ${word}`;
-  }
-  lines.push((lines.length === 0 ? first : rest) + current);
-  return lines;
-}
-
-function integerFlag(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value)) throw new ConfigError(`${name} must be a whole number, got "${text}"`);
-  return value;
-}
 
 /** A flag in (0, max) turned into a fraction of max (`--min-rise 5` → 0.05). */
 function fractionFlag(name: string, text: string, max: number): number {

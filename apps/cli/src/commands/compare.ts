@@ -1,7 +1,8 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { integerFlag } from '../program/flags.js';
 
 export interface CompareFlags {
   format?: string;
@@ -32,10 +33,11 @@ export function register(program: Command, context: ProgramContext): void {
 export async function compareCommand(before: string, after: string, flags: CompareFlags, context: CommandContext): Promise<number> {
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
-  const seed = integerFlag('--seed', flags.seed, 1, 0);
-  const resamples = integerFlag('--resamples', flags.resamples, 10_000, 100);
+  const seed = flags.seed === undefined ? 1 : integerFlag('--seed', flags.seed, 0);
+  const resamples = flags.resamples === undefined ? 10_000 : integerFlag('--resamples', flags.resamples, 100);
   const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
-  const where = { cwd: context.cwd, storePath: resolve(context.cwd, join('.parley', 'parley.db')) };
+  const { defaultStorePath } = await import('@parley/store');
+  const where = { cwd: context.cwd, storePath: defaultStorePath(context.cwd) };
   const comparison = compareRuns(loadRunScores(before, where), loadRunScores(after, where), { seed, resamples });
   if (!flags.pairwise) {
     context.output.out(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));
@@ -54,11 +56,4 @@ async function pairwiseSection(before: string, after: string, flags: CompareFlag
   const afterRun = loadRunTranscripts(after, where);
   const judge = pairwiseJudgeOf(resolve(context.cwd, flags.suite ?? afterRun.suite_dir ?? beforeRun.suite_dir ?? '.'));
   return comparePairwise(beforeRun, afterRun, { ...judge, provider: liveJudgeProvider(judge.model, context.env) }, context.signal);
-}
-
-function integerFlag(name: string, value: string | undefined, fallback: number, minimum: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < minimum) throw new ConfigError(`${name} must be a whole number ≥ ${minimum}, got "${value}"`);
-  return number;
 }

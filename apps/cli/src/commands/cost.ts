@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { readReportFile } from '@parley/reports';
 import type { RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
@@ -30,10 +30,10 @@ export function register(program: Command, context: ProgramContext): void {
  * by suite, model and month. Exit 0, or 2 for a bad --since or an unreadable report.
  */
 export async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
-  const { openModelSpend, summarizeSpend } = await import('@parley/store');
+  const { defaultStorePath, openModelSpend, summarizeSpend } = await import('@parley/store');
   const { sinceCutoff } = await import('@parley/production');
   const since = sinceCutoff(flags.since, context.clock.now());
-  const storePath = resolve(context.cwd, join('.parley', 'parley.db'));
+  const storePath = defaultStorePath(context.cwd);
   const runs: RunSpend[] = [];
   if (existsSync(storePath)) {
     const spendStore = openModelSpend(storePath);

@@ -3,6 +3,7 @@ import { ConfigError, displayPath } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { numberFlag } from '../program/flags.js';
 import { printIssues } from '../output/config-error-output.js';
 import { paint, type Paint } from '../output/output.js';
 
@@ -95,7 +96,7 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
     logsFile: source,
     conversations: sample.sampled,
     redactor: suiteRedactor(suite, { env: context.env }),
-    storePath: resolve(context.cwd, '.parley', 'parley.db'),
+    storePath: (await import('@parley/store')).defaultStorePath(context.cwd),
     clock: context.clock,
     env: context.env,
     metrics: flags.metric ?? [],
@@ -176,12 +177,6 @@ async function langfuseIfConfigured(env: NodeJS.ProcessEnv) {
   if (!(env.LANGFUSE_HOST ?? env.LANGFUSE_BASE_URL) || !env.LANGFUSE_PUBLIC_KEY || !env.LANGFUSE_SECRET_KEY) return undefined;
   const { langfuseFromEnv } = await import('@parley/telemetry');
   return langfuseFromEnv(env);
-}
-
-function numberFlag(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${text}"`);
-  return value;
 }
 
 function count(value: number, noun: string): string {

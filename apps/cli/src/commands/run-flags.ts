@@ -2,6 +2,7 @@ import { ConfigError } from '@parley/core';
 import type { RunMode } from '@parley/core';
 import { parseShard } from '@parley/gate';
 import { Option, type Command } from 'commander';
+import { integerFlag } from '../program/flags.js';
 import { DEFAULT_REPORTER, REPORTER_NAMES } from '../reporters/reporters.js';
 
 export interface RunFlags {
@@ -64,11 +65,7 @@ export function addRunFlags(command: Command): Command {
 export function runOptionsFromFlags(flags: RunFlags) {
   const judgeMode: 'live' | 'replay' | undefined = flags.judge === 'live' ? 'live' : flags.judge === 'replay' ? 'replay' : undefined;
   if (flags.judge !== undefined && judgeMode === undefined) throw new ConfigError(`--judge must be live or replay, got "${flags.judge}"`);
-  let seed: number | undefined;
-  if (flags.seed !== undefined) {
-    seed = Number(flags.seed);
-    if (!Number.isSafeInteger(seed) || seed < 0) throw new ConfigError(`--seed must be a whole number ≥ 0, got "${flags.seed}"`);
-  }
+  const seed = flags.seed !== undefined ? integerFlag('--seed', flags.seed, 0) : undefined;
   if (flags.baseline !== undefined && flags.exportBaseline !== undefined) {
     throw new ConfigError('--baseline and --export-baseline cannot be used together');
   }
@@ -77,11 +74,7 @@ export function runOptionsFromFlags(flags: RunFlags) {
     if (!MODES.includes(flags.mode as RunMode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}, got "${flags.mode}"`);
     mode = flags.mode as RunMode;
   }
-  let concurrency: number | undefined;
-  if (flags.concurrency !== undefined) {
-    concurrency = Number(flags.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
-  }
+  const concurrency = flags.concurrency !== undefined ? integerFlag('--concurrency', flags.concurrency, 1) : undefined;
   let budgetUsd: number | undefined;
   if (flags.budget !== undefined) {
     budgetUsd = Number(flags.budget.replace(/^\$/, ''));
@@ -90,11 +83,7 @@ export function runOptionsFromFlags(flags: RunFlags) {
     }
   }
   if (flags.resume !== undefined && flags.resume.trim() === '') throw new ConfigError('--resume needs the id of an interrupted run (see parley runs list)');
-  let repeat: number | undefined;
-  if (flags.repeat !== undefined) {
-    repeat = Number(flags.repeat);
-    if (!Number.isInteger(repeat) || repeat < 1) throw new ConfigError(`--repeat must be a positive integer, got "${flags.repeat}"`);
-  }
+  const repeat = flags.repeat !== undefined ? integerFlag('--repeat', flags.repeat, 1) : undefined;
   if (flags.changedSince !== undefined && flags.changedSince.trim() === '') throw new ConfigError('--changed-since needs a git ref (e.g. origin/main)');
   return {
     ...(repeat !== undefined ? { repeat } : {}),

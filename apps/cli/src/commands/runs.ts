@@ -1,9 +1,8 @@
-import { join, resolve } from 'node:path';
 import { ConfigError, terminalSafe } from '@parley/core';
 import { withheldScenarioReason } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { formatOption } from '../program/flags.js';
+import { formatOption, integerFlag } from '../program/flags.js';
 
 export function register(program: Command, context: ProgramContext): void {
   const runs = program.command('runs').description('the run history in .parley/parley.db');
@@ -22,9 +21,6 @@ export function register(program: Command, context: ProgramContext): void {
     .action(async (id: string, flags: { format?: string }) => context.setExitCode(await runsShowCommand(id, flags, context)));
 }
 
-function storePath(context: CommandContext): string {
-  return resolve(context.cwd, join('.parley', 'parley.db'));
-}
 
 /**
  * In a terminal, tables fit its width (one column spare, so a full line never wraps); off a
@@ -36,10 +32,10 @@ function tableWidth(context: CommandContext): { width?: number } {
 
 /** `parley runs list`: the run history, newest first. */
 export async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
-  const { openStore, formatRunList } = await import('@parley/store');
-  const limit = flags.limit === undefined ? 20 : Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new ConfigError(`--limit must be a positive integer, got "${flags.limit}"`);
-  const store = openStore(storePath(context));
+  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { formatRunList } = await import('../output/runs-table.js');
+  const limit = flags.limit === undefined ? 20 : integerFlag('--limit', flags.limit, 1);
+  const store = openStore(defaultStorePath(context.cwd));
   try {
     const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
     if (flags.format === 'json') {
@@ -57,12 +53,14 @@ export async function runsListCommand(flags: { limit?: string; suite?: string; f
 
 /** `parley runs show ID`: one run with every scenario's status, reason and scores. */
 export async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
-  const { openStore, formatRunDetail } = await import('@parley/store');
-  const store = openStore(storePath(context));
+  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { formatRunDetail } = await import('../output/runs-table.js');
+  const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);
     if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
-    // metadata_only: the store keeps the reason for a reviewer, the console never shows it (SPEC §7).
+    // metadata_only: the store keeps the reason for a reviewer who opens it on purpose; the console
+    // is an output like a report, and no output ever shows such content.
     const results = store
       .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
       .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));

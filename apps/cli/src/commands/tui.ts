@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '@parley/core';
 import type { runTui, TuiOptions } from '@parley/tui';
@@ -13,7 +13,7 @@ interface TuiFlags {
 type TuiStart = 'index' | 'rate' | 'kappa' | 'live';
 
 /**
- * Adds `parley tui [suite]`, `tui rate`, `tui kappa` and `tui run` (SPEC §8). The Ink app is
+ * Adds `parley tui [suite]`, `tui rate`, `tui kappa` and `tui run`. The Ink app is
  * imported here, on demand, so no other command ever loads Ink or React.
  */
 export function register(program: Command, context: ProgramContext): void {
@@ -68,7 +68,7 @@ async function openTui(
     clock: context.clock,
     random: context.random,
     suitePath: resolve(context.cwd, suite),
-    storePath: resolve(context.cwd, join('.parley', 'parley.db')),
+    storePath: (await import('@parley/store')).defaultStorePath(context.cwd),
     calibrationDir: resolve(context.cwd, flags.dir),
     ...(extra.reviewer ? { reviewer: extra.reviewer } : {}),
     ...(extra.runOptions ? { runOptions: { ...extra.runOptions, suitePath: resolve(context.cwd, extra.runOptions.suitePath) } } : {}),

@@ -1,4 +1,5 @@
 import { isConfigError, type ConfigIssue, displayPath } from '@parley/core';
+import { EXIT_CONFIG_ERROR } from '@parley/gate';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { formatOption } from '../program/flags.js';
@@ -42,7 +43,7 @@ export async function validateCommand(suiteArgument: string | undefined, flags: 
   if (flags.strict && suite.warnings.length > 0) {
     if (json) context.output.out(`${JSON.stringify({ valid: false, problems: issuesOf(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const }))) }, null, 2)}\n`);
     printIssues(context.output, suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })), context.cwd);
-    return 2;
+    return EXIT_CONFIG_ERROR;
   }
   const agents = Object.keys(suite.config.agents).length;
   const metrics = new Set(suite.scenarios.flatMap((scenario) => scenario.expectations.map((expectation) => expectation.metric)));

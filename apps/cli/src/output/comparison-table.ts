@@ -1,5 +1,7 @@
-import { formatAgentCost, formatDelta, formatMs, formatP, formatScore, winnerText, type AgentComparisonReport } from '@parley/reports';
+import { formatDeltaCell, formatScoreCell } from '@parley/gate';
+import { formatAgentCost, formatMs, formatP, winnerText, type AgentComparisonReport } from '@parley/reports';
 import type { Paint } from './output.js';
+import { wrapText } from './text-wrap.js';
 
 /** Score rows shown on the console at most; report.json and summary.md have every row. */
 export const MAX_SCORE_ROWS = 60;
@@ -38,13 +40,13 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
     lines.push(
       ...table(
         ['metric', label(reference!), label(challenger), 'Δ', 'p', 'winner'],
-        tests.map((test) => [test.metric, formatScore(test.against_mean), formatScore(test.agent_mean), formatDelta(test.mean_delta), formatP(test.p_value), winnerText(test)]),
+        tests.map((test) => [test.metric, formatScoreCell(test.against_mean), formatScoreCell(test.agent_mean), formatDeltaCell(test.mean_delta), formatP(test.p_value), winnerText(test)]),
         width,
         (row, cell, column) => (column === 5 && row.winner !== null ? colors.bold(cell) : column === 5 ? colors.dim(cell) : cell),
         tests,
       ),
     );
-    lines.push(...wrap(comparison.statistics_note, width).map((line) => colors.dim(line)), '');
+    lines.push(...wrapText(comparison.statistics_note, width).map((line) => colors.dim(line)), '');
   }
 
   const differing = comparison.scores.filter((row) => new Set(comparison.agents.map((agent) => row.scores[agent] ?? null)).size > 1);
@@ -60,10 +62,10 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
     const base = row.scores[reference!] ?? null;
     rows.push([
       `  ${row.metric}`,
-      ...comparison.agents.map((agent) => formatScore(row.scores[agent] ?? null)),
+      ...comparison.agents.map((agent) => formatScoreCell(row.scores[agent] ?? null)),
       ...others.map((agent) => {
         const score = row.scores[agent] ?? null;
-        return base === null || score === null ? '–' : formatDelta(score - base);
+        return base === null || score === null ? '–' : formatDeltaCell(score - base);
       }),
     ]);
   }
@@ -75,20 +77,6 @@ export function renderComparison(comparison: AgentComparisonReport, colors: Pain
   return lines.join('\n');
 }
 
-/** Word-wraps `text` to `width` columns. */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(' ')) {
-    if (current !== '' && current.length + 1 + word.length > width) {
-      lines.push(current);
-      current = '';
-    }
-    current = current === '' ? word : `${current} ${word}`;
-  }
-  if (current !== '') lines.push(current);
-  return lines;
-}
 
 /**
  * Left-aligned first column (and a last `winner` column), right-aligned numbers, two spaces

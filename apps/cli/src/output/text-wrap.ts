@@ -16,7 +16,8 @@ export function hangingWrap(text: string, width: number, indent = '  '): string[
   return wrapWithPrefixes(text, width, '', indent);
 }
 
-function wrapWithPrefixes(text: string, width: number, firstPrefix: string, prefix: string): string[] {
+/** Like `wrapText`, the first line starting with `firstPrefix` and the lines after it with `prefix`. */
+export function wrapWithPrefixes(text: string, width: number, firstPrefix: string, prefix: string): string[] {
   const lines: string[] = [];
   let current = '';
   const room = (): number => Math.max(20, width - (lines.length === 0 ? firstPrefix : prefix).length);

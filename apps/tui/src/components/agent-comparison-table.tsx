@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { formatAgentCost, formatDelta, formatMs, formatP, formatScore, winnerText, type AgentComparisonReport } from '@parley/reports';
+import { formatDeltaCell, formatScoreCell } from '@parley/gate';
+import { formatAgentCost, formatMs, formatP, winnerText, type AgentComparisonReport } from '@parley/reports';
 
 /**
  * The lines of a comparison run's side-by-side table in the run screen, read-only: the agents
@@ -14,7 +15,7 @@ export function comparisonLines(comparison: AgentComparisonReport, width: number
   for (const test of comparison.tests) {
     const versus = comparison.agents.length > 2 ? ` ${test.agent}:` : '';
     lines.push(
-      `  ${test.metric.padEnd(metricWidth).slice(0, metricWidth)}${versus} ${formatScore(test.against_mean)} → ${formatScore(test.agent_mean)} ${formatDelta(test.mean_delta).padStart(6)}  p ${formatP(test.p_value).padEnd(6)} ${winnerText(test)}`,
+      `  ${test.metric.padEnd(metricWidth).slice(0, metricWidth)}${versus} ${formatScoreCell(test.against_mean)} → ${formatScoreCell(test.agent_mean)} ${formatDeltaCell(test.mean_delta).padStart(6)}  p ${formatP(test.p_value).padEnd(6)} ${winnerText(test)}`,
     );
   }
   lines.push(

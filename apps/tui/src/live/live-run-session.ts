@@ -1,4 +1,5 @@
 import { isConfigError, type ConfigIssue } from '@parley/core';
+import { EXIT_CONFIG_ERROR, EXIT_INTERNAL_ERROR } from '@parley/gate';
 import { runBudget, runSuite, type RunBudget, type RunOutcome } from '@parley/runner';
 import type { TuiServices } from '../tui-context.js';
 import { LiveRunProgress } from './live-run-progress.js';
@@ -9,13 +10,8 @@ export type LiveRunEnd =
   | { kind: 'finished'; outcome: RunOutcome }
   /** The suite or the flags are wrong (exit 2): nothing ran. */
   | { kind: 'config-error'; issues: ConfigIssue[] }
-  /** Something the run did not expect (exit 1), shown rather than lost behind the screen. */
+  /** Something the run did not expect (exit 2, as `parley run` gives), shown rather than lost behind the screen. */
   | { kind: 'failed'; message: string };
-
-/** Exit code of a run that broke down unexpectedly (the headless runner would crash with 1). */
-export const EXIT_RUN_FAILED = 1;
-/** Exit code of a configuration error (the headless runner's `EXIT_CONFIG_ERROR`). */
-export const EXIT_CONFIG = 2;
 
 /**
  * One live run of `parley tui run`, started through the same orchestrator as `parley run` and
@@ -47,7 +43,7 @@ export class LiveRunSession {
     const options = services.runOptions;
     this.startedMs = services.clock.monotonicMs();
     if (!options) {
-      this.finish({ kind: 'failed', message: 'no run to show: open this view with `parley tui run [suite] …`' }, EXIT_RUN_FAILED);
+      this.finish({ kind: 'failed', message: 'no run to show: open this view with `parley tui run [suite] …`' }, EXIT_INTERNAL_ERROR);
       return;
     }
     const storePath = options.storePath ?? services.storePath;
@@ -72,8 +68,8 @@ export class LiveRunSession {
     ).then(
       (outcome) => this.finish({ kind: 'finished', outcome }, outcome.exit_code),
       (error: unknown) => {
-        if (isConfigError(error)) this.finish({ kind: 'config-error', issues: error.issues }, EXIT_CONFIG);
-        else this.finish({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }, EXIT_RUN_FAILED);
+        if (isConfigError(error)) this.finish({ kind: 'config-error', issues: error.issues }, EXIT_CONFIG_ERROR);
+        else this.finish({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }, EXIT_INTERNAL_ERROR);
       },
     );
   }

@@ -7,7 +7,7 @@ import { STATUS_MARKS } from './live-format.js';
 import type { ScenarioProgress } from './live-run-progress.js';
 
 /**
- * The one-line reason of a result: a metadata_only scenario's names at most the metric (SPEC §7);
+ * The one-line reason of a result: a metadata_only scenario's names at most the metric (docs/privacy.md);
  * others pass the floor redactor, since events carry the run's raw text (the report's results,
  * shown once the run is over, went through the suite's redactor already; redacting twice is a no-op).
  */

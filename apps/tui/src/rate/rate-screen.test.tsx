@@ -146,7 +146,7 @@ describe('parley tui rate', () => {
     });
     // The other reviewers' ratings are untouched and the comments kept.
     expect(loadCalibrationSet(setFile(dir)).items.find((item) => item.id === first)?.ratings.map((rating) => rating.reviewer)).toEqual(['rev-a', 'rev-b', REVIEWER]);
-    expect(readFileSync(setFile(dir), 'utf8')).toContain('# The calibration set (SPEC §3.6)');
+    expect(readFileSync(setFile(dir), 'utf8')).toContain('# The calibration set (docs/calibration.md)');
   });
 
   it('keys that arrive in one read (as from a fast terminal) are handled one by one', async () => {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Text } from 'ink';
 import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
-import { formatStartTime } from '@parley/store';
+import { formatStartTime } from '@parley/reports';
 import type { KeyHint } from '../components/footer.js';
 import { ListRow } from '../components/list-row.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -32,9 +32,9 @@ const KEYS: readonly KeyHint[] = [
 ];
 
 /**
- * `parley tui [suite]`: every agent of the suite, prompt-based and services together (seed 003's
- * unified index), with its kind, scenarios, last run's pass rate and recent trend. The history is
- * read once, synchronously, so the first frame already shows it.
+ * `parley tui [suite]`: every agent of the suite, prompt-based and services together in one
+ * index (a team tests both kinds side by side), with its kind, scenarios, last run's pass rate
+ * and recent trend. The history is read once, synchronously, so the first frame already shows it.
  */
 export function IndexScreen(_props: Record<string, unknown>) {
   const { suitePath, storePath } = useServices();

@@ -11,7 +11,7 @@ import { useServices } from '../tui-context.js';
 type Loaded = { source: RateSessionSource } | { problem: string };
 
 /**
- * `parley tui rate`: the reviewer's session over `human_labelled.yaml` (SPEC §8). Reads the set
+ * `parley tui rate`: the reviewer's session over `human_labelled.yaml` (docs/tui.md, "Rate"). Reads the set
  * and its rubric once; every rating is then written through the calibration writer as it is given.
  */
 export function RateScreen() {

@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
 import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
-import { withholdScenarioContent } from '@parley/reports';
-import { formatDuration, formatStartTime, formatUsd, oneLine, runState, type RunRow } from '@parley/store';
+import { formatDuration, formatStartTime, formatUsd, oneLine, withholdScenarioContent } from '@parley/reports';
+import { runState, type RunRow } from '@parley/store';
 import { ListRow } from '../components/list-row.js';
 import { matchesQuery } from '../components/filter-query.js';
 import type { KeyHint } from '../components/footer.js';

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Status } from '@parley/core';
-import { formatDuration, formatStartTime, formatUsd, runState, type RunRow } from '@parley/store';
+import { formatDuration, formatStartTime, formatUsd } from '@parley/reports';
+import { runState, type RunRow } from '@parley/store';
 import { ListRow } from '../components/list-row.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapText } from '../rate/wrap-text.js';

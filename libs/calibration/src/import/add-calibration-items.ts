@@ -15,7 +15,7 @@ export interface AddItemsResult {
 
 /**
  * Adds candidates to `human_labelled.yaml` as unrated items, skipping any whose masked transcript
- * is already in the set (or earlier in the same import). Ids follow SPEC §3.6: `cal-YYYY-MM-NNN`
+ * is already in the set (or earlier in the same import). Ids are `cal-YYYY-MM-NNN` (docs/calibration.md)
  * by the date added, numbered on from the month's highest. Runs under the set's lock on the file
  * as it is now, so an import beside a reviewer's session loses neither.
  */

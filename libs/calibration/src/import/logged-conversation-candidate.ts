@@ -9,7 +9,7 @@ export type CandidateOutcome = { candidate: ItemCandidate } | { refused: PassedO
  * A production conversation (a line of the JSON-lines conversation log) as a masked calibration
  * item. Names its structured fields reveal (`customer.name`, a tool call's `customer_name`, a tool
  * result) are masked wherever they occur. A restricted vertical without redaction extras is refused:
- * nothing of it is written (SPEC §7).
+ * nothing of it is written (docs/privacy.md, "Restricted verticals").
  */
 export function loggedConversationCandidate(
   conversation: LoggedConversation,

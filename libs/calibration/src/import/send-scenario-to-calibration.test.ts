@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { calibrationFolder, loadCalibrationFolder } from '../calibration-folder.js';
 import { startRatingSession } from '../session/rating-session.js';
 import { loadCalibrationSet } from '../set-file/calibration-set-file.js';
-import { SPEC_SET_TEXT } from '../test-support/calibration-fixture.js';
+import { EXAMPLE_SET_TEXT } from '../test-support/calibration-fixture.js';
 import type { SuiteSettings } from '../suite-settings.js';
 import { sendScenarioToCalibration, type SendToCalibrationInput } from './send-scenario-to-calibration.js';
 
@@ -91,7 +91,7 @@ describe('sendScenarioToCalibration', () => {
 
   it('is idempotent: sending the same transcript again names the item it already is', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-send-'));
-    writeFileSync(join(dir, 'human_labelled.yaml'), SPEC_SET_TEXT);
+    writeFileSync(join(dir, 'human_labelled.yaml'), EXAMPLE_SET_TEXT);
     const first = await sendScenarioToCalibration(input(dir));
     const second = await sendScenarioToCalibration(input(dir, { runId: 'run-2' }));
     expect(first).toMatchObject({ kind: 'added', id: 'cal-2026-11-002' });

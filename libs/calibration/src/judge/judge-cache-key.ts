@@ -7,7 +7,7 @@ import type { RaterModel } from './rater-models.js';
 /** The judge cache's `metric` for calibration ratings (so `parley cache clear --metric calibration` works). */
 export const CALIBRATION_CACHE_METRIC = 'calibration';
 
-/** What a calibration rating is cached under, in the judge cache's own terms (SPEC §5). */
+/** What a calibration rating is cached under, in the judge cache's own terms (docs/file-formats.md, "Judge metrics"). */
 export type CalibrationCacheEntry = Omit<JudgeCacheRecord, 'value' | 'cost_usd' | 'created_at'>;
 
 /**

@@ -14,8 +14,8 @@ export interface RaterModel {
 export type CalibrationRaters = { judge: RaterModel; cross_check?: RaterModel };
 
 /**
- * The judges of seed 000 (ADR-0004 §1) and SPEC §3.1's example `judge:`, used when neither flags
- * nor a suite name them: Claude Opus 4.7 as the primary judge, GPT-4.1 as the cross-check.
+ * The default judges, used when neither flags nor a suite name them (the pair the README's
+ * example `judge:` uses): Claude Opus 4.7 as the primary judge, GPT-4.1 as the cross-check.
  */
 export const DEFAULT_RATERS: CalibrationRaters = {
   judge: { provider: 'anthropic', model: 'claude-opus-4-7', temperature: 0 },

@@ -1,7 +1,7 @@
 import { ConfigError, sha256Hex } from '@parley/core';
 import { readTextFile } from '@parley/config';
 
-/** The file of the rubric in a calibration folder (SPEC §6). */
+/** The file of the rubric in a calibration folder (docs/calibration.md, "The folder"). */
 export const RUBRIC_FILE = 'rubric.md';
 
 /** `calibration/rubric.md`: what reviewers and judges are told each score means. */

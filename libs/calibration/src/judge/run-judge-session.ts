@@ -37,7 +37,7 @@ export interface JudgeSessionInput {
   /** `calibration/recordings/judge.jsonl`: written in record mode, read in replay mode. */
   recordingFile: string;
   store: CalibrationStore;
-  /** The judge cache (SPEC §5); used in live mode. */
+  /** The judge cache (docs/file-formats.md, "Judge metrics"); used in live mode. */
   cache?: JudgeCacheStore;
   /** Ratings asked for at once (default 4). */
   concurrency?: number;

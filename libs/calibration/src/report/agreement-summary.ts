@@ -38,8 +38,9 @@ export interface AgreementSummary {
 }
 
 /**
- * Every agreement statistic of SPEC §6 for one comparison on one axis (or overall), given the
- * table's bootstrap intervals (computed for all tables of a report at once).
+ * Every agreement statistic of the calibration report (docs/calibration.md) for one comparison on
+ * one axis (or overall), given the table's bootstrap intervals (computed for all tables of a report
+ * at once).
  */
 export function agreementSummary(items: ReadonlyArray<readonly RatingPair[]>, bootstrap: Record<KappaWeighting, BootstrapKappaInterval>): AgreementSummary {
   const pairs = items.flat();

@@ -147,10 +147,11 @@ export interface CalibrationReport {
 }
 
 /**
- * The calibration report of SPEC §6: for each axis and overall, judge vs human, cross-check vs
- * human, judge vs cross-check and human vs human, with every agreement statistic; Krippendorff's
- * alpha over all raters; the gate (judge-vs-human quadratic kappa and bias per axis); and the
- * trend against earlier sessions. Pure: the same input gives the same report.
+ * The calibration report (docs/calibration.md, "The report"): for each axis and overall, judge vs
+ * human, cross-check vs human, judge vs cross-check and human vs human, with every agreement
+ * statistic; Krippendorff's alpha over all raters; the gate (judge-vs-human quadratic kappa and
+ * bias per axis); and the trend against earlier sessions. Pure: the same input gives the same
+ * report.
  *
  * Only human ratings given under the session's rubric version count (the judge was given that
  * rubric); only model ratings of the text as it is now count (an item edited since is stale).

@@ -1,7 +1,7 @@
 import type { CalibrationItem } from '@parley/config';
 import type { RatingPair } from '../statistics/rating-labels.js';
 
-/** The four comparisons of SPEC §6, in report order. */
+/** The four comparisons of the calibration report, in report order (docs/calibration.md). */
 export type ComparisonId = 'judge_vs_human' | 'cross_check_vs_human' | 'judge_vs_cross_check' | 'human_vs_human';
 
 export const COMPARISONS: ReadonlyArray<{ id: ComparisonId; label: string }> = [

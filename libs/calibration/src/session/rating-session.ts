@@ -11,7 +11,7 @@ export interface OwnRating {
 /**
  * An item as a reviewer's session shows it: the masked transcript and where it came from, and
  * only this reviewer's own rating. Other reviewers' ratings are left out here, so no screen can
- * show them by mistake (the session is blind, SPEC §8).
+ * show them by mistake (the session is blind: docs/calibration.md, "Who rates").
  */
 export interface RatingSessionItem {
   id: string;

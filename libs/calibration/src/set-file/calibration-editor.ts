@@ -40,7 +40,7 @@ export class CalibrationSetEditor {
     return this.edited;
   }
 
-  /** Appends an item (its messages and ratings written one per line, like SPEC §3.6). */
+  /** Appends an item (its messages and ratings written one per line, like the example in docs/file-formats.md). */
   addItem(item: CalibrationItem): void {
     if (this.current.items.some((existing) => existing.id === item.id)) {
       throw new ConfigError({ file: this.file, message: `the set already has an item "${item.id}"` });
@@ -52,7 +52,7 @@ export class CalibrationSetEditor {
       for (const entry of list.items) {
         if (!isMap(entry)) continue;
         entry.flow = true;
-        // Messages are quoted like SPEC §3.6's: a text can hold anything, and quotes show where it ends.
+        // Messages are quoted, as in the documented example: a text can hold anything, and quotes show where it ends.
         const content = entry.get('content', true);
         if (isScalar(content)) content.type = 'QUOTE_DOUBLE';
       }

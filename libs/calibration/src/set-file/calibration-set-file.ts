@@ -1,7 +1,7 @@
 import { ConfigError } from '@parley/core';
 import { CalibrationSetSchema, parseConfigText, readConfigFile, type CalibrationSet } from '@parley/config';
 
-/** The file name of a calibration set inside its folder (SPEC §3.6, §6). */
+/** The file name of a calibration set inside its folder (docs/calibration.md, "The folder"). */
 export const CALIBRATION_SET_FILE = 'human_labelled.yaml';
 
 /**

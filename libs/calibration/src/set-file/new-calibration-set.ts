@@ -1,6 +1,6 @@
 import { CALIBRATION_SCHEMA_VERSION } from '@parley/config';
 
-/** The three axes of seed 000 §3, in the order reviewers rate them. */
+/** The three axes of a new set (docs/calibration.md, "Axes and scale"), in the order reviewers rate them. */
 export const DEFAULT_AXES = ['intent_comprehension', 'response_naturalness', 'cultural_appropriateness'] as const;
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { calibrationFileWith, itemId, setWithItems, SPEC_SET_TEXT } from '../test-support/calibration-fixture.js';
+import { calibrationFileWith, itemId, setWithItems, EXAMPLE_SET_TEXT } from '../test-support/calibration-fixture.js';
 import { loadCalibrationSet } from './calibration-set-file.js';
 import { FileLockTimeout } from './file-lock.js';
 import { RatingConflict, removeRating, saveRating } from './save-rating.js';
@@ -16,7 +16,7 @@ const rating = (reviewer: string, score: number) => ({
 
 describe('saveRating', () => {
   it("adds a reviewer's rating and keeps every comment and the key order", async () => {
-    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     expect(await saveRating(file, 'cal-2026-11-001', { ...rating('rev-b', 3), note: 'asks: "which day?" # politely' })).toBe('added');
     const text = readFileSync(file, 'utf8');
     for (const comment of ['# who runs the monthly session', '# Picked by rev-a: a good Swahili opening.', '# production | scenario:<id> | synthetic', '# already masked (section 7)']) {
@@ -35,7 +35,7 @@ describe('saveRating', () => {
   });
 
   it("replaces the same reviewer's earlier rating of an item in place, and undoes it", async () => {
-    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     expect(await saveRating(file, 'cal-2026-11-001', rating('rev-a', 2))).toBe('replaced');
     expect(loadCalibrationSet(file).items[0]?.ratings).toEqual([
       { reviewer: 'rev-a', rated_at: '2026-11-03T10:00:00Z', rubric_version: '1.0.0', intent_comprehension: 2, response_naturalness: 2, cultural_appropriateness: 2 },
@@ -46,7 +46,7 @@ describe('saveRating', () => {
   });
 
   it('with `expected`, refuses to replace or remove a rating the same reviewer changed since, writing nothing', async () => {
-    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     const seen = { scores: { intent_comprehension: 4, response_naturalness: 5, cultural_appropriateness: 4 } };
     const before = readFileSync(file, 'utf8');
     // rev-a's rating in the file is 4 5 4 (and an empty note): a session that saw 3 3 3 is out of date.
@@ -69,13 +69,13 @@ describe('saveRating', () => {
   });
 
   it('records the rubric version each rating was given under', async () => {
-    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     await saveRating(file, 'cal-2026-11-001', { ...rating('rev-c', 4), rubric_version: '0.9.0' });
     expect(loadCalibrationSet(file).items[0]?.ratings.map((entry) => entry.rubric_version)).toEqual(['1.0.0', '0.9.0']);
   });
 
   it('refuses ratings outside 1–5 and unknown axes, writing nothing', async () => {
-    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     const refuse = async (scores: Record<string, number>): Promise<string> => {
       const error = await saveRating(file, 'cal-2026-11-001', { ...rating('rev-b', 3), scores }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ConfigError);
@@ -86,12 +86,12 @@ describe('saveRating', () => {
     expect(await refuse({ intent_comprehension: 0 })).toContain('got 0');
     expect(await refuse({ politeness: 3 })).toContain('"politeness" is not an axis of this set');
     await expect(saveRating(file, 'cal-2026-99-001', rating('rev-b', 3))).rejects.toThrow('no item "cal-2026-99-001"');
-    expect(readFileSync(file, 'utf8')).toBe(SPEC_SET_TEXT);
+    expect(readFileSync(file, 'utf8')).toBe(EXAMPLE_SET_TEXT);
     expect(existsSync(lockPathFor(file))).toBe(false);
   });
 
   it('refuses to touch a file that does not validate', async () => {
-    const broken = SPEC_SET_TEXT.replace('cultural_appropriateness: 4', 'cultural_appropriateness: 9');
+    const broken = EXAMPLE_SET_TEXT.replace('cultural_appropriateness: 4', 'cultural_appropriateness: 9');
     const file = calibrationFileWith(broken);
     await expect(saveRating(file, 'cal-2026-11-001', rating('rev-b', 3))).rejects.toThrow(/human_labelled\.yaml:17:\d+: "cultural_appropriateness" must be at most 5/);
     expect(readFileSync(file, 'utf8')).toBe(broken);
@@ -129,8 +129,8 @@ describe('saveRating', () => {
   });
 
   it('writes nothing when the change changes nothing', async () => {
-    const file = calibrationFileWith(SPEC_SET_TEXT);
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     expect(await updateCalibrationSet(file, (editor) => editor.set.items.length)).toBe(1);
-    expect(readFileSync(file, 'utf8')).toBe(SPEC_SET_TEXT);
+    expect(readFileSync(file, 'utf8')).toBe(EXAMPLE_SET_TEXT);
   });
 });

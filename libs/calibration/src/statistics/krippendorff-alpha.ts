@@ -1,4 +1,4 @@
-/** The metric of differences between values (Krippendorff 2011, §C). */
+/** The metric of differences between values (Krippendorff 2011, section C). */
 export type AlphaLevel = 'nominal' | 'ordinal' | 'interval';
 
 /** One unit's values, one per rater; `null`/`undefined` where that rater gave none. */

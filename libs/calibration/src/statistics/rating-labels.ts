@@ -1,7 +1,7 @@
 /**
- * The rating scale of every calibration axis (SPEC §6). Statistics always use this full list, not
- * only the labels that occur: a weighted kappa whose weights depended on which ratings happened to
- * be given would change meaning from one month to the next.
+ * The rating scale of every calibration axis (docs/calibration.md, "Axes and scale"). Statistics
+ * always use this full list, not only the labels that occur: a weighted kappa whose weights
+ * depended on which ratings happened to be given would change meaning from one month to the next.
  */
 export const RATING_LABELS: readonly number[] = [1, 2, 3, 4, 5];
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** SPEC §3.6's example, comments included, plus a reviewer's own comment. */
-export const SPEC_SET_TEXT = `schema_version: 1
+/** The documented example set (docs/file-formats.md), comments included, plus a reviewer's own comment. */
+export const EXAMPLE_SET_TEXT = `schema_version: 1
 rubric_version: "1.0.0"
 owner: calibration-owner            # who runs the monthly session
 axes: [intent_comprehension, response_naturalness, cultural_appropriateness]

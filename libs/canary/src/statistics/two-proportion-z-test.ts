@@ -1,4 +1,4 @@
-import { errorFunction } from 'simple-statistics';
+import { normalCdf } from './normal-cdf.js';
 
 export interface TwoProportionTest {
   /** The canary's rate minus the stable rate (an absolute difference, 0.25 = 25 points). */
@@ -26,9 +26,4 @@ export function twoProportionZTest(first: { events: number; total: number }, sec
   const z = standardError === 0 ? 0 : (p1 - p2) / standardError;
   const upperTail = 1 - normalCdf(z);
   return { difference: p1 - p2, z, pHigher: upperTail, pTwoSided: Math.min(1, 2 * Math.min(upperTail, 1 - upperTail)) };
-}
-
-/** Φ(z) = (1 + erf(z/√2)) / 2; simple-statistics' erf is good to 1.2 × 10⁻⁷. */
-function normalCdf(z: number): number {
-  return (1 + errorFunction(z / Math.SQRT2)) / 2;
 }

@@ -2,7 +2,7 @@ import type { RubricMetricFile } from '@parley/config';
 
 /**
  * `fluency_af`: Afrikaans fluency for service businesses and public services in South Africa
- * (seed 004's municipal agents answer in Afrikaans too). Its own rubric and version. Bump
+ * (the municipal example's agents answer in Afrikaans too). Its own rubric and version. Bump
  * `version` with any change below: a test pins the pair.
  */
 export const fluencyAfRubric: RubricMetricFile = {

@@ -2,8 +2,9 @@ import type { RubricMetricFile } from '@parley/config';
 
 /**
  * `fluency_en`: English fluency for small service businesses and public services whose customers
- * speak a local English (Kenyan, South African …), seed 000 §6. Its own rubric and version,
- * separate from `fluency_sw`. Bump `version` with any change below: a test pins the pair.
+ * speak a local English (Kenyan, South African …), which a generic fluency rubric would mark down.
+ * Its own rubric and version, separate from `fluency_sw`. Bump `version` with any change below: a
+ * test pins the pair.
  */
 export const fluencyEnRubric: RubricMetricFile = {
   name: 'fluency_en',

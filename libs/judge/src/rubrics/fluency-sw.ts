@@ -1,10 +1,10 @@
 import type { RubricMetricFile } from '@parley/config';
 
 /**
- * `fluency_sw`: Swahili fluency for a Kenyan small service business (seed 000 §6). Its own rubric
- * and version, separate from `fluency_en`, so iterating on one language never invalidates the
- * other's cached verdicts and a PR shows which language's rubric it changed. Bump `version` with
- * any change below: a test pins the pair.
+ * `fluency_sw`: Swahili fluency for a Kenyan small service business (the first users' customers
+ * write Swahili). Its own rubric and version, separate from `fluency_en`, so iterating on one
+ * language never invalidates the other's cached verdicts and a PR shows which language's rubric it
+ * changed. Bump `version` with any change below: a test pins the pair.
  */
 export const fluencySwRubric: RubricMetricFile = {
   name: 'fluency_sw',

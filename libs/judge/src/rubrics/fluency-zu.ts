@@ -1,8 +1,8 @@
 import type { RubricMetricFile } from '@parley/config';
 
 /**
- * `fluency_zu`: isiZulu fluency for public services answering residents (seed 004's municipal
- * agents), first written as the municipal example's own rubric and shipped unchanged, so suites
+ * `fluency_zu`: isiZulu fluency for public services answering residents (the municipal
+ * example's agents), first written as the municipal example's own rubric and shipped unchanged, so suites
  * that used that file keep their cached verdicts and recordings. Bump `version` with any change
  * below: a test pins the pair.
  */

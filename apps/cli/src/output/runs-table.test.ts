@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatMetricScore, formatRunDetail, formatRunList } from './format-runs.js';
-import type { RunRow } from './run-rows.js';
-import { errorResult, failingResult, newRun, passingResult, runFinish } from './test-support/fixtures.js';
+import type { RunRow } from '@parley/store';
+import { formatMetricScore, formatRunDetail, formatRunList } from './runs-table.js';
+// The store's fixtures are test support, not part of @parley/store's API: shared by path on purpose.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { errorResult, failingResult, newRun, passingResult, runFinish } from '../../../../libs/store/src/test-support/fixtures.js';
 
 const finishedRun: RunRow = { ...newRun(), ...runFinish(), scenario_count: 3, finished: true };
 const unfinishedRun: RunRow = {

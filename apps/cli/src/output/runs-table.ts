@@ -1,7 +1,7 @@
 import type { MetricResult, ScenarioResult, Status } from '@parley/core';
 import Table from 'cli-table3';
-import { formatDuration, formatStartTime, formatUsd, missingValue, oneLine } from './format-values.js';
-import type { RunRow } from './run-rows.js';
+import { formatDuration, formatStartTime, formatUsd, missingValue, oneLine } from '@parley/reports';
+import type { RunRow } from '@parley/store';
 
 /**
  * Plain-text renderings of the run history for `parley runs list` and `parley runs show`. They

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatStartTime, formatUsd, oneLine } from './format-values.js';
+import { formatDuration, formatStartTime, formatUsd, oneLine } from './run-values-text.js';
 
 describe('formatUsd', () => {
   it('keeps small amounts readable and never shows unknown as zero', () => {

@@ -1,0 +1,229 @@
+import type { ModelRef } from '@parley/config';
+import type { MetricResult, Provider } from '@parley/core';
+import { JudgeRun, liveJudgeProvider, modelVersion } from '@parley/judge';
+import { conversationEnd, type LoggedConversation } from '@parley/production';
+import { createBatchClient, meteredProvider } from '@parley/providers';
+import type { Redactor } from '@parley/redaction';
+import { openJudgeCache, openMonitorBatchStore, type MonitoredConversation, type MonitorScore, type MonitorStore } from '@parley/store';
+import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
+import { JudgeSpend } from './judge-spend.js';
+import type { ConversationRef, JudgedConversation, MonitorInput, MonitorOutcome } from './monitor-outcome.js';
+import type { MonitorPlan, MonitorSetup, PlannedJudging } from './plan-monitoring.js';
+
+/** What the judge phase came to. */
+export interface JudgedWindow {
+  /** In the order of the log. */
+  judged: JudgedConversation[];
+  skipped_for_budget: ConversationRef[];
+  spend: JudgeSpend;
+  batch: MonitorOutcome['batch'];
+  /** Each judged conversation with its stored scores, in the order they were judged (what the send phase sends). */
+  scored: Array<{ conversation: LoggedConversation; scores: MonitorScore[] }>;
+}
+
+const PRODUCTION_PROMPT_VERSION = 'production';
+const SAVES_PER_TRANSACTION = 250;
+
+/**
+ * The judge phase: judges the planned conversations with the suite's judge metrics (verdict
+ * cache, budget, cross-check sample and votes on failing verdicts as in runs) and stores each
+ * judged conversation. Under `--batch` the answers of batches that ended since the last run come
+ * first; then it judges, sends what is still unanswered, and goes round again while a batch comes
+ * back during this run.
+ */
+export async function judgeConversations(input: MonitorInput, setup: MonitorSetup, plan: MonitorPlan, store: MonitorStore): Promise<JudgedWindow> {
+  const { suite } = input;
+  const spend = new JudgeSpend(setup.pricing);
+  const limit = input.budgetUsd;
+  const budget = spend.budget(limit);
+  const cache = openJudgeCache(input.storePath, () => input.clock.now());
+  const newJudgeRun = (): JudgeRun =>
+    new JudgeRun({
+      judge: { ...suite.config.judge, primary: setup.primary },
+      catalog: setup.catalog,
+      mode: 'live',
+      cache,
+      readCache: true,
+      seed: input.seed ?? 0,
+      scenarioIds: plan.planned.map((item) => item.conversation_data.conversation_id),
+      ...(limit !== undefined ? { budget } : {}),
+      clock: input.clock,
+      ...(setup.pricing ? { pricing: setup.pricing } : {}),
+    });
+  const timeout = suite.config.settings?.timeout_ms !== undefined ? { timeoutMs: suite.config.settings.timeout_ms } : {};
+  const batchStore = input.batch ? openMonitorBatchStore(input.storePath) : undefined;
+  const batching =
+    batchStore !== undefined
+      ? new BatchJudging({
+          suite: setup.suiteName,
+          store: batchStore,
+          clock: input.clock,
+          clientFor: (model) =>
+            createBatchClient({ kind: model.provider, ...(model.base_url ? { baseUrl: model.base_url } : {}), ...(model.api_key_env ? { apiKeyEnv: model.api_key_env } : {}), ...timeout }, input.env),
+        })
+      : undefined;
+  const providers = new Map<string, Provider>();
+  const providerOf = (model: ModelRef): Provider => {
+    const key = `${model.provider}:${model.model}:${model.base_url ?? ''}`;
+    let provider = providers.get(key);
+    if (provider === undefined) {
+      provider = batching?.provider(model) ?? input.judgeProvider?.(model) ?? liveJudgeProvider(model, input.env, timeout);
+      providers.set(key, provider);
+    }
+    return provider;
+  };
+  const judged: JudgedConversation[] = [];
+  const skipped: ConversationRef[] = [];
+  const waiting: PlannedJudging[] = [];
+  const scored: JudgedWindow['scored'] = [];
+  const saves = monitoredSaves(store);
+  const batches = new Map<string, BatchState>();
+  const noteBatches = (states: readonly BatchState[]) => {
+    for (const state of states) {
+      // A batch submitted in this run and still in progress stays "submitted".
+      if (!(state.state === 'in_progress' && batches.get(state.batch_id)?.state === 'submitted')) batches.set(state.batch_id, state);
+    }
+  };
+  const judgeAll = async (items: readonly PlannedJudging[], judgeRun: JudgeRun): Promise<void> => {
+    const queue = [...items];
+    const worker = async (): Promise<void> => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+        if (budget.exhausted) {
+          skipped.push({ source: item.source, conversation: item.conversation });
+          continue;
+        }
+        const answer = await judgeOne(item, judgeRun, providerOf, setup);
+        if (answer.waitsForBatch) {
+          waiting.push(item);
+          continue;
+        }
+        spend.add(answer.spend);
+        const conversation = item.conversation_data;
+        const status = answer.results.some((result) => result.error === true) ? 'error' : 'judged';
+        const scores = answer.results.map((result) => storedScore(result, item.scoped, modelVersion(setup.primary)));
+        saves.save({
+          suite: setup.suiteName,
+          conversation_id: conversation.conversation_id,
+          ended_at: conversationEnd(conversation)?.toISOString() ?? null,
+          judged_at: input.clock.now().toISOString(),
+          tenant: conversation.tenant ?? null,
+          prompt_version: promptVersionOf(conversation) ?? null,
+          status,
+          cost_usd: answer.spend.usd,
+          scores,
+        });
+        judged.push({
+          source: item.source,
+          conversation: item.conversation,
+          status,
+          scores: answer.results.map((result) => ({ metric: result.metric, score: result.score, passed: result.passed, error: result.error === true })),
+          cost_usd: answer.spend.usd,
+        });
+        scored.push({ conversation, scores });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency ?? suite.config.settings?.concurrency ?? 4, items.length)) }, worker));
+  };
+  try {
+    if (batching === undefined) await judgeAll(plan.planned, newJudgeRun());
+    else {
+      noteBatches(await batching.collect());
+      let pending = plan.planned;
+      for (;;) {
+        waiting.length = 0;
+        await judgeAll(pending, newJudgeRun());
+        if (batching.unsent === 0) break;
+        noteBatches(await batching.submit());
+        const states = await batching.collect();
+        noteBatches(states);
+        if (!states.some((state) => state.state === 'collected')) break;
+        pending = [...waiting];
+      }
+    }
+  } finally {
+    saves.close();
+    cache.close();
+    batchStore?.close();
+  }
+  return {
+    judged: judged.sort((left, right) => compareSource(left.source, right.source)),
+    skipped_for_budget: skipped,
+    spend,
+    batch: batching === undefined ? null : { batches: [...batches.values()], waiting: waiting.map(({ source, conversation }) => ({ source, conversation })).sort((left, right) => compareSource(left.source, right.source)) },
+    scored,
+  };
+}
+
+/** Judges one conversation; its calls are metered into its own spend, and a call that waits for a batch is noted. */
+async function judgeOne(
+  item: PlannedJudging,
+  judgeRun: JudgeRun,
+  providerOf: (model: ModelRef) => Provider,
+  setup: MonitorSetup,
+): Promise<{ results: MetricResult[]; spend: JudgeSpend; waitsForBatch: boolean }> {
+  const spend = new JudgeSpend(setup.pricing);
+  let waitsForBatch = false;
+  const metered = (model: ModelRef): Provider => {
+    const inner = meteredProvider(providerOf(model), (call) => spend.addCall(call));
+    return {
+      async complete(request, context, signal) {
+        try {
+          return await inner.complete(request, context, signal);
+        } catch (error) {
+          if (error instanceof BatchPendingError) waitsForBatch = true;
+          throw error;
+        }
+      },
+    };
+  };
+  const conversation = item.conversation_data;
+  const results = await judgeRun.judgeScenario({
+    scenario: { id: conversation.conversation_id, ...(conversation.language !== undefined ? { language: conversation.language } : {}) },
+    transcript: item.masked,
+    expectations: item.expectations,
+    promptVersion: promptVersionOf(conversation) ?? PRODUCTION_PROMPT_VERSION,
+    provider: metered,
+  });
+  return { results, spend, waitsForBatch };
+}
+
+/**
+ * Judged conversations are stored in transactions of SAVES_PER_TRANSACTION (one commit each cost
+ * more than the rest of the state path); those not stored yet when a run dies are judged again
+ * next time, from the verdict cache, which every verdict is written to at once.
+ */
+function monitoredSaves(store: MonitorStore): { save(conversation: MonitoredConversation): void; close(): void } {
+  const unsaved: MonitoredConversation[] = [];
+  return {
+    save(conversation) {
+      unsaved.push(conversation);
+      if (unsaved.length >= SAVES_PER_TRANSACTION) store.saveAll(unsaved.splice(0));
+    },
+    close() {
+      store.saveAll(unsaved.splice(0));
+    },
+  };
+}
+
+function storedScore(result: MetricResult, redactor: Redactor, judgeModel: string): MonitorScore {
+  return {
+    metric: result.metric,
+    metric_version: result.version,
+    score: result.score,
+    threshold: result.threshold,
+    passed: result.passed,
+    error: result.error === true,
+    reason: redactor.text(result.reason),
+    judge_model: judgeModel,
+  };
+}
+
+function promptVersionOf(conversation: LoggedConversation): string | undefined {
+  const value: unknown = (conversation as Record<string, unknown>)['prompt_version'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function compareSource(left: string, right: string): number {
+  const [leftLine, rightLine] = [Number(left.slice(left.lastIndexOf(':') + 1)), Number(right.slice(right.lastIndexOf(':') + 1))];
+  return leftLine - rightLine;
+}

@@ -1,0 +1,86 @@
+import type { ModelRef, LoadedSuite } from '@parley/config';
+import type { Clock, Provider } from '@parley/core';
+import type { Located, LoggedConversation } from '@parley/production';
+import type { Redactor } from '@parley/redaction';
+import type { LangfuseTarget, SendScoresOptions } from '@parley/telemetry';
+import type { BatchState } from './batch-judging.js';
+import type { MetricWindowComparison, WindowComparisonOptions } from './window-comparison.js';
+
+export interface MonitorInput {
+  suite: LoadedSuite;
+  /** The suite's agent the conversations were with (default: its only agent). */
+  agent?: string;
+  /** The log, as messages name it (`prod/conversations.jsonl`). */
+  logsFile: string;
+  /** The sampled conversations of the window (see readSampledConversations). */
+  conversations: ReadonlyArray<Located<LoggedConversation>>;
+  redactor: Redactor;
+  storePath: string;
+  clock: Clock;
+  env: NodeJS.ProcessEnv;
+  /** `--metric`: judge metrics added to the suite's defaults and the agent's. */
+  metrics?: readonly string[];
+  /** `--dry-run`: plan and estimate only; no call, nothing stored. */
+  dryRun: boolean;
+  /** Spending limit of this monitoring run (USD). */
+  budgetUsd?: number;
+  /** Scores are pushed to this Langfuse when given. */
+  langfuse?: LangfuseTarget;
+  langfuseOptions?: SendScoresOptions;
+  /** Seed of the cross-check sample. */
+  seed?: number;
+  concurrency?: number;
+  /** The window (`--since`) and how many windows before it the comparison pools. */
+  windowMs: number;
+  previousWindows: number;
+  comparison?: WindowComparisonOptions;
+  /** The judge model's provider (tests); the live SDK with retries otherwise. */
+  judgeProvider?: (model: ModelRef) => Provider;
+  /**
+   * `--batch`: judge calls go through the providers' batch APIs at half price, resumably (see
+   * BatchJudging); conversations whose answers are not back yet wait for a later run.
+   */
+  batch?: boolean;
+}
+
+/** A conversation as the output lists it: where it is in the log, and its id masked. */
+export interface ConversationRef {
+  source: string;
+  conversation: string;
+}
+
+export interface PlannedConversation extends ConversationRef {
+  metrics: string[];
+  estimated_usd: number | null;
+}
+
+export interface JudgedConversation extends ConversationRef {
+  status: 'judged' | 'error';
+  scores: Array<{ metric: string; score: number | null; passed: boolean; error: boolean }>;
+  cost_usd: number | null;
+}
+
+export interface MonitorOutcome {
+  suite: string;
+  /** Sampled conversations of the window. */
+  sampled: number;
+  already_judged: number;
+  refused: Array<ConversationRef & { reason: string }>;
+  /** What a dry run would judge (and what a real run set out to judge). */
+  planned: PlannedConversation[];
+  /** null when a judge model has no known price. */
+  estimated_usd: number | null;
+  judged: JudgedConversation[];
+  skipped_for_budget: ConversationRef[];
+  spent_usd: number | null;
+  /** Input tokens of the judge calls read from the providers' prompt caches, and what that saved (USD; null when unpriced). */
+  cached_input_tokens: number;
+  cache_saving_usd: number | null;
+  pushed_scores: number;
+  /** `--batch` only: the batches this run submitted, collected or found still in progress, and the conversations waiting for them. */
+  batch: { batches: BatchState[]; waiting: ConversationRef[] } | null;
+  windows: MetricWindowComparison[];
+  alerts: string[];
+  /** 1 when there is an alert, else 0. */
+  exit_code: 0 | 1;
+}

@@ -73,7 +73,8 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
         }
         const how = input === 'q' ? 'quit' : key.escape ? 'back' : undefined;
         // Nothing is dropped without asking, even when the screen cannot be drawn.
-        if (how !== undefined) unsaved === undefined ? leave(how) : setLeaving(how);
+        if (how !== undefined && unsaved === undefined) leave(how);
+        else if (how !== undefined) setLeaving(how);
         return;
       }
       if (input === '?' || key.escape || key.return) setShowKeys(false);

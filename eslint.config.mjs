@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const presentationPackages = ['ink', 'ink-*', 'react', 'react-*', 'cli-progress'];
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.parley/**', '**/bin/**', 'examples/**', '.nx/**', '**/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],

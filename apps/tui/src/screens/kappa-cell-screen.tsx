@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { ListRow } from '../components/list-row.js';
-import { OVERALL, type ItemRatings } from '@parley/calibration';
+import { cellItems, OVERALL, type CellItem, type ItemRatings } from '@parley/calibration';
 import type { KeyHint } from '../components/footer.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useListCursor } from '../components/use-list-cursor.js';
@@ -19,13 +19,6 @@ const MORE_KEYS: readonly KeyHint[] = [
 
 const COLUMNS = { id: 18, axis: 13, score: 6 } as const;
 
-/** One listed row: an item (on one axis), and which of its raters form pairs of the cell. */
-interface CellItem {
-  ratings: ItemRatings;
-  /** Raters whose scores make a pair of this cell (`judge`, `cross-check`, reviewer names). */
-  inCell: ReadonlySet<string>;
-}
-
 /**
  * Enter on a cell of the kappa screen's confusion matrix: the items behind the cell, each with
  * every rating of it on the axis side by side (judge, cross-check, each reviewer; the scores that
@@ -36,7 +29,7 @@ export function KappaCellScreen({ cell }: { cell: KappaCell }) {
   const theme = useTheme();
   const bodyRows = useBodyRows();
   const { columns } = useTerminalSize();
-  const items = cellItems(cell);
+  const items: CellItem[] = cellItems(cell.pairs);
   const reviewers = [...new Set(items.flatMap((item) => item.ratings.humans.map((human) => human.reviewer)))].sort();
   const overall = cell.axis === OVERALL;
   const [first = 'first', second = 'second'] = cell.label.split(' vs ');
@@ -102,19 +95,6 @@ export function KappaCellScreen({ cell }: { cell: KappaCell }) {
       )}
     </ScreenFrame>
   );
-}
-
-/** The cell's pairs grouped by item and axis, in set order. */
-function cellItems(cell: KappaCell): CellItem[] {
-  const byKey = new Map<string, { ratings: ItemRatings; inCell: Set<string> }>();
-  for (const pair of cell.pairs) {
-    const key = `${pair.item.itemId}\u0000${pair.item.axis}`;
-    const entry = byKey.get(key) ?? { ratings: pair.item, inCell: new Set<string>() };
-    entry.inCell.add(pair.first);
-    entry.inCell.add(pair.second);
-    byKey.set(key, entry);
-  }
-  return [...byKey.values()];
 }
 
 /** The selected item's reasons and notes, wrapped to the width. */

@@ -5,7 +5,7 @@ import { rubricFixture } from '../test-support/judge-fixture.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
 import { buildCalibrationReport } from './calibration-report.js';
 import { COMPARISONS, OVERALL } from './comparison-pairs.js';
-import { agreementPerReviewer, labelledPairs, pairsInCell } from './labelled-pairs.js';
+import { agreementPerReviewer, cellItems, labelledPairs, pairsInCell } from './labelled-pairs.js';
 
 const HUMANS = {
   'rev-a': [[5, 5, 5], [4, 4, 4], [3, 3, 3], [2, 2, 2], [1, 1, 1], [5, 4, 3]] as const,
@@ -67,6 +67,15 @@ describe('labelledPairs', () => {
     });
     const overall = labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, 'human_vs_human', OVERALL);
     expect(pairsInCell(overall, 5, 5).map((entry) => entry.item.axis)).toEqual(['intent_comprehension', 'response_naturalness']);
+  });
+
+  it('groups a cell’s pairs by item and axis, with the raters that make them', () => {
+    const { set, ratings } = source();
+    const pairs = labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, 'judge_vs_human', 'cultural_appropriateness');
+    const items = cellItems(pairsInCell(pairs, 2, 4));
+    expect(items.map((item) => [item.ratings.itemId, [...item.inCell]])).toEqual([[set.items[1]!.id, ['judge', 'rev-a', 'rev-b']]]);
+    const overall = cellItems(pairsInCell(labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, 'human_vs_human', OVERALL), 5, 5));
+    expect(overall.map((item) => `${item.ratings.itemId}/${item.ratings.axis}`)).toEqual([`${set.items[0]!.id}/intent_comprehension`, `${set.items[0]!.id}/response_naturalness`]);
   });
 
   it('gives each reviewer’s agreement, the reviewer as the second rater', () => {

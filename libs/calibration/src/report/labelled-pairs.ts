@@ -115,6 +115,29 @@ export function pairsInCell(pairs: readonly LabelledPair[], row: number, column:
   return pairs.filter(({ pair }) => pair[0] === row && pair[1] === column);
 }
 
+/** One item (on one axis) behind a matrix cell, and which of its raters make the cell's pairs. */
+export interface CellItem {
+  ratings: ItemRatings;
+  /** `judge`, `cross-check` and reviewer names whose scores form pairs of the cell. */
+  inCell: ReadonlySet<string>;
+}
+
+/**
+ * A cell's pairs (see {@link pairsInCell}) grouped by item and axis, in set order: the list that
+ * `parley tui kappa` and the calibration report's page show for a cell.
+ */
+export function cellItems(pairs: readonly LabelledPair[]): CellItem[] {
+  const byKey = new Map<string, { ratings: ItemRatings; inCell: Set<string> }>();
+  for (const pair of pairs) {
+    const key = `${pair.item.itemId}\u0000${pair.item.axis}`;
+    const entry = byKey.get(key) ?? { ratings: pair.item, inCell: new Set<string>() };
+    entry.inCell.add(pair.first);
+    entry.inCell.add(pair.second);
+    byKey.set(key, entry);
+  }
+  return [...byKey.values()];
+}
+
 /** Agreement with one reviewer: the pairs that have them on either side. */
 export interface ReviewerAgreement {
   reviewer: string;

@@ -1,0 +1,36 @@
+import { agreementPerReviewer, cellItems, labelledPairs, OVERALL, pairsInCell, type CalibrationReport, type PairSource } from '@parley/calibration';
+import type { CalibrationCellSet, CalibrationPageData } from './page-data.js';
+
+/** The ratings 1–5 of the confusion matrices. */
+const RATINGS = [1, 2, 3, 4, 5] as const;
+
+/**
+ * The calibration page's data: the report as written to `reports/<date>.json`, and for every
+ * comparison on every axis (and overall) the items behind each cell of its confusion matrix
+ * (`labelledPairs`, `pairsInCell`, `cellItems`) and the agreement per reviewer
+ * (`agreementPerReviewer`): the same functions `parley tui kappa` lists a cell's items with.
+ *
+ * `source` is the set and the report's judge session ratings; a string says why they could not be
+ * read, and the page then shows the counts without the items.
+ */
+export function calibrationPageData(report: CalibrationReport, source: PairSource | string): CalibrationPageData {
+  const date = report.generated_at.slice(0, 10);
+  if (typeof source === 'string') return { kind: 'calibration', report, date, cell_sets: [], problem: source };
+  const axes = [...report.set.axes, OVERALL];
+  const cellSets: CalibrationCellSet[] = [];
+  for (const comparison of report.comparisons) {
+    const id = comparison.id;
+    for (const axis of axes) {
+      const pairs = labelledPairs(source, id, axis);
+      const cells = RATINGS.map((row) =>
+        RATINGS.map((column) => {
+          const inCell = pairsInCell(pairs, row, column);
+          return { pairs: inCell.length, items: cellItems(inCell).map((item) => ({ ratings: item.ratings, in_cell: [...item.inCell] })) };
+        }),
+      );
+      const reviewerNames = [...new Set(pairs.flatMap((pair) => pair.item.humans.map((human) => human.reviewer)))].sort();
+      cellSets.push({ comparison: id, axis, cells, reviewer_names: reviewerNames, reviewers: agreementPerReviewer(pairs) });
+    }
+  }
+  return { kind: 'calibration', report, date, cell_sets: cellSets };
+}

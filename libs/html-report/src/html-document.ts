@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { DATA_SCRIPT_TYPE, encodeData } from './embedded-data.js';
+import { PAGE_SCRIPT, PAGE_STYLE } from './generated/page-assets.js';
+
+export interface HtmlDocumentInput {
+  title: string;
+  /** The page's data (JSON text). */
+  data: string;
+  /** Detail chunks (JSON text each), loaded by the page when needed. */
+  chunks?: readonly string[];
+}
+
+/**
+ * One self-contained HTML file: the page's style and script inline, its data in inert script
+ * elements, and a Content-Security-Policy that lets the page load nothing from anywhere
+ * (`default-src 'none'`): only the inline script and style, by their hashes, run. So the file
+ * works from `file://` or a CI artifact, and a report's text can never pull in a resource or
+ * run as script.
+ */
+export function htmlDocument(input: HtmlDocumentInput): string {
+  const scriptHash = sha256(PAGE_SCRIPT);
+  const styleHash = sha256(PAGE_STYLE);
+  const csp = `default-src 'none'; script-src '${scriptHash}'; style-src '${styleHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
+  const parts = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    '<meta name="generator" content="Parley">',
+    `<title>${escapeHtml(input.title)}</title>`,
+    `<style>${PAGE_STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<div id="app"><main><p>Loading the report…</p><noscript><p>This report needs JavaScript to show its data.</p></noscript></main></div>',
+    dataScript('parley-data', input.data),
+  ];
+  (input.chunks ?? []).forEach((chunk, index) => parts.push(dataScript(`parley-chunk-${index}`, chunk)));
+  parts.push(`<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', '');
+  return parts.join('\n');
+}
+
+function dataScript(id: string, json: string): string {
+  return `<script type="${DATA_SCRIPT_TYPE}" id="${id}">${encodeData(json)}</script>`;
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CalibrationReport, PairSource } from '@parley/calibration';
+import { writeFileAtomically } from '@parley/core';
+import type { RunReport } from '@parley/reports';
+import { calibrationPageData } from './calibration-page-data.js';
+import { htmlDocument } from './html-document.js';
+import { runPageJson } from './run-page-data.js';
+
+/** The run's page: one self-contained HTML file made from its report.json. */
+export function renderRunHtml(report: RunReport): string {
+  const { data, chunks } = runPageJson(report);
+  return htmlDocument({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, data, chunks });
+}
+
+/** Writes `report.html` into `outDir` (beside report.json; created when missing), atomically; returns its path. */
+export function writeRunHtml(outDir: string, report: RunReport): string {
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, 'report.html');
+  writeFileAtomically(file, renderRunHtml(report));
+  return file;
+}
+
+/** The calibration report's page (see {@link calibrationPageData} for `source`). */
+export function renderCalibrationHtml(report: CalibrationReport, source: PairSource | string): string {
+  const data = calibrationPageData(report, source);
+  return htmlDocument({ title: `Judge calibration ${data.date} · gate ${report.gate.passed ? 'PASS' : 'FAIL'} · Parley`, data: JSON.stringify(data) });
+}
+
+/** Writes `<reportsDir>/<date>.html` beside the report's `.md` and `.json`; returns its path. */
+export function writeCalibrationHtml(reportsDir: string, report: CalibrationReport, source: PairSource | string): string {
+  mkdirSync(reportsDir, { recursive: true });
+  const file = join(reportsDir, `${report.generated_at.slice(0, 10)}.html`);
+  writeFileAtomically(file, renderCalibrationHtml(report, source));
+  return file;
+}

@@ -4,7 +4,7 @@ import type { SuiteFile } from './suite-schema.js';
 import { parseYamlSource, type DataPath } from './yaml-source.js';
 
 /** `${NAME}` or `${NAME:-default}` in a service agent's url, headers and env values. */
-export const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /**
  * The environment variables the suite's service agents need and that are not set: each `${NAME}`

@@ -10,7 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 export const DATA_SCRIPT_TYPE = 'application/x-parley-data';
 
 /** Raw JSON per detail chunk: small enough to decompress at once when a case opens, large enough to compress well. */
-export const CHUNK_BYTES = 512 * 1024;
+const CHUNK_BYTES = 512 * 1024;
 
 /** gzip level 6 (zlib's default): level 9 took twice as long for 1–2 % less on a 10,000-case report. */
 const GZIP_LEVEL = 6;
@@ -19,7 +19,7 @@ export function encodeData(json: string): string {
   return gzipSync(Buffer.from(json, 'utf8'), { level: GZIP_LEVEL }).toString('base64');
 }
 
-export function decodeData(encoded: string): string {
+function decodeData(encoded: string): string {
   return gunzipSync(Buffer.from(encoded, 'base64')).toString('utf8');
 }
 

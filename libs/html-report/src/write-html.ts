@@ -22,7 +22,7 @@ export function writeRunHtml(outDir: string, report: RunReport): string {
 }
 
 /** The calibration report's page (see {@link calibrationPageData} for `source`). */
-export function renderCalibrationHtml(report: CalibrationReport, source: PairSource | string): string {
+function renderCalibrationHtml(report: CalibrationReport, source: PairSource | string): string {
   const data = calibrationPageData(report, source);
   return htmlDocument({ title: `Judge calibration ${data.date} · gate ${report.gate.passed ? 'PASS' : 'FAIL'} · Parley`, data: JSON.stringify(data) });
 }

@@ -19,9 +19,9 @@ export interface LangfuseClientOptions {
 }
 
 /** The timeouts when neither the target nor the caller sets them. */
-export const DEFAULT_LANGFUSE_TIMEOUTS = { connectTimeoutMs: 10_000, totalTimeoutMs: 120_000 } as const;
+const DEFAULT_LANGFUSE_TIMEOUTS = { connectTimeoutMs: 10_000, totalTimeoutMs: 120_000 } as const;
 
-export type Query = Record<string, string | undefined>;
+type Query = Record<string, string | undefined>;
 
 export interface LangfuseClient {
   /** `Langfuse at <base URL>`, for messages (never with credentials). */

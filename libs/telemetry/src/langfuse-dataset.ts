@@ -81,7 +81,7 @@ export function datasetItemId(dataset: string, scenarioId: string): string {
 }
 
 /** The dataset run of one agent of a run: a comparison run gives one per agent. */
-export function datasetRunName(runId: string, agent: string): string {
+function datasetRunName(runId: string, agent: string): string {
   return `${runId}@${agent}`;
 }
 

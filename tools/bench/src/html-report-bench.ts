@@ -19,14 +19,14 @@ import { chromium } from 'playwright-core';
 import { writeRunHtml } from '@parley/html-report';
 import { readReportFile, type ReportResult, type RunReport } from '@parley/reports';
 
-export const HTML_SIZE_TARGET_BYTES = 25_000_000;
-export const FIRST_SCREEN_TARGET_MS = 2_000;
+const HTML_SIZE_TARGET_BYTES = 25_000_000;
+const FIRST_SCREEN_TARGET_MS = 2_000;
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const PARLEY_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'parley.js');
 
 /** The report of `count` cases made from `base`'s results, each copy renamed and its text numbered. */
-export function scaledReport(base: RunReport, count: number): RunReport {
+function scaledReport(base: RunReport, count: number): RunReport {
   const results: ReportResult[] = [];
   for (let index = 0; results.length < count; index += 1) {
     const source = base.results[index % base.results.length]!;

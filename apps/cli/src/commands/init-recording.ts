@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { isPromptKind, type ScaffoldAgentKind } from '@parley/config';
 
 /** The model name a scripted reply carries in the recording: it says what made it. */
-export const PLACEHOLDER_MODEL = 'parley-init-placeholder';
+const PLACEHOLDER_MODEL = 'parley-init-placeholder';
 
 /**
  * What the starter recording holds: for a prompt agent, replies of the scripted responder below

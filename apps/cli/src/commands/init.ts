@@ -255,7 +255,7 @@ function suiteNameFor(dir: string): string {
  * What to do next, one line each, written so every line works in bash, zsh, PowerShell and cmd
  * (no `export`, no `&`, no `VAR=value command`): commands to run, or one sentence of what to set.
  */
-export function nextSteps(kind: ScaffoldAgentKind, suite: string, toAdd: readonly string[]): string[] {
+function nextSteps(kind: ScaffoldAgentKind, suite: string, toAdd: readonly string[]): string[] {
   const target = suite === '.' ? '' : ` ${suite}`;
   const file = (path: string): string => (suite === '.' ? path : `${suite}/${path}`);
   const keyStep = (variable: string): string =>

@@ -9,16 +9,16 @@
  */
 
 export const FAULT_KINDS = ['signals', 'timeouts', 'bad input', 'full disk', 'paths'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-export type CellStatus = 'holds' | 'limit' | 'open' | 'n/a';
+type FaultKind = (typeof FAULT_KINDS)[number];
+type CellStatus = 'holds' | 'limit' | 'open' | 'n/a';
 
 /** A test by its file (from the repository root) and a piece of its title. */
-export interface TestRef {
+interface TestRef {
   file: string;
   title: string;
 }
 
-export interface MatrixCell {
+interface MatrixCell {
   status: CellStatus;
   /** What Parley does (or, for `open` and `limit`, what it does not do yet). One sentence. */
   what: string;

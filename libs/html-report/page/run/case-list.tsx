@@ -7,7 +7,7 @@ import { StatusBadge } from '../status-badge.js';
 import type { Filters, Sort, SortKey } from './case-filters.js';
 
 /** Height of one row in pixels (fixed, so the list can draw only the rows in view). */
-export const ROW_HEIGHT = 40;
+const ROW_HEIGHT = 40;
 /** Rows drawn above and below the visible ones, so scrolling shows no gap. */
 const OVERSCAN = 10;
 

@@ -11,3 +11,8 @@ export const PINNED_ACTIONS = {
   uploadArtifact: { uses: 'actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f', version: 'v7.0.0' },
 } as const;
 
+/** `uses: <action>@<sha> # <version>`, as a workflow step writes it. */
+export function pinnedUses(action: keyof typeof PINNED_ACTIONS): string {
+  const { uses, version } = PINNED_ACTIONS[action];
+  return `uses: ${uses} # ${version}`;
+}

@@ -17,7 +17,7 @@ function keys(count: number, value: (index: number) => number = () => 1): Record
  * "Karibu!", "Hi.", "Karibu sana!" in turn, so recorded three times it passes 2 of 3 times;
  * `smalltalk` is an advisory scenario that always fails.
  */
-const GATE_SUITE_FILES: Record<string, string> = {
+export const GATE_SUITE_FILES: Record<string, string> = {
   'parley.yaml': `suite: gate_demo
 agents:
   lookup:
@@ -95,7 +95,7 @@ export async function parleyIn(cwd: string, argv: string[], env: NodeJS.ProcessE
   return { code, stdout: output.stdout(), stderr: output.stderr() };
 }
 
-function writeSuite(files: Record<string, string>): string {
+export function writeSuite(files: Record<string, string>): string {
   const directory = mkdtempSync(join(tmpdir(), 'parley-gate-'));
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(directory, path)), { recursive: true });

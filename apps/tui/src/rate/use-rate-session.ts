@@ -372,7 +372,7 @@ function confirmingLeave(state: RateState, stroke: Keystroke, options: RateSessi
 }
 
 /** Scores or a note on the item shown that differ from what is saved for it (by this reviewer). */
-function hasUnsavedWork(state: RateState): boolean {
+export function hasUnsavedWork(state: RateState): boolean {
   const item = currentItem(state.session);
   if (!item) return false;
   const saved = item.own?.scores ?? {};

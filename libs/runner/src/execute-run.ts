@@ -1,50 +1,38 @@
-import { setMaxListeners } from "node:events";
-import pLimit from "p-limit";
-import type { InterruptSignal, ScenarioResult } from "@parley/core";
-import type { LoadedScenario } from "@parley/config";
-import type { CrossCheckPair } from "@parley/judge";
-import { preloadRecording, recordingPath } from "@parley/providers";
-import {
-  redactResultContent,
-  type BudgetReport,
-  type JudgeReport,
-  type ReportInput,
-} from "@parley/reports";
-import type { ModelSpend } from "@parley/store";
-import {
-  cutShortByBudget,
-  erroredBySweep,
-  liveRunParts,
-  skippedForBudget,
-  type LiveRunParts,
-} from "./live-run.js";
-import type { OpenRun } from "./open-run.js";
-import type { RunPlan } from "./plan-run.js";
-import { runRepeated } from "./repeat-scenario.js";
-import { recordingKeeper, rerecordingsDir } from "./rerecording.js";
-import { RunJudging } from "./run-judging.js";
-import { DEFAULT_CONCURRENCY, type RunDependencies } from "./run-options.js";
-import { runScenario, type ScenarioRunContext } from "./scenario-run.js";
-import { recordingsDir } from "./suite-paths.js";
-import { newSession } from "./session.js";
+import { setMaxListeners } from 'node:events';
+import pLimit from 'p-limit';
+import { addCost, emptyCost, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
+import type { LoadedScenario } from '@parley/config';
+import type { CrossCheckPair } from '@parley/judge';
+import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
+import { redactResultContent, type BudgetReport, type JudgeReport, type ReportInput } from '@parley/reports';
+import type { ModelSpend } from '@parley/store';
+import { cutShortByBudget, erroredBySweep, liveRunParts, skippedForBudget, type LiveRunParts } from './live-run.js';
+import type { OpenRun } from './open-run.js';
+import type { RunPlan } from './plan-run.js';
+import { runRepeated } from './repeat-scenario.js';
+import { recordingKeeper, rerecordingsDir } from './rerecording.js';
+import { RunJudging } from './run-judging.js';
+import { DEFAULT_CONCURRENCY, type RunDependencies } from './run-options.js';
+import { runScenario, summariseCost, type ScenarioRunContext } from './scenario-run.js';
+import { recordingsDir } from './suite-paths.js';
+import { newSession } from './session.js';
 
 /** What the scenarios of a run came to, handed to the gate and report phases. */
 export interface ExecutedRun {
   /** Every result of the run (a resumed run's earlier ones first), redacted once, as it finished. */
   results: ReportInput[];
   /** The results' scores as they are (metric details unredacted): only kept for `--export-baseline`. */
-  scored: Array<Pick<ScenarioResult, "scenario_id" | "metrics">>;
+  scored: Array<Pick<ScenarioResult, 'scenario_id' | 'metrics'>>;
   /** The budget section of the report, when a budget applied (the judging's downgrades first). */
   budget: BudgetReport | undefined;
   /** What the run paid each model, for `parley cost`. */
   spend: ModelSpend[];
   /** The judges' report and the cross-check pairs its agreement is computed from. */
-  judging: {
-    report: JudgeReport | undefined;
-    crossCheckPairs: readonly CrossCheckPair[];
-  };
+  judging: { report: JudgeReport | undefined; crossCheckPairs: readonly CrossCheckPair[] };
   /** The signal that stopped the run, when one did. */
   interruptedBy: InterruptSignal | undefined;
+  /** What the calls of scenarios cut short by the signal cost (they have no result). */
+  unfinishedCost: CostSummary;
 }
 
 /**
@@ -53,33 +41,22 @@ export interface ExecutedRun {
  * ConfigError) stops the run from starting more; the scenarios in flight finish (and tear down)
  * before the run ends with it (exit 2).
  */
-export async function executeRun(
-  plan: RunPlan,
-  run: OpenRun,
-  dependencies: RunDependencies,
-): Promise<ExecutedRun> {
+export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunDependencies): Promise<ExecutedRun> {
   const { options, suite, mode } = plan;
   const previous = plan.resumed?.previous ?? [];
   const exporting = options.exportBaseline !== undefined;
-  const results: ReportInput[] = previous.map((result) =>
-    redactResultContent(result, run.redactor),
-  );
-  const scored: ExecutedRun["scored"] = exporting ? [...previous] : [];
-  const finish = (
-    result: ScenarioResult,
-    reported: ReportInput = result,
-  ): void => {
+  const results: ReportInput[] = previous.map((result) => redactResultContent(result, run.redactor));
+  const scored: ExecutedRun['scored'] = exporting ? [...previous] : [];
+  const finish = (result: ScenarioResult, reported: ReportInput = result): void => {
     const redacted = redactResultContent(reported, run.redactor);
     results.push(redacted);
-    if (exporting)
-      scored.push({
-        scenario_id: reported.scenario_id,
-        metrics: reported.metrics,
-      });
+    if (exporting) scored.push({ scenario_id: reported.scenario_id, metrics: reported.metrics });
     run.saves.save(result);
     run.emitFinished(result, redacted);
   };
 
+  // Calls of a scenario that Ctrl-C cuts short were answered and billed: they count in the run's cost.
+  let unfinishedCost = emptyCost();
   const live = liveRunParts(suite, mode, options, dependencies, previous);
   const sweepFailure = await live.sweep(plan.runId, options.signal);
   const judging = RunJudging.create({
@@ -98,75 +75,44 @@ export async function executeRun(
       if (sweepFailure) return finish(erroredBySweep(scenario, sweepFailure));
       // Reserves the scenario's estimate before it starts (budget.ts); not started when it does not fit.
       const budget = live.budget?.openScenario();
-      if (live.budget && budget === undefined)
-        return finish(skippedForBudget(scenario, live.budget));
+      if (live.budget && budget === undefined) return finish(skippedForBudget(scenario, live.budget));
       const id = scenario.data.id;
-      run.emit({
-        type: "scenario_started",
-        run_id: plan.runId,
-        scenario_id: id,
-      });
+      run.emit({ type: 'scenario_started', run_id: plan.runId, scenario_id: id });
       // Replayed calls read the recording: parse it once for the conversation and its judges.
-      const release =
-        mode === "replay" || options.judgeMode === "replay"
-          ? preloadRecording(recordingPath(recordingsDir(suite), id))
-          : undefined;
+      const release = mode === 'replay' || options.judgeMode === 'replay' ? preloadRecording(recordingPath(recordingsDir(suite), id)) : undefined;
+      const calls: CallRecord[] = [];
+      const onCall: ScenarioRunContext['onCall'] = (call, usd) => {
+        calls.push(call);
+        context.onCall?.(call, usd);
+      };
+      const cutShort = (): void => {
+        unfinishedCost = addCost(unfinishedCost, summariseCost(calls, suite.config.pricing));
+      };
       let repeated: Awaited<ReturnType<typeof runRepeated>>;
       try {
         repeated = await runRepeated(
           options.repeat ?? 1,
           (attempt, cassette) =>
-            runScenario(
-              scenario,
-              newSession(plan.runId, id, dependencies.random),
-              {
-                ...context,
-                ...(budget ? { budget } : {}),
-                ...(cassette ? { cassette, attempt } : {}),
-                onTurn: (turn) =>
-                  run.emit({
-                    type: "turn_completed",
-                    run_id: plan.runId,
-                    scenario_id: id,
-                    turn,
-                  }),
-              },
-            ),
-          {
-            ...(options.signal ? { signal: options.signal } : {}),
-            onAttempt: (attempt, result) =>
-              run.store.saveScenarioResult(plan.runId, result, attempt),
-          },
+            runScenario(scenario, newSession(plan.runId, id, dependencies.random), {
+              ...context,
+              onCall,
+              ...(budget ? { budget } : {}),
+              ...(cassette ? { cassette, attempt } : {}),
+              onTurn: (turn) => run.emit({ type: 'turn_completed', run_id: plan.runId, scenario_id: id, turn }),
+            }),
+          { ...(options.signal ? { signal: options.signal } : {}), onAttempt: (attempt, result) => run.store.saveScenarioResult(plan.runId, result, attempt) },
         );
       } finally {
         budget?.close(); // what is left of its reservation goes back to the budget
       }
       release?.();
-      if (repeated === null) return; // Ctrl-C stopped its attempts: not a finished result
-      const result =
-        budget?.refused !== undefined && live.budget
-          ? cutShortByBudget(
-              repeated.result,
-              scenario.gate === "blocking",
-              budget.refused,
-              live.budget,
-            )
-          : repeated.result;
-      if (options.signal?.aborted && result.status === "error") return; // cut short by Ctrl-C: not a finished result
-      finish(
-        result,
-        repeated.attempts ? { ...result, attempts: repeated.attempts } : result,
-      );
+      if (repeated === null) return cutShort(); // Ctrl-C stopped its attempts: not a finished result
+      const result = budget?.refused !== undefined && live.budget ? cutShortByBudget(repeated.result, scenario.gate === 'blocking', budget.refused, live.budget) : repeated.result;
+      if (options.signal?.aborted && result.status === 'error') return cutShort(); // cut short by Ctrl-C: not a finished result
+      finish(result, repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
     };
 
-    const limit = pLimit(
-      Math.max(
-        1,
-        options.concurrency ??
-          suite.config.settings?.concurrency ??
-          DEFAULT_CONCURRENCY,
-      ),
-    );
+    const limit = pLimit(Math.max(1, options.concurrency ?? suite.config.settings?.concurrency ?? DEFAULT_CONCURRENCY));
     // Every call in flight listens to the run's signal (Ctrl-C aborts it): many at once is expected, not a leak.
     if (options.signal) setMaxListeners(0, options.signal);
     let fatal: { error: unknown } | undefined;
@@ -191,13 +137,9 @@ export async function executeRun(
       results,
       scored,
       ...budgetAndSpend(live, judging),
-      judging: {
-        report: judging.judgeRun?.report(),
-        crossCheckPairs: judging.judgeRun?.crossCheckPairs() ?? [],
-      },
-      interruptedBy: options.signal?.aborted
-        ? interruptSignalOf(options.signal)
-        : undefined,
+      judging: { report: judging.judgeRun?.report(), crossCheckPairs: judging.judgeRun?.crossCheckPairs() ?? [] },
+      interruptedBy: options.signal?.aborted ? interruptSignalOf(options.signal) : undefined,
+      unfinishedCost,
     };
   } finally {
     judging.close();
@@ -205,13 +147,7 @@ export async function executeRun(
 }
 
 /** What every scenario of the run shares: the judging, the live-call parts, the gating and the recording keeper. */
-function scenarioRunContext(
-  plan: RunPlan,
-  run: OpenRun,
-  dependencies: RunDependencies,
-  live: LiveRunParts,
-  judging: RunJudging,
-): ScenarioRunContext {
+function scenarioRunContext(plan: RunPlan, run: OpenRun, dependencies: RunDependencies, live: LiveRunParts, judging: RunJudging): ScenarioRunContext {
   const { suite, mode, options } = plan;
   return {
     judging,
@@ -222,15 +158,11 @@ function scenarioRunContext(
     // A plain copy: every scenario spreads it into its hooks' environment, and spreading
     // process.env itself costs a call into Node per variable.
     env: { ...dependencies.env },
-    ...(dependencies.liveProvider
-      ? { liveProvider: dependencies.liveProvider }
-      : {}),
+    ...(dependencies.liveProvider ? { liveProvider: dependencies.liveProvider } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(plan.gate.baseline
-      ? { gateMetrics: plan.gate.baseline.gateMetrics }
-      : {}),
+    ...(plan.gate.baseline ? { gateMetrics: plan.gate.baseline.gateMetrics } : {}),
     // Live and record runs keep each scenario's recording beside the history for triage (rerecording.ts).
-    ...(mode !== "replay"
+    ...(mode !== 'replay'
       ? {
           recordingKeeper: recordingKeeper({
             mode,
@@ -245,22 +177,16 @@ function scenarioRunContext(
 }
 
 /** The budget section with what the judging gave up first (the cross-check), then what the run gave up; and the spend per model. */
-function budgetAndSpend(
-  live: LiveRunParts,
-  judging: RunJudging,
-): Pick<ExecutedRun, "budget" | "spend"> {
+function budgetAndSpend(live: LiveRunParts, judging: RunJudging): Pick<ExecutedRun, 'budget' | 'spend'> {
   const downgrades = judging.budgetDowngrades();
   const budget = live.budget?.report();
   return {
-    budget:
-      budget === undefined || downgrades.length === 0
-        ? budget
-        : { ...budget, downgrades: [...downgrades, ...budget.downgrades] },
+    budget: budget === undefined || downgrades.length === 0 ? budget : { ...budget, downgrades: [...downgrades, ...budget.downgrades] },
     spend: live.spend.spend(),
   };
 }
 
 /** SIGTERM when the signal was aborted with that reason (the CLI does so on SIGTERM), else Ctrl-C. */
 function interruptSignalOf(signal: AbortSignal): InterruptSignal {
-  return signal.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
+  return signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
 }

@@ -80,7 +80,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'run (replay)',
     cells: {
-      signals: unchecked('Ctrl-C / SIGTERM act only after the last scenario (issue 24, item 1)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM as in a live run: no new scenario starts, `interrupted`, exit 130 / 143, report written, `--resume` replays only the rest (the run gives the signal a turn of the event loop between scenarios)',
+        tests: [{ file: 'apps/cli/src/replay-interrupt.test.ts', title: 'stops starting scenarios, writes its report as interrupted' }],
+      },
       timeouts: notNetworked('a replay'),
       'bad input': {
         status: 'holds',

@@ -72,14 +72,17 @@ process.on('unhandledRejection', internalError);
 // exits 143; other commands end on SIGTERM as any process does.
 const controller = new AbortController();
 const args = process.argv.slice(2);
-const graceful = args.find((arg) => !arg.startsWith('-')) === 'run' ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
+const command = args.find((arg) => !arg.startsWith('-'));
+const graceful = command === 'run' ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;
 for (const [signal, code] of graceful) {
   process.on(signal, () => {
     interrupts += 1;
     if (interrupts > 1) process.exit(code);
     const again = signal === 'SIGINT' ? 'Ctrl-C again to quit now' : 'SIGTERM again to quit now';
-    process.stderr.write(`\nstopping (${signal}): finishing reports for the scenarios that completed (${again})\n`);
+    // show-report has no reports to finish: Ctrl-C stops its server.
+    if (command === 'show-report') process.stderr.write('\nstopping the report server\n');
+    else process.stderr.write(`\nstopping (${signal}): finishing reports for the scenarios that completed (${again})\n`);
     controller.abort(signal);
   });
 }

@@ -1,8 +1,8 @@
 import type { Redactor } from '@parley/redaction';
 import { redactResultContent, type RunReport } from '@parley/reports';
 import { conversationTraces, type ConversationTrace, type TraceContext } from './conversation-trace.js';
-import { sendLangfuseScores, type LangfuseScore, type SendScoresOptions } from './langfuse-scores.js';
-import { LANGFUSE_KEYS_HINT, langfuseAuthorization, shownLangfuse, type LangfuseTarget } from './langfuse-target.js';
+import { LANGFUSE_KEYS_HINT, LangfuseError, langfuseAuthorization, sendLangfuseScores, shownLangfuse, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
+import { ExportError } from './export-errors.js';
 import { conversationSpans } from './otel-spans.js';
 import { sendSpans, type SendSpansOptions } from './otlp-sender.js';
 import { shownUrl, type OtlpSettings } from './otlp-settings.js';
@@ -63,7 +63,13 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
     input.spans,
   );
   const scores = traces.flatMap(langfuseScoresOf);
-  await sendLangfuseScores(langfuse, scores, input.scores);
+  try {
+    await sendLangfuseScores(langfuse, scores, input.scores);
+  } catch (error) {
+    // Langfuse could not take them after the retries: the export failed (exit 1); refused keys stay a ConfigError.
+    if (error instanceof LangfuseError) throw new ExportError(`sending scores failed: ${error.message}`);
+    throw error;
+  }
   return { traces: traces.length, spans, scores: scores.length, destination: shownLangfuse(langfuse) };
 }
 
@@ -83,7 +89,8 @@ export function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
       ...(score.error ? { error: true } : {}),
       run_id: trace.metadata['run_id'],
       scenario_id: trace.metadata['scenario_id'],
+      // The score API takes no time of its own: when the conversation was evaluated goes here.
+      evaluated_at: new Date(trace.end_ms).toISOString(),
     },
-    timestamp: new Date(trace.end_ms).toISOString(),
   }));
 }

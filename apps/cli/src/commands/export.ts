@@ -67,7 +67,10 @@ export async function sendRun(
 /** `--to langfuse` or `--to otlp=URL`. */
 export async function exportDestination(to: string, env: NodeJS.ProcessEnv) {
   const telemetry = await import('@parley/telemetry');
-  if (to === 'langfuse') return { kind: 'langfuse' as const, langfuse: telemetry.langfuseFromEnv(env) };
+  if (to === 'langfuse') {
+    const { langfuseFromEnv } = await import('@parley/langfuse');
+    return { kind: 'langfuse' as const, langfuse: langfuseFromEnv(env) };
+  }
   if (to === 'otlp' || to.startsWith('otlp=')) {
     // The URL and the OTEL_EXPORTER_OTLP_* variables resolve as the OTLP exporter rules say (docs/telemetry.md).
     return { kind: 'otlp' as const, otlp: telemetry.otlpSettings(to === 'otlp' ? undefined : to.slice('otlp='.length), env) };

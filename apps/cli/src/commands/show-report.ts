@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
+import { readReportFile } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
@@ -56,7 +57,7 @@ async function pageIn(path: string, shown: string): Promise<ReportPage> {
   if (existsSync(join(folder, 'report.html'))) return { file: join(folder, 'report.html') };
   const json = statSync(path).isFile() ? path : join(folder, 'report.json');
   if (!existsSync(json)) throw new ConfigError({ file: folder, message: `no report.html or report.json in ${shown}` });
-  const [{ readReportFile }, { renderRunHtml }] = await Promise.all([import('@parley/reports'), import('@parley/html-report')]);
+  const { renderRunHtml } = await import('@parley/html-report');
   return { html: renderRunHtml(readReportFile(json)), from: json };
 }
 

@@ -1,4 +1,3 @@
-import { renderRunHtml } from '@parley/html-report';
 import type { Reporter, ReporterContext } from './reporter.js';
 
 /**
@@ -10,7 +9,9 @@ export function htmlReporter(context: ReporterContext): Reporter {
     name: 'html',
     ownsStdout: true,
     showsWarnings: false,
-    onRunEnd(outcome) {
+    async onRunEnd(outcome) {
+      // Loaded when used: the page's script and style are not for every command's start-up.
+      const { renderRunHtml } = await import('@parley/html-report');
       context.output.out(renderRunHtml(outcome.report));
     },
   };

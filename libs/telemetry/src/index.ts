@@ -8,3 +8,4 @@ export * from './otlp-settings.js';
 export * from './otlp-sender.js';
 export * from './export-run.js';
 export * from './stored-run.js';
+export * from './langfuse-dataset.js';

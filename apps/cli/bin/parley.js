@@ -74,7 +74,8 @@ process.on('unhandledRejection', internalError);
 const controller = new AbortController();
 const args = process.argv.slice(2);
 const words = args.filter((arg) => !arg.startsWith('-'));
-const paysPerItem = words[0] === 'run' || (words[0] === 'calibrate' && words[1] === 'judge');
+const command = words[0];
+const paysPerItem = command === 'run' || (command === 'calibrate' && words[1] === 'judge');
 const graceful = paysPerItem ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;
 for (const [signal, code] of graceful) {
@@ -82,7 +83,9 @@ for (const [signal, code] of graceful) {
     interrupts += 1;
     if (interrupts > 1) process.exit(code);
     const again = signal === 'SIGINT' ? 'Ctrl-C again to quit now' : 'SIGTERM again to quit now';
-    process.stderr.write(`\nstopping (${signal}): keeping what completed, starting nothing new (${again})\n`);
+    // show-report has no reports to finish: Ctrl-C stops its server.
+    if (command === 'show-report') process.stderr.write('\nstopping the report server\n');
+    else process.stderr.write(`\nstopping (${signal}): keeping what completed, starting nothing new (${again})\n`);
     controller.abort(signal);
   });
 }

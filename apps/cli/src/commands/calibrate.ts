@@ -325,6 +325,11 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
       { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
       { clock: context.clock, random: context.random, env: context.env },
     );
+    // The page beside the .md and .json: the report, and the pairs behind each matrix cell (the
+    // set as it is now and the session's ratings, what `parley tui kappa` lists a cell from).
+    const { writeCalibrationHtml } = await import('@parley/html-report');
+    const pairSource = { set: calibration.loadCalibrationSet(folder.setFile), rubricVersion: made.report.session.rubric_version, modelRatings: store.ratings(made.report.session.id) };
+    const page = writeCalibrationHtml(folder.reportsDir, made.report, pairSource);
     if (flags.format === 'json') context.output.out(`${JSON.stringify(made.report, null, 2)}\n`);
     else {
       const colors = paint(context.output.color);
@@ -334,7 +339,7 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
         );
       }
       context.output.out(reportText(made.report, colors, calibration, context.output.columns));
-      context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}\n`);
+      context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}, ${displayPath(page, context.cwd)}\n`);
     }
     return made.report.gate.passed ? 0 : 1;
   } finally {

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { addCost, emptyCost, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
 import type { LoadedScenario } from '@parley/config';
@@ -119,6 +120,9 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     await Promise.all(
       plan.pending.map((scenario) =>
         limit(async () => {
+          // A replayed scenario never waits on the network: without a turn of the event loop
+          // between scenarios a Ctrl-C or SIGTERM would only be heard after the last one.
+          await nextTurn();
           if (fatal !== undefined || options.signal?.aborted) return;
           try {
             await runOne(scenario);

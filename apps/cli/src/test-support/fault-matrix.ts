@@ -67,8 +67,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       'full disk': {
         status: 'holds',
-        what: 'reports and recordings replaced whole or not at all: exit 2, `disk full: nothing was changed`',
-        tests: [{ file: DISK_FULL, title: 'parley run --mode record' }],
+        what: 'reports and recordings replaced whole or not at all; a full disk under the run history refuses the run before it starts: exit 2, `disk full: nothing was changed`, no run folder, no unfinished run',
+        tests: [
+          { file: DISK_FULL, title: 'parley run --mode record' },
+          { file: 'apps/cli/src/history-disk-full.test.ts', title: 'refuses the run with "disk full", exit 2' },
+        ],
       },
       paths: {
         status: 'holds',
@@ -80,14 +83,22 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'run (replay)',
     cells: {
-      signals: unchecked('Ctrl-C / SIGTERM act only after the last scenario (issue 24, item 1)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM as in a live run: no new scenario starts, `interrupted`, exit 130 / 143, report written, `--resume` replays only the rest (the run gives the signal a turn of the event loop between scenarios)',
+        tests: [{ file: 'apps/cli/src/replay-interrupt.test.ts', title: 'stops starting scenarios, writes its report as interrupted' }],
+      },
       timeouts: notNetworked('a replay'),
       'bad input': {
         status: 'holds',
         what: 'a damaged recording: exit 2 with file:line',
         tests: [{ file: FUZZ, title: '' }],
       },
-      'full disk': unchecked('a full disk under `.parley/parley.db` reads as "disk I/O error" and leaves an unfinished run (issue 24, item 13)'),
+      'full disk': {
+        status: 'holds',
+        what: 'a full disk under `.parley/parley.db` (or the report folder): exit 2, `disk full: nothing was changed`; the database byte for byte as it was, no run folder, no unfinished run. Not yet tried: a disk that fills up under the history while the run is going',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'the history unchanged, no run folder, no unfinished run' }],
+      },
       paths: {
         status: 'holds',
         what: 'a recording that is a FIFO is refused at once',
@@ -98,7 +109,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'calibrate judge',
     cells: {
-      signals: unchecked('Ctrl-C stores the session as finished, with the aborted calls as errors (issue 24, item 3)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM: no new rating starts, paid ratings kept, aborted calls never stored as errors; the session is `interrupted` (unfinished: `calibrate report` leaves it out unless given `--session`), exit 130 / 143, `--resume SESSION` asks only for the ratings it lacks',
+        tests: [{ file: 'apps/cli/src/calibrate-interrupt.test.ts', title: 'the session is interrupted (not finished, not reported)' }],
+      },
       timeouts: {
         status: 'holds',
         what: 'the judges call providers through the same deadline as a run',

@@ -68,18 +68,19 @@ process.on('uncaughtException', internalError);
 process.on('unhandledRejection', internalError);
 
 // Ctrl-C stops starting scenarios and lets the run write what finished; a second Ctrl-C quits at once.
-// For `parley run`, SIGTERM (what CI runners and `timeout` send) does the same, and the run then
-// exits 143; other commands end on SIGTERM as any process does.
+// For `parley run` and `parley monitor`, SIGTERM (what CI runners, cron and `timeout` send) does the
+// same, and they then exit 143; other commands end on SIGTERM as any process does.
 const controller = new AbortController();
 const args = process.argv.slice(2);
-const graceful = args.find((arg) => !arg.startsWith('-')) === 'run' ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
+const graceful = ['run', 'monitor'].includes(args.find((arg) => !arg.startsWith('-'))) ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;
 for (const [signal, code] of graceful) {
   process.on(signal, () => {
     interrupts += 1;
     if (interrupts > 1) process.exit(code);
     const again = signal === 'SIGINT' ? 'Ctrl-C again to quit now' : 'SIGTERM again to quit now';
-    process.stderr.write(`\nstopping (${signal}): finishing reports for the scenarios that completed (${again})\n`);
+    const what = args.find((arg) => !arg.startsWith('-')) === 'monitor' ? 'saving the conversations judged so far' : 'finishing reports for the scenarios that completed';
+    process.stderr.write(`\nstopping (${signal}): ${what} (${again})\n`);
     controller.abort(signal);
   });
 }

@@ -96,7 +96,7 @@ export async function readLangfuseConversations(target: LangfuseTarget, options:
     if (conversation === undefined) notConversations += 1;
     else sampled.push({ line: position, value: conversation });
   }
-  return { sampled, total, beforeWindow: 0, notConversations };
+  return { sampled, total, beforeWindow: 0, withoutTimestamps: 0, duplicates: 0, notConversations };
 }
 
 function traceSummary(value: unknown): TraceSummary | undefined {

@@ -121,6 +121,27 @@ describe('parley monitor --batch (the providers\' batch APIs on fake-llm, throug
     expect(collected.spent_usd).toBeCloseTo((n * (1000 * 3 + 50 * 15)) / 2 / 1e6, 12);
   });
 
+  it("collects a batch from the judge's own base_url in parley.yaml, not from OPENAI_BASE_URL", async () => {
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 50 } } } });
+    const suite = writeSuite({
+      ...MONITORED_SUITE,
+      'parley.yaml': MONITORED_SUITE['parley.yaml']!.replace('primary: { provider: openai, model: gpt-4.1, temperature: 0 }', `primary: { provider: openai, model: gpt-4.1, temperature: 0, base_url: "${llm.openaiBaseUrl}", api_key_env: JUDGE_KEY }`),
+    });
+    const n = writeLogs(suite).length;
+    // OPENAI_BASE_URL points at a port nothing listens on: a poll sent there fails.
+    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-wrong', JUDGE_KEY: 'sk-fake-judge' };
+    const args = ['monitor', '--logs', 'conversations.jsonl', '--batch', '--format', 'json'];
+    const first = await parleyAsync(args, { cwd: suite, env });
+    expect(first.status, first.stderr).toBe(0);
+    expect(llm.batches()).toHaveLength(1);
+    llm.completeBatches();
+    const second = await parleyAsync(args, { cwd: suite, env });
+    expect(second.status, second.stderr).toBe(0);
+    const collected = JSON.parse(second.stdout);
+    expect(collected.batch.batches).toEqual([expect.objectContaining({ state: 'collected', requests: n })]);
+    expect(collected.judged).toHaveLength(n);
+  });
+
   it('estimates a dry run at batch prices', async () => {
     const suite = writeSuite(MONITORED_SUITE);
     writeLogs(suite);

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashBucket } from '@parley/canary';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './test-support/example-copy.js';
-import { MONITORED_SUITE } from './test-support/monitored-suite.js';
+import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite.js';
 import { parleyAsync } from './test-support/parley-process.js';
 import { writeSuite } from './test-support/zuri-suite.js';
 
@@ -17,23 +15,6 @@ afterEach(async () => {
   await llm?.close();
   llm = undefined;
 });
-
-/** 300 conversations that ended an hour ago; returns the ids of the 5 % sample. */
-function writeLogs(dir: string): string[] {
-  const ended = new Date(Date.now() - 3_600_000).toISOString();
-  const ids = Array.from({ length: 300 }, (_, index) => `interrupt-conv-${index}`);
-  const lines = ids.map((id, index) =>
-    JSON.stringify({
-      conversation_id: id,
-      turns: [
-        { role: 'user', content: `A blow-dry on Thursday, slot ${index} please.`, timestamp: ended },
-        { role: 'assistant', content: `Slot ${index} on Thursday is free: shall I book it?`, timestamp: ended },
-      ],
-    }),
-  );
-  writeFileSync(join(dir, 'conversations.jsonl'), `${lines.join('\n')}\n`);
-  return ids.filter((id) => hashBucket('parley-monitor', id) < 500);
-}
 
 /** Waits until `check` holds, polling the fake's state (no fixed sleep). */
 async function until(check: () => boolean): Promise<void> {
@@ -62,7 +43,7 @@ describe('parley monitor interrupted (the real binary, judge on fake-llm)', () =
   ] as const) {
     it(`${signal}: no call after the signal, what was judged is saved, exit ${code}; the next run judges exactly the rest`, async () => {
       const suite = writeSuite({ ...MONITORED_SUITE, 'parley.yaml': `${MONITORED_SUITE['parley.yaml']!}settings: { concurrency: 2 }\n` });
-      const sampled = writeLogs(suite);
+      const sampled = writeMonitorLog(suite, 'interrupt-conv', 300);
       expect(sampled.length).toBeGreaterThan(6);
       // Three calls are answered, every later one hangs: the signal comes while two wait.
       llm = await startFakeLlm({ script: { rules: [{ times: 3, reply: ANSWER }, { fault: { kind: 'hang' } }] } });

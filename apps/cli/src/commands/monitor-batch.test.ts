@@ -1,9 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { hashBucket } from '@parley/canary';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MONITORED_SUITE } from '../test-support/monitored-suite.js';
+import { MONITORED_SUITE, writeMonitorLog } from '../test-support/monitored-suite.js';
 import { parleyAsync } from '../test-support/parley-process.js';
 import { writeSuite } from '../test-support/zuri-suite.js';
 
@@ -14,24 +11,7 @@ afterEach(async () => {
 });
 
 /** 200 conversations that ended an hour ago; returns the ids the 5 % sample holds. */
-function writeLogs(dir: string): string[] {
-  const ended = new Date(Date.now() - 3_600_000).toISOString();
-  const ids = Array.from({ length: 200 }, (_, index) => `batch-conv-${index}`);
-  // Each conversation differs (the slot), so each judge request is a request of its own.
-  const lines = ids.map((id, index) =>
-    JSON.stringify({
-      conversation_id: id,
-      tenant: 'zuri_spa',
-      customer: { name: 'Grace Achieng' },
-      turns: [
-        { role: 'user', content: "Hi, it's Grace Achieng, a blow-dry on Thursday please.", timestamp: ended },
-        { role: 'assistant', content: `Thursday slot ${index} is free: shall I book it?`, timestamp: ended },
-      ],
-    }),
-  );
-  writeFileSync(join(dir, 'conversations.jsonl'), `${lines.join('\n')}\n`);
-  return ids.filter((id) => hashBucket('parley-monitor', id) < 500);
-}
+const writeLogs = (dir: string): string[] => writeMonitorLog(dir, 'batch-conv', 200);
 
 describe('parley monitor --batch (the providers\' batch APIs on fake-llm, through the real clients)', () => {
   it('submits once, says the batch is in progress (exit 0) without resubmitting, then collects it at half price', async () => {

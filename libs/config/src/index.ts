@@ -14,6 +14,7 @@ export * from './yaml-subset-parser.js';
 export * from './zod-issues.js';
 export * from './json-schemas.js';
 export * from './github-actions.js';
+export * from './agent-environment.js';
 export * from './schema-descriptions.js';
 export * from './suite-scaffold.js';
 export * from './did-you-mean.js';

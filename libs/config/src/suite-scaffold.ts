@@ -1,7 +1,8 @@
+import { pinnedUses } from './github-actions.js';
 import type { JsonSchemaKind } from './json-schemas.js';
 
 /** The agent kinds `parley init` can scaffold, in the order it offers them. */
-export const SCAFFOLD_AGENT_KINDS = ['openai', 'anthropic', 'openai-compatible', 'http', 'command', 'module'] as const;
+export const SCAFFOLD_AGENT_KINDS = ['openai', 'openai-responses', 'anthropic', 'openai-compatible', 'http', 'command', 'module'] as const;
 export type ScaffoldAgentKind = (typeof SCAFFOLD_AGENT_KINDS)[number];
 
 export function isScaffoldAgentKind(kind: string): kind is ScaffoldAgentKind {
@@ -11,6 +12,7 @@ export function isScaffoldAgentKind(kind: string): kind is ScaffoldAgentKind {
 /** One line per kind for the question `parley init` asks on a terminal. */
 export const SCAFFOLD_AGENT_KIND_HELP: Record<ScaffoldAgentKind, string> = {
   openai: 'a system prompt on an OpenAI model (OPENAI_API_KEY)',
+  'openai-responses': "the same through OpenAI's Responses API (OPENAI_API_KEY)",
   anthropic: 'a system prompt on a Claude model (ANTHROPIC_API_KEY)',
   'openai-compatible': 'a model on an OpenAI-compatible server (vLLM, Ollama)',
   http: 'your assistant behind an HTTP endpoint',
@@ -52,8 +54,10 @@ export function scaffoldSuite(options: ScaffoldOptions): ScaffoldFile[] {
 /** Lines `parley init` makes sure the suite's `.gitignore` has. */
 export const SCAFFOLD_GITIGNORE_LINES = ['.parley/'];
 
-function isPromptKind(kind: ScaffoldAgentKind): kind is 'openai' | 'anthropic' | 'openai-compatible' {
-  return kind === 'openai' || kind === 'anthropic' || kind === 'openai-compatible';
+export type PromptScaffoldKind = 'openai' | 'openai-responses' | 'anthropic' | 'openai-compatible';
+
+export function isPromptKind(kind: ScaffoldAgentKind): kind is PromptScaffoldKind {
+  return kind === 'openai' || kind === 'openai-responses' || kind === 'anthropic' || kind === 'openai-compatible';
 }
 
 function suiteFile(options: ScaffoldOptions): string {
@@ -78,6 +82,11 @@ function agentBlock(kind: ScaffoldAgentKind): string {
     model: gpt-4.1-mini
     system_prompt: prompts/assistant.md
     temperature: 0`;
+    case 'openai-responses':
+      return `    kind: openai-responses           # OpenAI's Responses API; key from OPENAI_API_KEY (base URL: OPENAI_BASE_URL)
+    model: gpt-4.1-mini
+    system_prompt: prompts/assistant.md
+    temperature: 0`;
     case 'anthropic':
       return `    kind: anthropic                  # key from ANTHROPIC_API_KEY (base URL: ANTHROPIC_BASE_URL)
     model: claude-sonnet-4-6
@@ -91,7 +100,7 @@ function agentBlock(kind: ScaffoldAgentKind): string {
     temperature: 0`;
     case 'http':
       return `    kind: http                       # one POST per user turn; answer { reply, tool_calls?, state? }
-    url: \${AGENT_URL}/chat           # start agents/http-agent.mjs (or your service) and set AGENT_URL
+    url: \${AGENT_URL:-http://127.0.0.1:8787}/chat   # your service (AGENT_URL), else the stub agents/http-agent.mjs
     timeout_ms: 30000`;
     case 'command':
       return `    kind: command                    # one process per scenario, JSON lines on stdin/stdout
@@ -154,8 +163,8 @@ const HTTP_AGENT = `#!/usr/bin/env node
 // An \`http\` agent for Parley: one POST per user turn with the body
 //   { conversation_id, tenant, scenario_id, turn, message, history }
 // answered with { reply, tool_calls?, state? }. This stub stands in for your service:
-//   node agents/http-agent.mjs &            # prints the URL it listens on (PORT, default 8787)
-//   AGENT_URL=http://127.0.0.1:8787 npx parley run . --mode record
+//   node agents/http-agent.mjs            # in one terminal: prints the URL it listens on (PORT, default 8787)
+//   npx parley run --mode record          # in another: parley.yaml's url defaults to http://127.0.0.1:8787
 import { createServer } from 'node:http';
 
 ${REPLY_STUB}
@@ -202,38 +211,63 @@ export async function respond(turn) {
 }
 `;
 
-/**
- * The GitHub Action teams use (action.yml at the root of Parley's repository), at the tag of this
- * release. The one place the workflow `parley init --github` writes takes it from.
- */
-export const PARLEY_ACTION_REF = 'parley-eval/parley@v0.1.0';
-
 export interface WorkflowOptions {
-  /** The suite folder relative to the repository root, `/`-separated (`.` for the root). */
+  /** The project folder (package.json, node_modules) relative to the git root, `/`-separated; `.` at the root. */
+  projectPath: string;
+  /** The suite folder relative to the project, `/`-separated (`.` for the project itself). */
   suitePath: string;
+  /** Where setup-node reads the Node version, relative to the git root (`.nvmrc`, `package.json`), or undefined for 22. */
+  nodeVersionFile: string | undefined;
+  /** The project has a package-lock.json: `npm ci` and setup-node's npm cache; else `npm install`. */
+  lockFile: boolean;
 }
 
-/** `.github/workflows/parley.yml`: replays the suite on every pull request and gates on it. */
+/**
+ * `.github/workflows/parley.yml` at the git root: replays the suite on every pull request with
+ * plain steps (no unpublished Action), each third-party action pinned to a commit.
+ */
 export function scaffoldWorkflow(options: WorkflowOptions): ScaffoldFile {
+  const below = options.projectPath !== '.';
+  const inProject = (path: string): string => (below ? `${options.projectPath}/${path}` : path);
+  const suiteArgument = options.suitePath === '.' ? '' : ` ${options.suitePath}`;
+  const node = options.nodeVersionFile === undefined ? '          node-version: 22' : `          node-version-file: ${options.nodeVersionFile}`;
+  const npmCache = options.lockFile ? `\n          cache: npm\n          cache-dependency-path: ${inProject('package-lock.json')}` : '';
   return {
     path: '.github/workflows/parley.yml',
     content: `# Replays the Parley suite on every pull request (offline, from the committed recordings) and
-# fails the check when a blocking scenario fails. The report is an artifact and the job summary.
+# fails the check when a blocking scenario fails: annotations on the scenario files, the job
+# summary, and the report folder as an artifact. Actions are pinned to commits (version beside).
 name: parley
 on:
   pull_request:
   push:
     branches: [main]
+permissions:
+  contents: read
 jobs:
   parley:
     runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: ${PARLEY_ACTION_REF}
+${below ? `    defaults:\n      run:\n        working-directory: ${options.projectPath}\n` : ''}    steps:
+      - ${pinnedUses('checkout')}
+      - ${pinnedUses('setupNode')}
         with:
-          suite: ${options.suitePath}
-          node-version: 22
-          # baseline: ${options.suitePath === '.' ? '' : `${options.suitePath}/`}baseline.json   # gate scores against main's (npx parley run --export-baseline)
+${node}${npmCache}
+      - run: ${options.lockFile ? 'npm ci' : 'npm install'}
+      # The judge verdict cache and run history: kept between runs of the same branch.
+      - ${pinnedUses('cache')}
+        with:
+          path: ${inProject('.parley/parley.db')}
+          key: parley-\${{ github.ref_name }}-\${{ github.run_id }}
+          restore-keys: |
+            parley-\${{ github.ref_name }}-
+            parley-
+      - run: npx parley run${suiteArgument} --reporter github --out reports/parley
+      - if: always()
+        ${pinnedUses('uploadArtifact')}
+        with:
+          name: parley-report
+          path: ${inProject('reports/parley')}
+          if-no-files-found: ignore
 `,
   };
 }

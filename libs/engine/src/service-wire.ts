@@ -1,4 +1,5 @@
 import type { ToolCall } from '@parley/core';
+import { interpolateEnvironment } from '@parley/config';
 
 /** What Parley knows when it sends one user turn to a service agent (docs/file-formats.md, "Suite"). */
 export interface WireVariables {
@@ -56,13 +57,12 @@ function variableValue(name: string, variables: WireVariables, template: string)
   return variables[name as keyof WireVariables];
 }
 
-/** `${NAME}` in header values (and URLs) from the environment; an unset variable is an error, not an empty string. */
+/**
+ * `${NAME}` in header values (and URLs) from the environment, `${NAME:-default}` with a default
+ * for an unset (or empty) variable; an unset variable without one is an error, not an empty string.
+ */
 export function interpolateEnv(text: string, env: NodeJS.ProcessEnv): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
-    const value = env[name];
-    if (value === undefined) throw new WireFormatError(`\${${name}} is not set in the environment`);
-    return value;
-  });
+  return interpolateEnvironment(text, env, (name) => new WireFormatError(`\${${name}} is not set in the environment`));
 }
 
 /** A service agent's answer in Parley's terms. */

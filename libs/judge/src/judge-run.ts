@@ -131,6 +131,9 @@ export class JudgeRun {
     const { votes: votesOnFail, panel } = votesOnFailOf(this.options.judge.votes_on_fail);
     const sampled = crossCheck !== undefined && this.sampled.has(scenario.scenario.id);
     let crossChecked = false;
+    // Decided once per scenario, at its first cross-check: a scenario is cross-checked on all its
+    // judge metrics or on none, so it is never both checked and "not checked" in the report.
+    let crossCheckThis: boolean | undefined;
     const digest = transcriptDigest(scenario.transcript);
     const results: MetricResult[] = [];
     for (const expectation of scenario.expectations) {
@@ -157,7 +160,7 @@ export class JudgeRun {
       else if (main.outcome.votes !== undefined) this.reAsked += 1;
 
       // Asked just before each cross-check call, so spending by this very scenario counts.
-      if (sampled && crossCheck !== undefined && this.crossCheckAllowed(scenario.scenario.id)) {
+      if (sampled && crossCheck !== undefined && (crossCheckThis ??= this.crossCheckAllowed(scenario.scenario.id))) {
         const second = await judge(crossCheck, 1);
         const notRecorded = second.outcome.kind === 'failed' && second.outcome.error.kind === 'replay_miss';
         if (!notRecorded) crossChecked = true;
@@ -204,7 +207,7 @@ export class JudgeRun {
               sampled: [...this.sampled].sort(),
               checked: [...this.checked].sort(),
               agreement: this.agreementReport(),
-              ...(this.downgrade ? { downgrade: { ...this.downgrade, not_checked: [...this.notChecked].sort() } } : {}),
+              ...(this.downgrade ? { downgrade: { ...this.downgrade, not_checked: this.notCrossChecked() } } : {}),
             },
           }
         : {}),
@@ -219,9 +222,14 @@ export class JudgeRun {
   /** What the budget made the judging give up, for the report's `budget.downgrades`. */
   budgetDowngrades(): string[] {
     if (!this.downgrade) return [];
-    const notChecked = [...this.notChecked].sort();
+    const notChecked = this.notCrossChecked();
     const which = notChecked.length === 0 ? '' : `; ${notChecked.length} sampled scenario${notChecked.length === 1 ? '' : 's'} not cross-checked: ${notChecked.join(', ')}`;
     return [`${this.downgrade.message}${which}`];
+  }
+
+  /** Sampled scenarios the downgrade left without a second opinion (one cross-checked in another attempt was checked). */
+  private notCrossChecked(): string[] {
+    return [...this.notChecked].filter((id) => !this.checked.has(id)).sort();
   }
 
   /**

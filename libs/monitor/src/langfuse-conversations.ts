@@ -1,17 +1,15 @@
 import { isInPercentage } from '@parley/canary';
 import { ConfigError } from '@parley/core';
 import { LoggedConversationSchema, type Located, type LoggedConversation, type LoggedTurn } from '@parley/production';
-import { langfuseAuthorization, shownLangfuse, LANGFUSE_KEYS_HINT, type LangfuseTarget } from '@parley/telemetry';
+import { LangfuseError, langfuseClient, type LangfuseClientOptions, type LangfuseTarget } from '@parley/langfuse';
 import type { SampledConversations, SampleOptions } from './sampled-conversations.js';
 
 /** A page of `GET /api/public/traces` holds at most this many traces (Langfuse's limit). */
 const PAGE_LIMIT = 100;
 
-export interface LangfuseReadOptions extends SampleOptions {
+export interface LangfuseReadOptions extends SampleOptions, LangfuseClientOptions {
   /** The window's end (now). */
   until: Date;
-  /** Injected for tests; the global fetch otherwise. */
-  fetch?: typeof fetch;
 }
 
 export interface LangfuseSample extends SampledConversations {
@@ -57,46 +55,40 @@ interface TraceDetail extends TraceSummary {
  *   generation's end time (else the trace's timestamp), which is when the conversation ended.
  */
 export async function readLangfuseConversations(target: LangfuseTarget, options: LangfuseReadOptions): Promise<LangfuseSample> {
-  const request = options.fetch ?? fetch;
-  const get = async (path: string): Promise<unknown> => {
-    const url = `${target.baseUrl}${path}`;
-    let response: Response;
-    try {
-      response = await request(url, { headers: { authorization: langfuseAuthorization(target), accept: 'application/json' } });
-    } catch (error) {
-      throw new ConfigError(`cannot reach ${shownLangfuse(target)}: ${(error as Error).message}`);
-    }
-    if (response.status === 401 || response.status === 403) throw new ConfigError(`${shownLangfuse(target)} refused the keys (HTTP ${response.status}): ${LANGFUSE_KEYS_HINT}`);
-    if (!response.ok) throw new ConfigError(`${shownLangfuse(target)} answered HTTP ${response.status} to GET ${path.split('?')[0]}`);
-    return response.json();
-  };
-
+  const client = langfuseClient(target, options);
   const sampledTraces: Array<{ position: number; trace: TraceSummary }> = [];
   let total = 0;
-  const window = `fromTimestamp=${encodeURIComponent((options.since ?? new Date(0)).toISOString())}&toTimestamp=${encodeURIComponent(options.until.toISOString())}`;
-  for (let page = 1; ; page += 1) {
-    const body = await get(`/api/public/traces?page=${page}&limit=${PAGE_LIMIT}&orderBy=timestamp.asc&${window}`);
-    const data = record(body)?.['data'];
-    if (!Array.isArray(data)) throw new ConfigError(`${shownLangfuse(target)}: GET /api/public/traces did not answer a page of traces`);
-    for (const item of data) {
-      const trace = traceSummary(item);
-      if (trace === undefined) continue;
-      total += 1;
-      if (isInPercentage(options.salt, conversationIdOf(trace), options.percent)) sampledTraces.push({ position: total, trace });
+  const window = { fromTimestamp: (options.since ?? new Date(0)).toISOString(), toTimestamp: options.until.toISOString(), orderBy: 'timestamp.asc' };
+  await readable(async () => {
+    for await (const page of client.pages('/api/public/traces', window, PAGE_LIMIT)) {
+      for (const item of page) {
+        const trace = traceSummary(item);
+        if (trace === undefined) continue;
+        total += 1;
+        if (isInPercentage(options.salt, conversationIdOf(trace), options.percent)) sampledTraces.push({ position: total, trace });
+      }
     }
-    const totalPages = Number(record(record(body)?.['meta'])?.['totalPages'] ?? 0);
-    if (data.length < PAGE_LIMIT || page >= totalPages) break;
-  }
+  });
 
   const sampled: Array<Located<LoggedConversation>> = [];
   let notConversations = 0;
   for (const { position, trace } of sampledTraces) {
-    const detail = (await get(`/api/public/traces/${encodeURIComponent(trace.id)}`)) as TraceDetail;
+    const detail = (await readable(() => client.get(`/api/public/traces/${encodeURIComponent(trace.id)}`))) as TraceDetail;
     const conversation = conversationOf({ ...trace, ...detail });
     if (conversation === undefined) notConversations += 1;
     else sampled.push({ line: position, value: conversation });
   }
   return { sampled, total, beforeWindow: 0, withoutTimestamps: 0, duplicates: 0, notConversations };
+}
+
+/** Monitor cannot go on without Langfuse's answer: a failure of the client is a configuration problem (exit 2), as for logs. */
+async function readable<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof LangfuseError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function traceSummary(value: unknown): TraceSummary | undefined {

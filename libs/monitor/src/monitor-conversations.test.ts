@@ -9,7 +9,7 @@ import { judgeMetricParamSchemas } from '@parley/judge';
 import { deterministicMetrics } from '@parley/metrics';
 import type { Located, LoggedConversation } from '@parley/production';
 import { suiteRedactor } from '@parley/redaction';
-import { monitorScoreId } from '@parley/telemetry';
+import { monitorScoreId } from './monitor-score-id.js';
 import type { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { monitorConversations } from './monitor-conversations.js';

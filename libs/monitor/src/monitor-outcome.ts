@@ -2,7 +2,7 @@ import type { ModelRef, LoadedSuite } from '@parley/config';
 import type { Clock, Provider } from '@parley/core';
 import type { Located, LoggedConversation } from '@parley/production';
 import type { Redactor } from '@parley/redaction';
-import type { LangfuseTarget, SendScoresOptions } from '@parley/telemetry';
+import type { LangfuseTarget, SendScoresOptions } from '@parley/langfuse';
 import type { BatchState } from './batch-judging.js';
 import type { MetricWindowComparison, WindowComparisonOptions } from './window-comparison.js';
 

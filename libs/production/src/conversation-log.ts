@@ -41,9 +41,12 @@ export const LoggedConversationSchema = z.looseObject({
 export type LoggedConversation = z.output<typeof LoggedConversationSchema>;
 export type LoggedTurn = z.output<typeof LoggedTurnSchema>;
 
-/** Reads `--logs FILE` whole (see readProductionLog); a bad line is a ConfigError with its line. */
+/**
+ * Reads `--logs FILE` whole, every line kept, repeats too (`parley calibrate import`, which skips
+ * repeats by their content digest and says so); a bad line is a ConfigError with its line.
+ */
 export function readConversationLog(path: string): Array<Located<LoggedConversation>> {
-  return readProductionLog(path).conversations;
+  return readProductionLog(path, { keepRepeats: true }).conversations;
 }
 
 /** When the conversation ended: its latest timestamp, or undefined when no turn has one. */
@@ -72,6 +75,8 @@ export interface ProductionLogOptions {
    * being JSON with a conversation_id, not validated in full, so a large log is read fast.
    */
   keep?: (conversationId: string) => boolean;
+  /** Keep every line of a conversation logged more than once (else only its last line counts). */
+  keepRepeats?: boolean;
 }
 
 /** A production log as every command reads it (see readProductionLog). */
@@ -99,6 +104,7 @@ export interface ProductionLog {
 export function readProductionLog(path: string, options: ProductionLogOptions = {}): ProductionLog {
   const issues = new LogIssues(path);
   const byId = new Map<string, Located<LoggedConversation>>();
+  const repeats: Array<Located<LoggedConversation>> = [];
   let total = 0;
   let beforeWindow = 0;
   let withoutTimestamps = 0;
@@ -123,12 +129,13 @@ export function readProductionLog(path: string, options: ProductionLogOptions = 
     if (previous !== undefined) {
       duplicates += 1;
       byId.delete(id);
+      if (options.keepRepeats) repeats.push(previous);
     }
     byId.set(id, { line, value: result.data });
   }
   issues.throwIfAny();
   const conversations: Array<Located<LoggedConversation>> = [];
-  for (const located of [...byId.values()].sort((left, right) => left.line - right.line)) {
+  for (const located of [...byId.values(), ...repeats].sort((left, right) => left.line - right.line)) {
     if (options.since !== undefined) {
       const window = sinceWindow(located.value, options.since);
       if (window === 'before') {

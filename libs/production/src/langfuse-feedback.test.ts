@@ -70,7 +70,7 @@ describe('fetchLangfuseFeedback', () => {
     const attempt = fetchLangfuseFeedback({ baseUrl: langfuse.url, publicKey: KEYS.publicKey, secretKey: 'sk-lf-WRONG-55555' });
     await expect(attempt).rejects.toThrow(ConfigError);
     const message = await attempt.catch((error: Error) => error.message);
-    expect(message).toBe(`Langfuse at ${langfuse.url} refused the keys (HTTP 401): check LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY`);
+    expect(message).toBe(`Langfuse at ${langfuse.url} refused the keys (HTTP 401): check LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY (a project's keys, from its settings page)`);
     expect(message).not.toMatch(/sk-lf|pk-lf/);
   });
 
@@ -79,10 +79,10 @@ describe('fetchLangfuseFeedback', () => {
     const url = langfuse.url;
     await langfuse.close();
     langfuse = undefined;
-    await expect(fetchLangfuseFeedback({ baseUrl: url, ...KEYS })).rejects.toThrow(`cannot reach Langfuse at ${url}/api/public/v3/scores`);
+    await expect(fetchLangfuseFeedback({ baseUrl: url, ...KEYS }, { sleep: async () => undefined })).rejects.toThrow(`cannot reach Langfuse at ${url}/api/public/v3/scores`);
     const notLangfuse: typeof fetch = async () => new Response('<html>login</html>', { status: 200 });
     await expect(fetchLangfuseFeedback({ baseUrl: 'http://langfuse.internal', ...KEYS }, { fetch: notLangfuse })).rejects.toThrow(
-      'Langfuse answered http://langfuse.internal/api/public/v3/scores with something that is not JSON',
+      'Langfuse at http://langfuse.internal answered GET /api/public/v3/scores with something that is not JSON (<html>login</html>): is http://langfuse.internal a Langfuse?',
     );
   });
 });

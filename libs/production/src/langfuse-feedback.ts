@@ -1,18 +1,10 @@
 import { ConfigError } from '@parley/core';
+import { LangfuseError, langfuseClient, type LangfuseClient, type LangfuseClientOptions, type LangfuseTarget } from '@parley/langfuse';
 import { FEEDBACK_SCORE_NAME, makeFeedback, type Feedback } from './feedback.js';
 
-/** A self-hosted Langfuse and the project keys of its public API (basic auth: public key, secret key). */
-export interface LangfuseSettings {
-  baseUrl: string;
-  publicKey: string;
-  secretKey: string;
-}
-
-export interface LangfuseFeedbackOptions {
+export interface LangfuseFeedbackOptions extends LangfuseClientOptions {
   /** Only scores at or after this time (`fromTimestamp`). */
   since?: Date;
-  /** Injected for tests; the platform's fetch otherwise. */
-  fetch?: typeof fetch;
   /** Scores per page (the API allows at most 100). */
   pageSize?: number;
 }
@@ -31,8 +23,6 @@ interface ScoreRecord {
   subject?: { kind?: unknown; id?: unknown; traceId?: unknown } | null;
 }
 
-const MAX_PAGES = 10_000;
-
 /**
  * Reads the `user_feedback` scores of a self-hosted Langfuse through its public API. Langfuse v4
  * serves `GET /api/public/v3/scores` (cursor pages) and answers 404 on the older endpoints; older
@@ -43,36 +33,34 @@ const MAX_PAGES = 10_000;
  * Every problem (unreachable, keys refused, an answer that is not the API's) is a ConfigError
  * naming the URL, never the keys.
  */
-export async function fetchLangfuseFeedback(settings: LangfuseSettings, options: LangfuseFeedbackOptions = {}): Promise<Feedback[]> {
-  const client = langfuseRequester(settings, options.fetch ?? fetch);
+export async function fetchLangfuseFeedback(settings: LangfuseTarget, options: LangfuseFeedbackOptions = {}): Promise<Feedback[]> {
+  const client = langfuseClient(settings, options);
   const pageSize = Math.min(100, Math.max(1, options.pageSize ?? 100));
-  const filters: Record<string, string> = { name: FEEDBACK_SCORE_NAME, limit: String(pageSize) };
-  if (options.since) filters['fromTimestamp'] = options.since.toISOString();
-
-  const first = await client.get('/api/public/v3/scores', { ...filters, fields: 'details,subject' });
-  if (first.status !== 404) {
-    const scores: ScoreRecord[] = [];
-    let page = first;
-    const seen = new Set<string>();
-    for (let count = 0; count < MAX_PAGES; count += 1) {
-      const body = client.expectPage(page);
-      scores.push(...body.data);
-      const cursor = typeof body.meta?.['cursor'] === 'string' ? body.meta['cursor'] : undefined;
-      if (cursor === undefined || cursor === '' || seen.has(cursor)) break;
-      seen.add(cursor);
-      page = await client.get('/api/public/v3/scores', { ...filters, fields: 'details,subject', cursor });
-    }
-    return toFeedback(scores);
+  const filters = { name: FEEDBACK_SCORE_NAME, ...(options.since ? { fromTimestamp: options.since.toISOString() } : {}) };
+  try {
+    return toFeedback(await readScores(client, filters, pageSize));
+  } catch (error) {
+    // Promote cannot go on without the feedback it was asked to read: exit 2, as for a feedback file.
+    if (error instanceof LangfuseError) throw new ConfigError(error.message);
+    throw error;
   }
+}
 
+async function readScores(client: LangfuseClient, filters: Record<string, string>, pageSize: number): Promise<ScoreRecord[]> {
   const scores: ScoreRecord[] = [];
-  for (let pageNumber = 1; pageNumber <= MAX_PAGES; pageNumber += 1) {
-    const body = client.expectPage(await client.get('/api/public/scores', { ...filters, page: String(pageNumber) }));
-    scores.push(...body.data);
-    const totalPages = Number(body.meta?.['totalPages']);
-    if (body.data.length === 0 || !Number.isFinite(totalPages) || pageNumber >= totalPages) break;
+  const v3 = { ...filters, limit: String(pageSize), fields: 'details,subject' };
+  // Langfuse v4 (and v3 from 3.179) serve the v3 scores API; an older deployment answers 404 there.
+  const first = await client.find('/api/public/v3/scores', v3);
+  if (first !== undefined) {
+    for await (const page of client.cursorPages('/api/public/v3/scores', v3, first)) scores.push(...page.filter(isRecord));
+    return scores;
   }
-  return toFeedback(scores);
+  for await (const page of client.pages('/api/public/scores', filters, pageSize)) scores.push(...page.filter(isRecord));
+  return scores;
+}
+
+function isRecord(value: unknown): value is ScoreRecord {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function toFeedback(scores: readonly ScoreRecord[]): Feedback[] {
@@ -117,55 +105,4 @@ function traceOf(score: ScoreRecord): string | undefined {
   if (subject?.kind === 'trace' && typeof subject.id === 'string') return subject.id;
   if (subject && typeof subject.traceId === 'string') return subject.traceId;
   return typeof score.traceId === 'string' && score.traceId !== '' ? score.traceId : undefined;
-}
-
-interface Answer {
-  status: number;
-  url: string;
-  text: string;
-}
-
-function langfuseRequester(settings: LangfuseSettings, fetcher: typeof fetch) {
-  const base = settings.baseUrl.replace(/\/+$/, '');
-  const shownBase = base.replace(/\/\/[^/@]*@/, '//');
-  const authorization = `Basic ${Buffer.from(`${settings.publicKey}:${settings.secretKey}`).toString('base64')}`;
-  const hide = (text: string): string =>
-    [settings.secretKey, settings.publicKey, authorization].reduce((result, secret) => (secret ? result.split(secret).join('<secret>') : result), text);
-
-  return {
-    async get(path: string, query: Record<string, string>): Promise<Answer> {
-      const url = `${base}${path}?${new URLSearchParams(query).toString()}`;
-      const shown = `${shownBase}${path}`;
-      let response: Response;
-      try {
-        response = await fetcher(url, { headers: { authorization, accept: 'application/json' } });
-      } catch (error) {
-        const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-        throw new ConfigError(`cannot reach Langfuse at ${shown}: ${hide(cause)}`);
-      }
-      const text = await response.text();
-      if (response.status === 401 || response.status === 403) {
-        throw new ConfigError(`Langfuse at ${shownBase} refused the keys (HTTP ${response.status}): check LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY`);
-      }
-      return { status: response.status, url: shown, text };
-    },
-    expectPage(answer: Answer): { data: ScoreRecord[]; meta: Record<string, unknown> | undefined } {
-      if (answer.status < 200 || answer.status > 299) {
-        throw new ConfigError(`Langfuse answered HTTP ${answer.status} for ${answer.url}: ${hide(answer.text.slice(0, 300))}`);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(answer.text);
-      } catch {
-        throw new ConfigError(`Langfuse answered ${answer.url} with something that is not JSON: ${hide(answer.text.slice(0, 120))}`);
-      }
-      const data: unknown = body !== null && typeof body === 'object' ? Reflect.get(body, 'data') : undefined;
-      if (!Array.isArray(data)) throw new ConfigError(`Langfuse answered ${answer.url} without a "data" list: is ${shownBase} a Langfuse?`);
-      const meta: unknown = Reflect.get(body as object, 'meta');
-      return {
-        data: data.filter((item): item is ScoreRecord => item !== null && typeof item === 'object'),
-        meta: meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : undefined,
-      };
-    },
-  };
 }

@@ -21,6 +21,11 @@ export interface RetryDependencies {
 
 export const DEFAULT_RETRY_POLICY: Required<RetryPolicy> = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 
+/** A policy with the defaults filled in (a field given as undefined keeps its default). */
+export function resolvedRetryPolicy(policy: RetryPolicy = {}): Required<RetryPolicy> {
+  return { ...DEFAULT_RETRY_POLICY, ...definedOnly(policy) };
+}
+
 /**
  * Whether another attempt may succeed: rate limits (429), server errors (5xx, and 408/409 which
  * providers use for transient conflicts), timeouts, dropped connections and bodies cut off
@@ -53,13 +58,28 @@ export function backoffDelayMs(attempt: number, policy: Required<RetryPolicy>, r
 }
 
 /**
+ * The wait a server asks for before a retry, in seconds: `retry-after-ms` (OpenAI's), else
+ * `Retry-After` as seconds or as an HTTP date. `header` reads one response header by name.
+ */
+export function retryAfterSeconds(header: (name: string) => string | null | undefined, now: number = Date.now()): number | undefined {
+  const milliseconds = Number(header('retry-after-ms'));
+  if (Number.isFinite(milliseconds) && milliseconds > 0) return milliseconds / 1000;
+  const value = header('retry-after')?.trim();
+  if (value === undefined || value === null || value === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
+}
+
+/**
  * Retries transient failures with exponential backoff and jitter, honouring Retry-After. Each
  * attempt goes through the layers below (rate limit, timeout) again. When the retries run out the
  * last error is thrown with the attempt count in its message, so the scenario's `error` result
  * says what kept failing and how often it was tried.
  */
 export function retryingProvider(inner: Provider, policy: RetryPolicy = {}, dependencies: RetryDependencies = {}): Provider {
-  const settings: Required<RetryPolicy> = { ...DEFAULT_RETRY_POLICY, ...definedOnly(policy) };
+  const settings = resolvedRetryPolicy(policy);
   const sleep = dependencies.sleep ?? realSleep;
   const random = dependencies.random ?? Math.random;
   return {

@@ -1,5 +1,6 @@
 import type { CallContext } from '@parley/core';
 import { ProviderError } from './provider-error.js';
+import { retryAfterSeconds } from './retrying-provider.js';
 
 /** The fields both SDKs' error classes carry; read structurally so neither SDK is loaded here. */
 interface SdkErrorLike {
@@ -49,14 +50,9 @@ export function toProviderError(error: unknown, context: CallContext, provider: 
 
 function readRetryAfter(headers: SdkErrorLike['headers']): number | undefined {
   if (!headers) return undefined;
-  const get = (name: string): string | null | undefined =>
-    typeof (headers as Headers).get === 'function'
-      ? (headers as Headers).get(name)
-      : (headers as Record<string, string | null | undefined>)[name];
-  const milliseconds = Number(get('retry-after-ms'));
-  if (Number.isFinite(milliseconds) && milliseconds > 0) return milliseconds / 1000;
-  const seconds = Number(get('retry-after'));
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+  return retryAfterSeconds((name) =>
+    typeof (headers as Headers).get === 'function' ? (headers as Headers).get(name) : (headers as Record<string, string | null | undefined>)[name],
+  );
 }
 
 /** Removes credentials that could hide in URLs or bearer strings of an error message. */

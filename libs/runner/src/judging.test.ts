@@ -292,6 +292,12 @@ ${extraSuite}`,
   return files;
 }
 
+/** The fifty scenarios, all cross-checked (sample 100%), one at a time, every call $0.001 (1000 input tokens at $1 per million). */
+function dollarPerThousandCalls(): Record<string, string> {
+  const files = fiftyScenarios('pricing:\n  gpt-4.1-mini: { input: 1, output: 0 }\n  claude-opus-4-7: { input: 1, output: 0 }\n  gpt-4.1: { input: 1, output: 0 }\n');
+  return { ...files, 'parley.yaml': files['parley.yaml']!.replace('sample: 0.1', 'sample: 1.0').replace('concurrency: 8', 'concurrency: 1') };
+}
+
 describe('cross-check', () => {
   let fifty: FakeLlmServer;
   const verdict = (score: number) => ({ content: { message_scores: [{ message_index: 1, score, reason: 'ok' }], overall_feedback: 'ok' }, usage: { input_tokens: 1000, output_tokens: 0 } });
@@ -361,12 +367,8 @@ describe('cross-check', () => {
 
   it('drops to 0% once spending reaches the budget, and the report says when and why', async () => {
     // Every call costs $0.001 (1000 input tokens at $1 per million); one scenario at a time.
-    const files = fiftyScenarios(
-      'pricing:\n  gpt-4.1-mini: { input: 1, output: 0 }\n  claude-opus-4-7: { input: 1, output: 0 }\n  gpt-4.1: { input: 1, output: 0 }\n',
-    );
     const dir = writeTempSuite({
-      ...files,
-      'parley.yaml': files['parley.yaml']!.replace('sample: 0.1', 'sample: 1.0').replace('concurrency: 8', 'concurrency: 1'),
+      ...dollarPerThousandCalls(),
     });
     // s00: agent, judge, cross-check = $0.003. s01: agent → $0.004, judge → $0.005 ≥ $0.0045: no cross-check. s02…: skipped.
     const outcome = await runSuite({ suitePath: dir, mode: 'live', seed: 1, noCache: true, budgetUsd: 0.0045, outDir: 'out/budget' }, fiftyDeps(dir));
@@ -382,13 +384,23 @@ describe('cross-check', () => {
     expect(summary).toContain('cross-check sample 100% → 0%');
   });
 
-  it('stops cross-checking at 80% of the budget, so what is left judges one more scenario', async () => {
-    const files = fiftyScenarios(
-      'pricing:\n  gpt-4.1-mini: { input: 1, output: 0 }\n  claude-opus-4-7: { input: 1, output: 0 }\n  gpt-4.1: { input: 1, output: 0 }\n',
-    );
+  it('cross-checks a scenario on all its judge metrics or on none: never both checked and not checked', async () => {
     const dir = writeTempSuite({
-      ...files,
-      'parley.yaml': files['parley.yaml']!.replace('sample: 0.1', 'sample: 1.0').replace('concurrency: 8', 'concurrency: 1'),
+      ...dollarPerThousandCalls(),
+      // Two judge metrics (its own and fluency_sw): the 80% mark ($0.004 of $0.005) is reached between them.
+      'scenarios/s00.yaml': 'id: s00\nagent: booking\nlanguage: sw\nuser: { opening: "Scenario s00: do you do nails?" }\nexpect:\n  - { metric: conversation_judge }\n',
+    });
+    const outcome = await runSuite({ suitePath: dir, mode: 'live', seed: 1, noCache: true, budgetUsd: 0.005, outDir: 'out/both' }, fiftyDeps(dir));
+    const crossCheck = outcome.report.judge!.cross_check!;
+    expect(crossCheck.checked).toContain('s00');
+    for (const id of crossCheck.checked) expect(crossCheck.downgrade?.not_checked ?? []).not.toContain(id);
+    const s00 = outcome.report.results.find((result) => result.scenario_id === 's00')!;
+    expect(s00.metrics.map((metric) => metric.details?.['cross_check'] !== undefined)).toEqual([true, true]);
+  });
+
+  it('stops cross-checking at 80% of the budget, so what is left judges one more scenario', async () => {
+    const dir = writeTempSuite({
+      ...dollarPerThousandCalls(),
     });
     // $0.0055, 80% = $0.0044. s00: $0.003 with its cross-check. s01: agent $0.004, judge $0.005 ≥ $0.0044: no
     // cross-check (cross-checking at the limit would have cost $0.006 and left nothing for s02).

@@ -53,7 +53,9 @@ export function liveRunParts(
       ...(limiters.size > 0 ? { limiters } : {}),
       ...(resilience ? { resilience } : {}),
       onCall: (call, usd) => {
-        budget?.addCall(usd);
+        // Only money actually spent counts against the budget: a replayed answer's recorded cost stays
+        // in the report as what that call cost when it was recorded, but nothing was paid now.
+        if (spend.paid(call.role)) budget?.addCall(usd);
         spend.add(call, usd, usd === null ? null : cacheSavingOfCall(call.model, call.usage, suite.config.pricing));
       },
     },

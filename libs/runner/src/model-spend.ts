@@ -17,7 +17,7 @@ export class ModelSpendTally {
 
   /** `cacheSaving`: what the prompt cache saved on the call (cacheSavingOfCall), when priced. */
   add(call: CallRecord, usd: number | null, cacheSaving: number | null = null): void {
-    if (!this.spends(call.role)) return;
+    if (!this.paid(call.role)) return;
     const key = `${call.provider}\u0000${call.model}\u0000${call.role}`;
     let row = this.rows.get(key);
     if (!row) {
@@ -40,7 +40,8 @@ export class ModelSpendTally {
     return [...this.rows.values()].map((row) => ({ ...row }));
   }
 
-  private spends(role: CallRole): boolean {
+  /** Whether calls in this role reach a provider in this run (and so cost money and count against a budget). */
+  paid(role: CallRole): boolean {
     if (role === 'judge') return this.judgeMode !== undefined ? this.judgeMode === 'live' : this.mode !== 'replay';
     return this.mode !== 'replay';
   }

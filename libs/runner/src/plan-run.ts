@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
-import { configFingerprint, loadSuite, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { configFingerprint, loadSuite, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
 import { defaultStorePath } from '@parley/store';
 import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
@@ -68,6 +68,12 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
   }
   const mode = options.mode ?? defaultMode(suite);
   refuseJudgeReplayWhileRecording(mode, options.judgeMode);
+  // Live and record runs talk to the agents: an unset ${VAR} in an agent's url is a configuration
+  // error before anything runs (a replay never calls them, so it does not need the variables).
+  if (mode !== 'replay') {
+    const missing = missingEnvironmentIssues(suite, dependencies.env);
+    if (missing.length > 0) throw new ConfigError(missing);
+  }
   budgetLimit(options.budgetUsd, dependencies.env, suite.config.settings?.budget_usd);
   if (resumed && givenOptions.outDir !== undefined && resolve(cwd, givenOptions.outDir) !== resumed.outDir) {
     throw new ConfigError(`--resume ${resumed.runId} continues the run in its own folder ${resumed.outDir}; leave out --out ${givenOptions.outDir}`);

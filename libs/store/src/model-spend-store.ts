@@ -29,6 +29,11 @@ export interface RunSpend {
   cost_usd: number | null;
   /** Empty for runs made before Parley recorded spend per model, and for runs that paid nothing. */
   models: ModelSpend[];
+  /**
+   * Set for a run `parley merge-reports` made: the run ids of the shards it merged. It called no
+   * model itself; its total is what its shards spent (see summarizeSpend).
+   */
+  merged_from?: string[];
 }
 
 export interface ModelSpendStore {
@@ -53,8 +58,8 @@ export function openModelSpend(path: string): ModelSpendStore {
   const addAll = database.transaction((runId: string, spend: readonly ModelSpend[]) => {
     for (const row of spend) upsert.run({ run_id: runId, ...row });
   });
-  const runs = database.prepare<[string], Omit<RunSpend, 'models'>>(
-    'SELECT id AS run_id, suite, mode, started_at, cost_usd FROM runs WHERE started_at >= ? ORDER BY started_at, id',
+  const runs = database.prepare<[string], Omit<RunSpend, 'models' | 'merged_from'> & { options_json: string }>(
+    'SELECT id AS run_id, suite, mode, started_at, cost_usd, options_json FROM runs WHERE started_at >= ? ORDER BY started_at, id',
   );
   const spendRows = database.prepare<[string], { run_id: string } & ModelSpend>(`
     SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls, s.cached_input_tokens, s.cache_saving_usd
@@ -70,10 +75,21 @@ export function openModelSpend(path: string): ModelSpendStore {
         if (list) list.push(row);
         else byRun.set(runId, [row]);
       }
-      return runs.all(since).map((run) => ({ ...run, models: byRun.get(run.run_id) ?? [] }));
+      return runs.all(since).map(({ options_json: options, ...run }) => {
+        const merged = mergedFrom(options);
+        return { ...run, models: byRun.get(run.run_id) ?? [], ...(merged ? { merged_from: merged } : {}) };
+      });
     },
     close() {
       database.close();
     },
   };
+}
+
+/** The shard run ids of a merged run's options (`merged_from`), else undefined. */
+function mergedFrom(optionsJson: string): string[] | undefined {
+  const options: unknown = JSON.parse(optionsJson);
+  if (typeof options !== 'object' || options === null || !('merged_from' in options)) return undefined;
+  const ids = (options as { merged_from: unknown }).merged_from;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : undefined;
 }

@@ -19,6 +19,10 @@ export interface SpendSummary {
  * per-model rows; a run without them (made before Parley recorded spend per model, or read from a
  * report folder) counts its total under the model "(not itemised)" unless it replayed everything
  * (a replay pays no provider). Runs that paid nothing still count as runs of their suite and month.
+ *
+ * A merged run (`parley merge-reports`) paid nothing itself: its total is its shards' spend. Shards
+ * among `runs` count on their own, so the merged run adds only what its other shards spent (shards
+ * that ran elsewhere, e.g. on other CI machines): its total less the shards present, never below 0.
  */
 export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
   const suites = new Map<string, { runs: number; usd: number }>();
@@ -26,12 +30,14 @@ export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
   const models = new Map<string, SpendSummary['by_model'][number]>();
   let total = 0;
   let saving = 0;
+  const byId = new Map(runs.map((run) => [run.run_id, run]));
   for (const run of runs) {
+    const unitemised = unitemisedUsd(run, byId);
     const rows: ModelSpend[] =
       run.models.length > 0
         ? run.models
-        : run.mode !== 'replay' && run.cost_usd !== null && run.cost_usd > 0
-          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: run.cost_usd, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 }]
+        : run.mode !== 'replay' && unitemised > 0
+          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: unitemised, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 }]
           : [];
     const usd = rows.reduce((sum, row) => sum + row.cost_usd, 0);
     total += usd;
@@ -59,6 +65,19 @@ export function summarizeSpend(runs: readonly RunSpend[]): SpendSummary {
     by_model: [...models.values()].sort((left, right) => right.usd - left.usd || left.model.localeCompare(right.model)),
     by_month: [...months].map(([month, value]) => ({ month, ...value })).sort((left, right) => left.month.localeCompare(right.month)),
   };
+}
+
+/** A run's total where it has no per-model rows; for a merged run, less what its shards among the runs spent. */
+function unitemisedUsd(run: RunSpend, byId: ReadonlyMap<string, RunSpend>): number {
+  const total = run.cost_usd ?? 0;
+  if (run.merged_from === undefined) return total;
+  const present = run.merged_from.flatMap((id) => {
+    const shard = byId.get(id);
+    return shard === undefined ? [] : [shard];
+  });
+  const counted = present.reduce((sum, shard) => sum + (shard.models.length > 0 ? shard.models.reduce((rows, row) => rows + row.cost_usd, 0) : (shard.cost_usd ?? 0)), 0);
+  // Rounding of the shards' sums must not leave a few nano-dollars counted twice.
+  return Math.max(0, total - counted) < 1e-9 ? 0 : total - counted;
 }
 
 function add(map: Map<string, { runs: number; usd: number }>, key: string, usd: number): void {

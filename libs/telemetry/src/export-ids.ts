@@ -1,4 +1,5 @@
 import { sha256Hex } from '@parley/core';
+import { uuidFromSeed } from '@parley/langfuse';
 
 /**
  * Ids of everything an export sends, derived from what they describe, so exporting the same run
@@ -21,16 +22,7 @@ export function conversationSpanId(runId: string, scenarioId: string, span: 'roo
  * metric listed twice, once from the defaults and once by the scenario).
  */
 export function metricScoreId(runId: string, scenarioId: string, metric: string, position: number): string {
-  return uuidShaped(sha256Hex(`parley:score:${runId}:${scenarioId}:${position}:${metric}`));
-}
-
-/** A score of a production conversation judged by `parley monitor`: one per conversation and metric. */
-export function monitorScoreId(conversationId: string, metric: string, metricVersion: string): string {
-  return uuidShaped(sha256Hex(`parley:monitor-score:${conversationId}:${metric}@${metricVersion}`));
-}
-
-function uuidShaped(hex: string): string {
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return uuidFromSeed(`parley:score:${runId}:${scenarioId}:${position}:${metric}`);
 }
 
 /** An all-zero id is invalid in OTLP; a sha256 prefix of zeros is astronomically unlikely, but cheap to rule out. */

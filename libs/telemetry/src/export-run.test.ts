@@ -8,7 +8,7 @@ import { conversationTraces } from './conversation-trace.js';
 import { ExportError } from './export-errors.js';
 import { conversationTraceId } from './export-ids.js';
 import { exportRun } from './export-run.js';
-import { langfuseFromEnv, type LangfuseTarget } from './langfuse-target.js';
+import type { LangfuseTarget } from '@parley/langfuse';
 import { conversationSpans } from './otel-spans.js';
 import { sendSpans } from './otlp-sender.js';
 import { otlpSettings } from './otlp-settings.js';
@@ -122,17 +122,5 @@ describe('exportRun to an OTLP collector', () => {
     const error = await sendSpans(batch, target, { sleep: async () => {} }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExportError);
     expect((error as Error).message).toMatch(new RegExp(`^sending traces to ${shown.replaceAll('.', '\\.')} failed after 4 attempts \\(.+\\)$`));
-  });
-});
-
-describe('langfuseFromEnv', () => {
-  it('reads Langfuse\'s own variables, LANGFUSE_BASE_URL as newer SDKs do, without a trailing slash', () => {
-    expect(langfuseFromEnv({ LANGFUSE_HOST: 'https://lf.example.com/', LANGFUSE_PUBLIC_KEY: 'pk', LANGFUSE_SECRET_KEY: 'sk' })).toEqual({ baseUrl: 'https://lf.example.com', publicKey: 'pk', secretKey: 'sk' });
-    expect(langfuseFromEnv({ LANGFUSE_BASE_URL: 'https://eu.lf.example.com', LANGFUSE_PUBLIC_KEY: 'pk', LANGFUSE_SECRET_KEY: 'sk' }).baseUrl).toBe('https://eu.lf.example.com');
-    expect(langfuseFromEnv({ LANGFUSE_PUBLIC_KEY: 'pk', LANGFUSE_SECRET_KEY: 'sk' }, 'http://localhost:3000').baseUrl).toBe('http://localhost:3000');
-  });
-
-  it('names every missing variable', () => {
-    expect(() => langfuseFromEnv({ LANGFUSE_PUBLIC_KEY: 'pk' })).toThrow('exporting to Langfuse needs LANGFUSE_HOST, LANGFUSE_SECRET_KEY in the environment');
   });
 });

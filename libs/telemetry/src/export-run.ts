@@ -1,8 +1,9 @@
 import type { Redactor } from '@parley/redaction';
 import { redactResultContent, type RunReport } from '@parley/reports';
 import { conversationTraces, type ConversationTrace, type TraceContext } from './conversation-trace.js';
-import { sendLangfuseScores, type LangfuseScore, type SendScoresOptions } from './langfuse-scores.js';
-import { LANGFUSE_KEYS_HINT, langfuseAuthorization, shownLangfuse, type LangfuseTarget } from './langfuse-target.js';
+import { LANGFUSE_KEYS_HINT, LangfuseError, langfuseAuthorization, langfuseClient, sendLangfuseScores, shownLangfuse, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
+import { ExportError } from './export-errors.js';
+import { exportDataset, type DatasetExport, type DatasetSummary } from './langfuse-dataset.js';
 import { conversationSpans } from './otel-spans.js';
 import { sendSpans, type SendSpansOptions } from './otlp-sender.js';
 import { shownUrl, type OtlpSettings } from './otlp-settings.js';
@@ -16,7 +17,9 @@ export interface ExportRunInput extends TraceContext {
   /** The suite's redactor: every piece of content passes through it (again) before it leaves. */
   redactor: Redactor;
   parleyVersion: string;
-  /** Injected for tests. */
+  /** Langfuse only: also record the run as an experiment on this dataset (`--dataset NAME`). */
+  dataset?: DatasetExport;
+  /** Injected for tests (the Langfuse client's options: fetch, sleep, timeouts). */
   scores?: SendScoresOptions;
   spans?: SendSpansOptions;
 }
@@ -27,6 +30,8 @@ export interface ExportSummary {
   /** Scores sent (Langfuse only; OTLP carries them as span events). */
   scores: number;
   destination: string;
+  /** What `--dataset` recorded. */
+  dataset?: DatasetSummary;
 }
 
 /**
@@ -63,8 +68,17 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
     input.spans,
   );
   const scores = traces.flatMap(langfuseScoresOf);
-  await sendLangfuseScores(langfuse, scores, input.scores);
-  return { traces: traces.length, spans, scores: scores.length, destination: shownLangfuse(langfuse) };
+  const client = langfuseClient(langfuse, input.scores);
+  let dataset: DatasetSummary | undefined;
+  try {
+    await sendLangfuseScores(client, scores, input.scores);
+    if (input.dataset) dataset = await exportDataset(client, report, traces, input.dataset);
+  } catch (error) {
+    // Langfuse could not take it after the retries: the export failed (exit 1); refused keys stay a ConfigError.
+    if (error instanceof LangfuseError) throw new ExportError(error.message);
+    throw error;
+  }
+  return { traces: traces.length, spans, scores: scores.length, destination: shownLangfuse(langfuse), ...(dataset ? { dataset } : {}) };
 }
 
 /** A trace's metric results as Langfuse scores on the trace. */
@@ -83,7 +97,8 @@ export function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
       ...(score.error ? { error: true } : {}),
       run_id: trace.metadata['run_id'],
       scenario_id: trace.metadata['scenario_id'],
+      // The score API takes no time of its own: when the conversation was evaluated goes here.
+      evaluated_at: new Date(trace.end_ms).toISOString(),
     },
-    timestamp: new Date(trace.end_ms).toISOString(),
   }));
 }

@@ -6,7 +6,6 @@ export * from './otel-spans.js';
 export * from './otlp-request.js';
 export * from './otlp-settings.js';
 export * from './otlp-sender.js';
-export * from './langfuse-target.js';
-export * from './langfuse-scores.js';
 export * from './export-run.js';
 export * from './stored-run.js';
+export * from './langfuse-dataset.js';

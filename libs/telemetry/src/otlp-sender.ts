@@ -1,4 +1,4 @@
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from '@parley/providers';
+import { backoffDelayMs, realSleep, resolvedRetryPolicy, retryAfterSeconds, type RetryPolicy, type Sleep } from '@parley/providers';
 import { ExportError, refusedKeys } from './export-errors.js';
 import { decodeResponse, encodeJsonRequest, encodeProtobufRequest, type TraceBatch } from './otlp-request.js';
 import type { OtlpProtocol } from './otlp-settings.js';
@@ -40,7 +40,7 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
   const fetcher = options.fetch ?? fetch;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
-  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const policy = resolvedRetryPolicy(options.retry);
   const contentType = target.protocol === 'http/protobuf' ? 'application/x-protobuf' : 'application/json';
   const timeoutMs = target.timeoutMs ?? 10_000;
   const { url, headers } = withUrlCredentials(target.url, target.headers ?? {});
@@ -81,7 +81,7 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
         if (!RETRYABLE.has(response.status)) throw new ExportError(`sending traces to ${target.shown} failed (${failure})`);
       }
       if (attempt > policy.maxRetries) throw new ExportError(`sending traces to ${target.shown} failed after ${attempt} attempts (${failure})`);
-      const retryAfter = response === undefined ? undefined : retryAfterSeconds(response.headers.get('retry-after'));
+      const retryAfter = response === undefined ? undefined : retryAfterSeconds((name) => response.headers.get(name));
       await sleep(backoffDelayMs(attempt, policy, random(), retryAfter));
     }
   }
@@ -109,14 +109,6 @@ function messageOf(text: string): string {
     // not JSON: a protobuf Status or plain text
   }
   return /^[\x20-\x7e\s]+$/.test(text) ? `: ${text.trim()}` : '';
-}
-
-export function retryAfterSeconds(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000);
 }
 
 function isTimeout(error: unknown): boolean {

@@ -7,6 +7,7 @@ import { floorRedactor, suiteRedactor, type Redactor } from '@parley/redaction';
 import { readReportFile, type RunReport } from '@parley/reports';
 import { loadSuiteForRun } from '@parley/runner';
 import { defaultStorePath, openStore } from '@parley/store';
+import { datasetScenarios, type DatasetScenario } from './langfuse-dataset.js';
 
 /** A finished run as an export reads it. */
 export interface RunToExport {
@@ -15,6 +16,8 @@ export interface RunToExport {
   promptVersions: Map<string, string>;
   /** The suite's redactor when the suite could be loaded, else the floor's (and a note saying so). */
   redactor: Redactor;
+  /** The suite's scenarios as dataset items (masked), when the suite could be loaded. */
+  scenarios?: Map<string, DatasetScenario>;
   notes: string[];
 }
 
@@ -80,11 +83,13 @@ export async function loadRunForExport(idOrReport: string, options: LoadRunOptio
       promptVersions.set(agent, await promptVersion(agentFile(suite, agent), agent));
     }
   }
+  const redactor = suite ? suiteRedactor(suite, { env: options.env }) : floorRedactor();
   return {
     report,
     tenants,
     promptVersions,
-    redactor: suite ? suiteRedactor(suite, { env: options.env }) : floorRedactor(),
+    redactor,
+    ...(suite ? { scenarios: datasetScenarios(suite, redactor) } : {}),
     notes,
   };
 }

@@ -102,7 +102,7 @@ describe('the fake Langfuse: receiving scores and traces', () => {
     await post('/api/public/scores', { id: 'x', name: 'conversation_judge', value: 0.9, traceId: 't1', comment: 'second' });
     expect(fake.scores()).toEqual([expect.objectContaining({ id: 'x', value: 0.9, comment: 'second', dataType: 'NUMERIC' })]);
     expect(await post('/api/public/scores', { name: 'passed', value: 2, dataType: 'BOOLEAN', traceId: 't1' })).toMatchObject({ status: 400, body: { message: 'a BOOLEAN score has value 0 or 1' } });
-    expect(await post('/api/public/scores', { name: 'passed', value: 1 })).toMatchObject({ status: 400, body: { message: 'a score needs a traceId or a sessionId' } });
+    expect(await post('/api/public/scores', { name: 'passed', value: 1 })).toMatchObject({ status: 400, body: { message: 'a score needs a traceId, a sessionId or a datasetRunId' } });
     expect((await post('/api/public/scores', 'not json')).status).toBe(400);
     expect(fake.scores()).toHaveLength(1);
   });

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeDatasets, type FakeDataset, type FakeDatasetItem, type FakeDatasetRun } from './fake-datasets.js';
+import { matchEndpoint, shapeProblem } from './public-api-shapes.js';
 
 /** A score as the fake stores it; served in the shape of each API version. */
 export interface FakeScore {
@@ -78,16 +80,20 @@ export interface FakeLangfuse {
   traces(): FakeTrace[];
   /** Every score: the initial ones and those received, one per id (a score sent again replaces it). */
   scores(): FakeScore[];
+  /** Datasets, their items, and dataset runs with their run items. */
+  datasets(): { datasets: FakeDataset[]; items: FakeDatasetItem[]; runs: FakeDatasetRun[] };
   close(): Promise<void>;
 }
 
 const V3_FIELD_GROUPS = new Set(['details', 'subject', 'annotation']);
 
 /**
- * A local server speaking the parts of Langfuse's public API that `parley promote` reads:
- * `GET /api/public/v3/scores` (cursor pages, typed values, field groups) and the older
- * `GET /api/public/scores` (numbered pages), both behind basic auth with the project's public
- * and secret key. Validation follows the API: `limit` above 100 and unknown field groups are 400.
+ * A local server speaking the parts of Langfuse's public API that Parley uses, behind basic auth
+ * with the project's public and secret key: the OTLP traces endpoint (OTLP/JSON), scores (create;
+ * `GET /api/public/v3/scores` with cursor pages, typed values and field groups; the older numbered
+ * `GET /api/public/scores`), traces (list and get, for monitor), datasets, dataset items and
+ * dataset runs. It is strict as the API's definitions are (public-api-shapes.ts): an unknown
+ * query parameter or body field is 400, as are `limit` above 100 and unknown field groups.
  */
 export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<FakeLangfuse> {
   const requests: FakeLangfuse['requests'] = [];
@@ -95,6 +101,7 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
   const traces = new Map<string, Map<string, FakeObservation>>();
   const faults = (options.faults ?? []).map((fault) => ({ ...fault }));
   const productionTraces = options.productionTraces ?? [];
+  const datasets = new FakeDatasets();
   const expected = `Basic ${Buffer.from(`${options.publicKey}:${options.secretKey}`).toString('base64')}`;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -116,6 +123,38 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
       return send(fault.status, { message: `fault injected: HTTP ${fault.status}` }, fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {});
     }
     if (!authorised) return send(401, { message: 'Invalid credentials. Confirm that you\'ve configured the correct host.' });
+    const endpoint = matchEndpoint(request.method ?? 'GET', url.pathname);
+    if (!endpoint) return send(404, { message: 'Not found' });
+    let json: unknown;
+    if (endpoint.shape.body !== undefined) {
+      try {
+        json = JSON.parse(body);
+      } catch {
+        return send(400, { message: 'the body is not JSON' });
+      }
+    }
+    const problem = shapeProblem(endpoint, url.searchParams, json);
+    if (problem !== undefined) return send(400, { message: problem });
+    const page = Number(query['page'] ?? 1);
+    const answered = (answer: { status: number; body: unknown }) => send(answer.status, answer.body);
+    switch (endpoint.shape.path) {
+      case '/api/public/v2/datasets':
+        return answered(request.method === 'POST' ? datasets.createDataset(json as Record<string, unknown>) : datasets.listDatasets(page, Number(query['limit'] ?? 50)));
+      case '/api/public/v2/datasets/{datasetName}':
+        return answered(datasets.getDataset(endpoint.params['datasetName']!));
+      case '/api/public/dataset-items':
+        return answered(request.method === 'POST' ? datasets.upsertItem(json as Record<string, unknown>) : datasets.listItems(query['datasetName'], page, Number(query['limit'] ?? 50)));
+      case '/api/public/dataset-items/{id}':
+        return answered(datasets.getItem(endpoint.params['id']!));
+      case '/api/public/dataset-run-items':
+        return answered(request.method === 'POST' ? datasets.createRunItem(json as Record<string, unknown>) : datasets.listRunItems(query['datasetId'], query['runName'], page, Number(query['limit'] ?? 50)));
+      case '/api/public/datasets/{datasetName}/runs':
+        return answered(datasets.listRuns(endpoint.params['datasetName']!, page, Number(query['limit'] ?? 50)));
+      case '/api/public/datasets/{datasetName}/runs/{runName}':
+        return answered(datasets.getRun(endpoint.params['datasetName']!, endpoint.params['runName']!));
+      default:
+        break;
+    }
     if (request.method === 'POST' && url.pathname === '/api/public/otel/v1/traces') {
       if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return send(415, { message: 'the fake reads OTLP/JSON only' });
       const spans = otlpSpans(body);
@@ -192,6 +231,7 @@ export async function startFakeLangfuse(options: FakeLangfuseOptions): Promise<F
         return { traceId, name: typeof name === 'string' ? name : (root?.name ?? ''), observations: list };
       }),
     scores: () => [...scores.values()],
+    datasets: () => datasets.snapshot(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -329,10 +369,10 @@ function postedScore(body: string): FakeScore | string {
   }
   const fields = record(parsed);
   if (fields === undefined) return 'the body is not an object';
-  const { id, name, value, dataType, comment, traceId, sessionId, timestamp } = fields;
+  const { id, name, value, dataType, comment, traceId, sessionId, datasetRunId } = fields;
   if (typeof name !== 'string' || name === '') return 'name is required';
   if (typeof value !== 'number' && typeof value !== 'string') return 'value is required';
-  if (typeof traceId !== 'string' && typeof sessionId !== 'string') return 'a score needs a traceId or a sessionId';
+  if (typeof traceId !== 'string' && typeof sessionId !== 'string' && typeof datasetRunId !== 'string') return 'a score needs a traceId, a sessionId or a datasetRunId';
   const type = dataType === 'BOOLEAN' || dataType === 'CATEGORICAL' ? dataType : 'NUMERIC';
   if (type === 'BOOLEAN' && value !== 0 && value !== 1) return 'a BOOLEAN score has value 0 or 1';
   return {
@@ -340,7 +380,8 @@ function postedScore(body: string): FakeScore | string {
     name,
     dataType: type,
     value,
-    timestamp: typeof timestamp === 'string' ? timestamp : new Date().toISOString(),
+    // The score API takes no time: Langfuse stamps a score when it takes it.
+    timestamp: new Date().toISOString(),
     ...(typeof comment === 'string' ? { comment } : {}),
     ...(typeof traceId === 'string' ? { traceId } : {}),
     ...(typeof sessionId === 'string' ? { sessionId } : {}),

@@ -26,7 +26,7 @@ export function register(program: Command, context: ProgramContext): void {
 
 /**
  * `parley cost`: reads the runs of the window from the store, adds the report folders given (runs
- * the store does not have; merged reports are left out, their shards count), and prints the spend
+ * the store does not have; a merged run counts only the shards that are not there themselves), and prints the spend
  * by suite, model and month. Exit 0, or 2 for a bad --since or an unreadable report.
  */
 export async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
@@ -44,19 +44,23 @@ export async function costCommand(reportPaths: readonly string[], flags: CostFla
     }
   }
   const known = new Set(runs.map((run) => run.run_id));
-  let mergedLeftOut = 0;
   for (const path of reportPaths) {
     const report = readReportFile(resolve(context.cwd, path));
-    if (report.merged_from !== undefined) {
-      mergedLeftOut += 1;
-      continue;
-    }
     if (known.has(report.run_id) || report.started_at < since.toISOString()) continue;
     known.add(report.run_id);
-    runs.push({ run_id: report.run_id, suite: report.suite, mode: report.mode, started_at: report.started_at, cost_usd: report.cost_usd, models: [] });
+    runs.push({
+      run_id: report.run_id,
+      suite: report.suite,
+      mode: report.mode,
+      started_at: report.started_at,
+      cost_usd: report.cost_usd,
+      models: [],
+      // A merged report counts only what its shards not otherwise counted spent (summarizeSpend).
+      ...(report.merged_from !== undefined ? { merged_from: report.merged_from.map((shard) => shard.run_id) } : {}),
+    });
   }
   const summary = summarizeSpend(runs);
-  const notes = mergedLeftOut > 0 ? [`${mergedLeftOut} merged report${mergedLeftOut === 1 ? '' : 's'} left out (their shards are counted)`] : [];
+  const notes: string[] = [];
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ since: since.toISOString(), ...summary, notes }, null, 2)}\n`);
   } else {

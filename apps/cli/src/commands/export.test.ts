@@ -223,3 +223,62 @@ describe('parley export --to otlp=BASE_URL (the binary, against @elastic/mockotl
     }
   });
 });
+
+describe('parley export --to langfuse --dataset NAME (a Langfuse experiment)', () => {
+  it('records a comparison run as one dataset item per scenario and one dataset run per agent, each item linked to its trace; a re-export changes nothing', async () => {
+    const work = copyExample('booking');
+    const run = await parleyAsync(['run', '.', '--agent', 'booking', '--agent', 'booking_v2', '--out', 'report'], { cwd: work });
+    expect(run.status, run.stderr).toBeLessThan(2);
+    const report = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as { run_id: string; results: Array<{ scenario_id: string; agent: string }> };
+    const scenarios = new Set(report.results.map((result) => result.scenario_id.split('@')[0]));
+    expect(scenarios.size).toBeGreaterThan(1);
+    const server = await fakeLangfuse();
+    const env = { ...KEYS, LANGFUSE_HOST: server.url };
+
+    const exported = await parleyAsync(['export', report.run_id, '--to', 'langfuse', '--dataset', 'booking-eval'], { cwd: work, env });
+    expect(exported.status, exported.stderr).toBe(0);
+    const runNames = [`${report.run_id}@booking`, `${report.run_id}@booking_v2`];
+    expect(exported.stdout).toContain(`dataset booking-eval: ${scenarios.size} items; dataset runs ${runNames.join(', ')} (${report.results.length} items linked to their traces now)\n`);
+
+    const { datasets, items, runs } = server.datasets();
+    expect(datasets.map((dataset) => dataset.name)).toEqual(['booking-eval']);
+    expect(items.map((item) => (item.metadata as { scenario_id: string }).scenario_id).sort()).toEqual([...scenarios].sort());
+    // Masked input and the expected behaviour: the scenario's user side and its expectations.
+    const happy = items.find((item) => (item.metadata as { scenario_id: string }).scenario_id === 'spa_booking_swahili_happy')!;
+    expect(happy.input).toMatchObject({ opening: expect.any(String), script: expect.any(Array) });
+    expect(Array.isArray(happy.expectedOutput) && (happy.expectedOutput as Array<{ metric: string }>).every((expectation) => typeof expectation.metric === 'string')).toBe(true);
+    expect(runs.map((datasetRun) => datasetRun.name).sort()).toEqual(runNames);
+    const traceIds = new Set(server.traces().map((trace) => trace.traceId));
+    for (const datasetRun of runs) {
+      expect(datasetRun.datasetRunItems).toHaveLength(scenarios.size);
+      expect(new Set(datasetRun.datasetRunItems.map((item) => item.datasetItemId))).toEqual(new Set(items.map((item) => item.id)));
+      expect(datasetRun.datasetRunItems.every((item) => traceIds.has(item.traceId))).toBe(true);
+    }
+    // The two runs link the same items to different conversations.
+    const [first, second] = runs;
+    expect(first!.datasetRunItems.map((item) => item.traceId).filter((id) => second!.datasetRunItems.some((other) => other.traceId === id))).toEqual([]);
+    // Each dataset run has its pass rate as a score.
+    const runScores = server.scores().filter((score) => score.name === 'pass_rate');
+    expect(runScores).toHaveLength(2);
+
+    const again = await parleyAsync(['export', report.run_id, '--to', 'langfuse', '--dataset', 'booking-eval'], { cwd: work, env });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('(0 items linked to their traces now)');
+    const after = server.datasets();
+    expect(after.items).toHaveLength(items.length);
+    expect(after.runs.map((datasetRun) => datasetRun.datasetRunItems.length)).toEqual(runs.map((datasetRun) => datasetRun.datasetRunItems.length));
+    expect(server.scores().filter((score) => score.name === 'pass_rate')).toHaveLength(2);
+  });
+
+  it('parley run --export langfuse --dataset NAME records the run; --dataset without Langfuse is refused', async () => {
+    const work = copyExample('booking');
+    const server = await fakeLangfuse();
+    const env = { ...KEYS, LANGFUSE_HOST: server.url };
+    const run = await parleyAsync(['run', '.', '--export', 'langfuse', '--dataset', 'nightly', '--scenario', 'spa_booking_*'], { cwd: work, env });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/dataset nightly: 3 items; dataset runs \S+@booking \(3 items linked to their traces now\)/);
+    expect(server.datasets().runs).toHaveLength(1);
+    const refused = await parleyAsync(['run', '.', '--export', 'otlp=http://127.0.0.1:4318', '--dataset', 'nightly'], { cwd: work, env });
+    expect([refused.status, refused.stderr.trim()]).toEqual([2, 'error: --dataset records an experiment in Langfuse: use it with langfuse as the destination']);
+  });
+});

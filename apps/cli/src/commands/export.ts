@@ -7,6 +7,7 @@ import { paint } from '../output/output.js';
 export interface ExportFlags {
   to: string;
   suite?: string;
+  dataset?: string;
 }
 
 const PARLEY_VERSION = '0.1.0';
@@ -19,6 +20,7 @@ export function register(program: Command, context: ProgramContext): void {
     .argument('<run_id>', 'run id (or a unique prefix), or a report folder')
     .requiredOption('--to <destination>', 'langfuse (LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY), otlp=URL (a collector\'s base URL or its traces URL) or otlp (OTEL_EXPORTER_OTLP_*)')
     .option('--suite <dir>', "the suite whose redactor masks the content (default: the run's own suite)")
+    .option('--dataset <name>', 'Langfuse: also record the run as an experiment on this dataset (one item per scenario, one dataset run per agent)')
     .action(async (runId: string, flags: ExportFlags) => context.setExitCode(await exportCommand(runId, flags, context)))
     .exitOverride();
 }
@@ -28,7 +30,7 @@ export function register(program: Command, context: ProgramContext): void {
  * destination could not take it after retries.
  */
 export async function exportCommand(runId: string, flags: ExportFlags, context: CommandContext): Promise<number> {
-  const destination = await exportDestination(flags.to, context.env);
+  const destination = await exportDestination(flags.to, context.env, flags.dataset);
   const telemetry = await import('@parley/telemetry');
   const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
   return sendRun(run, destination, context);
@@ -50,10 +52,15 @@ export async function sendRun(
       promptVersions: run.promptVersions,
       redactor: run.redactor,
       destination,
+      ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: { name: destination.dataset, ...(run.scenarios ? { scenarios: run.scenarios } : {}) } } : {}),
       parleyVersion: PARLEY_VERSION,
     });
     const scores = destination.kind === 'langfuse' ? ` and ${summary.scores} scores` : '';
     context.output.out(`exported run ${run.report.run_id}: ${summary.traces} traces (${summary.spans} spans)${scores} to ${summary.destination}\n`);
+    if (summary.dataset) {
+      const { dataset } = summary;
+      context.output.out(`dataset ${dataset.dataset}: ${dataset.items} items; dataset runs ${dataset.runs.join(', ')} (${dataset.linked} items linked to their traces now)\n`);
+    }
     return 0;
   } catch (error) {
     if (error instanceof telemetry.ExportError) {
@@ -64,10 +71,15 @@ export async function sendRun(
   }
 }
 
-/** `--to langfuse` or `--to otlp=URL`. */
-export async function exportDestination(to: string, env: NodeJS.ProcessEnv) {
+/** `--to langfuse [--dataset NAME]` or `--to otlp=URL`. */
+export async function exportDestination(to: string, env: NodeJS.ProcessEnv, dataset?: string) {
   const telemetry = await import('@parley/telemetry');
-  if (to === 'langfuse') return { kind: 'langfuse' as const, langfuse: telemetry.langfuseFromEnv(env) };
+  if (dataset !== undefined && to !== 'langfuse') throw new ConfigError('--dataset records an experiment in Langfuse: use it with langfuse as the destination');
+  if (dataset !== undefined && dataset.trim() === '') throw new ConfigError('--dataset needs a dataset name');
+  if (to === 'langfuse') {
+    const { langfuseFromEnv } = await import('@parley/langfuse');
+    return { kind: 'langfuse' as const, langfuse: langfuseFromEnv(env), ...(dataset !== undefined ? { dataset } : {}) };
+  }
   if (to === 'otlp' || to.startsWith('otlp=')) {
     // The URL and the OTEL_EXPORTER_OTLP_* variables resolve as the OTLP exporter rules say (docs/telemetry.md).
     return { kind: 'otlp' as const, otlp: telemetry.otlpSettings(to === 'otlp' ? undefined : to.slice('otlp='.length), env) };

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,41 +77,111 @@ describe('parley init', () => {
     }
   });
 
-  it('never overwrites: a second init keeps every file and says so', async () => {
+  it('never overwrites: a second init of the same kind keeps every file and says so', async () => {
     const project = emptyProject();
     writeFileSync(join(project, '.gitignore'), 'node_modules\n');
-    await parley(['init', '--yes'], project);
+    await parley(['init', '--agent-kind', 'module'], project);
     expect(readFileSync(join(project, '.gitignore'), 'utf8')).toBe('node_modules\n.parley/\n');
-    writeFileSync(join(project, 'parley.yaml'), '# mine\n');
+    writeFileSync(join(project, 'scenarios', 'first_conversation.yaml'), '# mine\n');
     const again = await parley(['init', '--agent-kind', 'module', '--github'], project);
     expect(again.code).toBe(0);
-    expect(readFileSync(join(project, 'parley.yaml'), 'utf8')).toBe('# mine\n');
+    expect(readFileSync(join(project, 'scenarios', 'first_conversation.yaml'), 'utf8')).toBe('# mine\n');
     expect(again.stdout).toContain('kept   parley.yaml (exists; not overwritten)');
     expect(again.stdout).toContain('kept   scenarios/first_conversation.yaml (exists; not overwritten)');
+    expect(again.stdout).toContain('kept   recordings/first_conversation.jsonl (exists; not re-recorded)');
     expect(again.stdout).toContain('kept   .gitignore (already ignores .parley/)');
-    expect(again.stdout).toContain('wrote  agents/module-agent.mjs');
     expect(again.stdout).toContain('wrote  .github/workflows/parley.yml');
   });
 
-  it('--github writes a workflow at the project root that runs the suite with the Action on Node 22', async () => {
+  it('refuses another kind over an existing suite without --force, writing nothing; --force replaces the scaffold', async () => {
     const project = emptyProject();
-    writeFileSync(join(project, 'package.json'), '{ "name": "shop" }\n');
+    expect((await parley(['init', '--yes'], project)).code).toBe(0);
+    const before = readFileSync(join(project, 'parley.yaml'), 'utf8');
+    const refused = await parley(['init', '--agent-kind', 'module'], project);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('parley init: parley.yaml exists with a openai agent, not module; nothing was written.');
+    expect(refused.stderr).toContain('--force');
+    expect(existsSync(join(project, 'agents'))).toBe(false);
+    expect(readFileSync(join(project, 'parley.yaml'), 'utf8')).toBe(before);
+
+    const forced = await parley(['init', '--agent-kind', 'module', '--force'], project);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain('wrote  parley.yaml');
+    expect((parse(readFileSync(join(project, 'parley.yaml'), 'utf8')) as { agents: { assistant: { kind: string } } }).agents.assistant.kind).toBe('module');
+    expect((await parley(['run', '.', '--out', 'reports'], project)).code).toBe(0);
+  });
+
+  it('is green at once, with no key and no network: a starter recording that says what it is', async () => {
+    for (const kind of SCAFFOLD_AGENT_KINDS) {
+      const project = emptyProject();
+      const init = await parley(['init', '--agent-kind', kind], project);
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).toMatch(/wrote {2}recordings\/first_conversation\.jsonl {2}\(starter recording: /);
+      const run = await parleyAsync(['run', '--out', 'reports'], { cwd: project, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } });
+      expect(run.status, `${kind}: ${run.stderr}${run.stdout}`).toBe(0);
+      expect(run.stdout).toContain('replay');
+      const recording = readFileSync(join(project, 'recordings', 'first_conversation.jsonl'), 'utf8');
+      if (['openai', 'openai-responses', 'anthropic', 'openai-compatible'].includes(kind)) {
+        expect(recording).toContain('"model":"parley-init-placeholder"');
+        expect(recording).toContain('placeholder reply recorded by parley init');
+      } else {
+        expect(recording).toContain('I can answer questions about our services');
+      }
+    }
+  });
+
+  it('prints next steps without shell syntax, and git add names only what exists', async () => {
+    for (const kind of SCAFFOLD_AGENT_KINDS) {
+      const project = emptyProject();
+      const init = await parley(['init', 'evals', '--agent-kind', kind], project);
+      const steps = init.stdout.slice(init.stdout.indexOf('next'));
+      expect(steps).not.toMatch(/ &(\s|$)|^\s*export |\s[A-Z_]+=\S+ npx/m);
+      const add = /^ {2}git add (.*)$/m.exec(steps)?.[1]?.split(' ') ?? [];
+      expect(add.length).toBeGreaterThan(3);
+      for (const path of add) expect(existsSync(join(project, path)), `${kind}: ${path}`).toBe(true);
+      expect(add.some((path) => path.endsWith('prompts'))).toBe(['openai', 'openai-responses', 'anthropic', 'openai-compatible'].includes(kind));
+      expect(add.some((path) => path.endsWith('agents'))).toBe(['http', 'command', 'module'].includes(kind));
+    }
+  });
+
+  it('--github writes plain pinned steps at the git root, with working-directory when the project is below it', async () => {
+    const repository = emptyProject();
+    mkdirSync(join(repository, '.git'));
+    const project = join(repository, 'packages', 'assistant');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "assistant" }\n');
+    writeFileSync(join(project, 'package-lock.json'), '{}\n');
+    writeFileSync(join(project, '.nvmrc'), '22\n');
     expect((await parley(['init', 'evals', '--yes', '--github'], project)).code).toBe(0);
-    const workflow = parse(readFileSync(join(project, '.github', 'workflows', 'parley.yml'), 'utf8')) as {
-      jobs: { parley: { steps: Array<{ uses?: string; with?: Record<string, unknown> }> } };
+    expect(existsSync(join(project, '.github'))).toBe(false);
+    const text = readFileSync(join(repository, '.github', 'workflows', 'parley.yml'), 'utf8');
+    const workflow = parse(text) as {
+      jobs: { parley: { defaults: { run: { 'working-directory': string } }; steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }> } };
     };
-    const step = workflow.jobs.parley.steps.find((candidate) => candidate.uses?.startsWith('parley-eval/parley@'));
-    expect(step?.with).toEqual({ suite: 'evals', 'node-version': 22 });
-    expect(existsSync(join(project, 'evals', 'parley.yaml'))).toBe(true);
-    // .parley/ is made where parley runs (the project root): the project's .gitignore ignores it at any depth.
+    const job = workflow.jobs.parley;
+    expect(job.defaults.run['working-directory']).toBe('packages/assistant');
+    expect(job.steps.map((step) => step.run ?? step.uses?.split('@')[0])).toEqual([
+      'actions/checkout',
+      'actions/setup-node',
+      'npm ci',
+      'actions/cache',
+      'npx parley run evals --reporter github --out reports/parley',
+      'actions/upload-artifact',
+    ]);
+    expect(job.steps[1]?.with).toEqual({ 'node-version-file': 'packages/assistant/.nvmrc', cache: 'npm', 'cache-dependency-path': 'packages/assistant/package-lock.json' });
+    expect(job.steps[3]?.with?.['path']).toBe('packages/assistant/.parley/parley.db');
+    expect(job.steps[5]?.with?.['path']).toBe('packages/assistant/reports/parley');
+    for (const line of text.split('\n').filter((entry) => entry.includes('uses: '))) expect(line).toMatch(/uses: actions\/[a-z-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    const lint = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'lint-workflows.mjs'), join(repository, '.github', 'workflows', 'parley.yml')], { encoding: 'utf8' });
+    expect(lint.status, lint.stdout).toBe(0);
+    // .parley/ is made where parley runs (the project): its .gitignore ignores it at any depth.
     expect(readFileSync(join(project, '.gitignore'), 'utf8').split('\n')).toContain('.parley/');
-    expect(existsSync(join(project, 'evals', '.gitignore'))).toBe(false);
   });
 
   it('asks for the agent kind when there is someone to ask, until the answer is one', async () => {
     const project = emptyProject();
     const output = captureOutput();
-    const answers = ['7', 'grpc', '5'];
+    const answers = ['8', 'grpc', '6'];
     const questions: string[] = [];
     const code = await initCommand('.', {}, { cwd: project, env: {}, output, clock: systemClock, random: systemRandom() }, async (question) => {
       questions.push(question);
@@ -119,17 +189,18 @@ describe('parley init', () => {
     });
     expect(code).toBe(0);
     expect(questions).toHaveLength(3);
-    expect(questions[0]).toContain('  5. command ');
+    expect(questions[0]).toContain('  6. command ');
+    expect(questions[0]).toContain('  2. openai-responses ');
     for (const line of questions[0]!.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    expect(output.stderr()).toContain('"7" is not one of 1-6');
-    expect(output.stderr()).toContain('"grpc" is not one of 1-6');
+    expect(output.stderr()).toContain('"8" is not one of 1-7');
+    expect(output.stderr()).toContain('"grpc" is not one of 1-7');
     expect(output.stdout()).toContain('a suite with one command agent');
   });
 
   it('refuses an unknown --agent-kind with exit 2', async () => {
     const result = await parley(['init', '--agent-kind', 'grpc'], emptyProject());
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Allowed choices are openai, anthropic, openai-compatible, http, command, module');
+    expect(result.stderr).toContain('Allowed choices are openai, openai-responses, anthropic, openai-compatible, http, command, module');
   });
 });
 
@@ -151,6 +222,7 @@ describe('a scaffolded suite runs live against its agent', () => {
 
   it.each([
     ['openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' }],
+    ['openai-responses', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' }],
     ['anthropic', { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: '' }],
     ['openai-compatible', { OPENAI_BASE_URL: '' }],
   ] as const)('%s, against tools/fake-llm', async (kind, keys) => {
@@ -161,7 +233,7 @@ describe('a scaffolded suite runs live against its agent', () => {
     const run = await scaffoldAndRun(kind, env);
     expect(run.status, run.stderr + run.stdout).toBe(0);
     expect(fake.requests.length).toBeGreaterThanOrEqual(2);
-    expect(fake.requests.every((request) => request.api === (kind === 'anthropic' ? 'anthropic' : 'openai'))).toBe(true);
+    expect(fake.requests.every((request) => (request.api === 'anthropic') === (kind === 'anthropic'))).toBe(true);
     const report = JSON.parse(readFileSync(join(run.project, 'reports', 'report.json'), 'utf8')) as { status: string; results: Array<{ status: string }> };
     expect(report.results.map((result) => result.status)).toEqual(['pass']);
     // Recorded: the next run replays without the model.
@@ -195,12 +267,20 @@ describe('a scaffolded suite runs live against its agent', () => {
     }
   });
 
-  it('an http suite without AGENT_URL says which variable is missing', async () => {
+  it('an unset ${AGENT_URL} without a default is a configuration error: validate and record exit 2 at its line, a replay does not need it', async () => {
     const project = emptyProject();
-    mkdirSync(project, { recursive: true });
     expect((await parley(['init', '--agent-kind', 'http'], project)).code).toBe(0);
-    const run = await parleyAsync(['run', '.', '--mode', 'record', '--out', 'reports'], { cwd: project });
-    expect(run.status).toBe(1);
-    expect(run.stdout + run.stderr).toContain('${AGENT_URL} is not set in the environment');
+    const file = join(project, 'parley.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('${AGENT_URL:-http://127.0.0.1:8787}', '${AGENT_URL}'));
+    const validate = await parley(['validate', '.'], project);
+    expect(validate.code).toBe(2);
+    expect(validate.stderr).toMatch(/parley\.yaml:\d+:10: \$\{AGENT_URL\} is not set in the environment/);
+    const record = await parleyAsync(['run', '.', '--mode', 'record', '--out', 'reports'], { cwd: project });
+    expect(record.status).toBe(2);
+    expect(record.stderr).toContain('${AGENT_URL} is not set in the environment');
+    expect((await parleyAsync(['run', '.', '--out', 'replayed'], { cwd: project })).status).toBe(0);
+    expect((await parley(['validate', '.'], project)).code).toBe(2);
+    const withUrl = await main(['validate', '.'], { cwd: project, env: { AGENT_URL: 'http://127.0.0.1:8787' }, output: captureOutput() });
+    expect(withUrl).toBe(0);
   });
 });

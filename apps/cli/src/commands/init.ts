@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { displayPath } from '@parley/core';
 import { Option, type Command } from 'commander';
+import { parse } from 'yaml';
 import {
   isScaffoldAgentKind,
   SCAFFOLD_AGENT_KIND_HELP,
@@ -15,11 +16,13 @@ import {
 } from '@parley/config';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { PARLEY_PACKAGE_NAME } from '../program/package-info.js';
+import { recordStarterConversation, starterRecordingNote } from './init-recording.js';
 
 export interface InitFlags {
   yes?: boolean;
   agentKind?: string;
   github?: boolean;
+  force?: boolean;
 }
 
 /** Reads one answer from the person at the terminal; injected by tests. */
@@ -29,11 +32,12 @@ export type Ask = (question: string) => Promise<string>;
 export function register(program: Command, context: ProgramContext): void {
   program
     .command('init')
-    .description('scaffold a suite: parley.yaml with one agent, a first scenario, a metric example, .gitignore lines (never overwrites)')
+    .description('scaffold a suite that passes offline at once: parley.yaml with one agent, a first scenario and its starter recording, a metric example, .gitignore lines (never overwrites without --force)')
     .argument('[dir]', 'folder of the suite (created when missing)', '.')
     .addOption(new Option('--agent-kind <kind>', 'the kind of agent to test (asked on a terminal, else openai)').choices([...SCAFFOLD_AGENT_KINDS]))
     .option('-y, --yes', 'ask nothing: take the defaults')
-    .option('--github', 'also write a GitHub Actions workflow that replays the suite on pull requests')
+    .option('--github', "also write a GitHub Actions workflow (at the git root) that replays the suite on pull requests")
+    .option('--force', 'replace the files a scaffold writes (parley.yaml, the first scenario, the stubs) even when they exist')
     .action(async (dir: string, flags: InitFlags) => context.setExitCode(await initCommand(dir, flags, context)))
     .exitOverride();
 }
@@ -41,6 +45,18 @@ export function register(program: Command, context: ProgramContext): void {
 export async function initCommand(dir: string, flags: InitFlags, context: CommandContext, ask?: Ask): Promise<number> {
   const suiteDir = resolve(context.cwd, dir);
   const agentKind = await chooseAgentKind(flags, context, ask);
+  const shown = (path: string): string => displayPath(path, context.cwd);
+
+  // Another kind over an existing suite would keep parley.yaml and add a stub nothing uses.
+  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'));
+  if (existingKinds !== undefined && !existingKinds.includes(agentKind) && !flags.force) {
+    context.output.err(
+      `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `a ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
+        `  add a ${agentKind} agent to it yourself (docs/file-formats.md lists the keys), or run parley init again with --force to replace the scaffold's files\n`,
+    );
+    return 2;
+  }
+
   const projectRoot = findProjectRoot(suiteDir);
   const packageRoot = packageRootFor(suiteDir);
   const files = scaffoldSuite({
@@ -48,32 +64,103 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     suiteName: suiteNameFor(suiteDir),
     schemaRef: (kind, folder) => schemaReference(kind, join(suiteDir, folder), packageRoot),
   }).map((file) => ({ ...file, path: join(suiteDir, file.path) }));
+  let workflowNote: string | undefined;
   if (flags.github) {
-    const workflow = scaffoldWorkflow({ suitePath: toPosix(relative(projectRoot, suiteDir)) || '.' });
-    files.push({ path: join(projectRoot, workflow.path), content: workflow.content });
+    const gitRoot = findGitRoot(suiteDir);
+    const workflowRoot = gitRoot ?? projectRoot;
+    if (gitRoot === undefined) workflowNote = `not inside a git repository: the workflow is at ${shown(workflowRoot)}; move .github/ to your repository's root`;
+    const workflow = scaffoldWorkflow({
+      projectPath: toPosix(relative(workflowRoot, packageRoot)) || '.',
+      suitePath: toPosix(relative(packageRoot, suiteDir)) || '.',
+      nodeVersionFile: nodeVersionFile(packageRoot, workflowRoot),
+      lockFile: existsSync(join(packageRoot, 'package-lock.json')),
+    });
+    files.push({ path: join(workflowRoot, workflow.path), content: workflow.content });
   }
 
   mkdirSync(suiteDir, { recursive: true });
   const written: string[] = [];
   const kept: string[] = [];
   for (const file of files) {
-    if (writeNew(file.path, file.content)) written.push(file.path);
+    if (flags.force ? replace(file.path, file.content) : writeNew(file.path, file.content)) written.push(file.path);
     else kept.push(file.path);
   }
   // .parley/ is made where parley runs, usually the project root: the project's .gitignore covers every depth.
   const gitignorePath = join(projectRoot, '.gitignore');
   const gitignore = ensureGitignoreLines(gitignorePath);
 
-  const shown = (path: string): string => displayPath(path, context.cwd);
+  // The first scenario recorded, so `npx parley run` replays and passes offline at once.
+  const recording = join(suiteDir, 'recordings', 'first_conversation.jsonl');
+  let recorded: 'written' | 'kept' | string = 'kept';
+  if (!existsSync(recording) || flags.force) {
+    try {
+      await recordStarterConversation(suiteDir, agentKind);
+      recorded = 'written';
+    } catch (error) {
+      recorded = error instanceof Error ? error.message : String(error);
+    }
+  }
+
   const lines = [`parley init: a suite with one ${agentKind} agent in ${shown(suiteDir)}`];
   for (const path of written) lines.push(`  wrote  ${shown(path)}`);
+  if (recorded === 'written') lines.push(`  wrote  ${shown(recording)}  (starter recording: ${starterRecordingNote(agentKind)})`);
   if (gitignore === 'written') lines.push(`  wrote  ${shown(gitignorePath)}`);
   if (gitignore === 'appended') lines.push(`  added  ${SCAFFOLD_GITIGNORE_LINES.join(' ')} to ${shown(gitignorePath)}`);
   for (const path of kept) lines.push(`  kept   ${shown(path)} (exists; not overwritten)`);
+  if (recorded === 'kept') lines.push(`  kept   ${shown(recording)} (exists; not re-recorded)`);
   if (gitignore === 'kept') lines.push(`  kept   ${shown(gitignorePath)} (already ignores ${SCAFFOLD_GITIGNORE_LINES.join(' ')})`);
-  lines.push('', 'next:', ...nextSteps(agentKind, shown(suiteDir)));
+  if (workflowNote) lines.push(`  note   ${workflowNote}`);
+  const toAdd = [join(suiteDir, 'parley.yaml'), ...['scenarios', 'metrics', 'recordings', 'prompts', 'agents'].map((folder) => join(suiteDir, folder))]
+    .filter((path) => existsSync(path))
+    .concat(gitignore === 'kept' ? [] : [gitignorePath])
+    .concat(files.filter((file) => file.path.endsWith(join('.github', 'workflows', 'parley.yml')) && existsSync(file.path)).map((file) => file.path));
+  const relativePath = (path: string): string => toPosix(relative(context.cwd, path)) || '.';
+  lines.push('', 'next (each line works in bash, zsh, PowerShell and cmd):', ...nextSteps(agentKind, relativePath(suiteDir), toAdd.map(relativePath)));
   context.output.out(`${lines.join('\n')}\n`);
+  if (recorded !== 'written' && recorded !== 'kept') {
+    context.output.err(`parley init: could not record the starter conversation (${recorded}); npx parley run --mode record records it against your agent\n`);
+  }
   return 0;
+}
+
+/** The agent kinds of an existing parley.yaml (undefined when there is none; [] when it has no readable agents). */
+function agentKindsOf(file: string): string[] | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const suite = parse(readFileSync(file, 'utf8')) as { agents?: Record<string, { kind?: unknown }> } | null;
+    return Object.values(suite?.agents ?? {}).flatMap((agent) => (typeof agent?.kind === 'string' ? [agent.kind] : []));
+  } catch {
+    return [];
+  }
+}
+
+/** The nearest folder at or above `dir` with a .git (folder, or file in a worktree): the repository's root. */
+function findGitRoot(dir: string): string | undefined {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git'))) return current;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** Where setup-node should read the Node version: .nvmrc / .node-version, else package.json's engines.node. */
+function nodeVersionFile(packageRoot: string, gitRoot: string): string | undefined {
+  const posix = (path: string): string => toPosix(relative(gitRoot, path));
+  for (const name of ['.nvmrc', '.node-version']) if (existsSync(join(packageRoot, name))) return posix(join(packageRoot, name));
+  const manifest = join(packageRoot, 'package.json');
+  try {
+    const engines = (JSON.parse(readFileSync(manifest, 'utf8')) as { engines?: { node?: unknown } }).engines;
+    if (typeof engines?.node === 'string') return posix(manifest);
+  } catch {
+    // no package.json, or not JSON: setup-node is given a version instead
+  }
+  return undefined;
+}
+
+/** Writes a file, replacing one that exists (`--force`). */
+function replace(path: string, content: string): boolean {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  return true;
 }
 
 async function chooseAgentKind(flags: InitFlags, context: CommandContext, ask: Ask | undefined): Promise<ScaffoldAgentKind> {
@@ -164,21 +251,30 @@ function suiteNameFor(dir: string): string {
   return name === '' ? 'my_suite' : name;
 }
 
-function nextSteps(kind: ScaffoldAgentKind, suite: string): string[] {
+/**
+ * What to do next, one line each, written so every line works in bash, zsh, PowerShell and cmd
+ * (no `export`, no `&`, no `VAR=value command`): commands to run, or one sentence of what to set.
+ */
+export function nextSteps(kind: ScaffoldAgentKind, suite: string, toAdd: readonly string[]): string[] {
   const target = suite === '.' ? '' : ` ${suite}`;
-  const setup: Record<ScaffoldAgentKind, string> = {
-    openai: '  export OPENAI_API_KEY=…',
-    anthropic: '  export ANTHROPIC_API_KEY=…',
-    'openai-compatible': '  set base_url in parley.yaml (or export OPENAI_BASE_URL=…)',
-    http: `  node ${join(suite, 'agents', 'http-agent.mjs')} &   then   export AGENT_URL=http://127.0.0.1:8787`,
-    command: `  edit ${join(suite, 'agents', 'command-agent.mjs')} to call your assistant`,
-    module: `  edit ${join(suite, 'agents', 'module-agent.mjs')} to call your assistant`,
+  const file = (path: string): string => (suite === '.' ? path : `${suite}/${path}`);
+  const keyStep = (variable: string): string =>
+    `  set ${variable} in your environment (bash/zsh: export ${variable}=…  PowerShell: $env:${variable}="…"), then:`;
+  const setup: Record<ScaffoldAgentKind, string[]> = {
+    openai: [keyStep('OPENAI_API_KEY')],
+    'openai-responses': [keyStep('OPENAI_API_KEY')],
+    anthropic: [keyStep('ANTHROPIC_API_KEY')],
+    'openai-compatible': [`  set base_url in ${file('parley.yaml')} to your server (or OPENAI_BASE_URL in your environment), then:`],
+    http: [`  node ${file('agents/http-agent.mjs')}              # in a second terminal: the stub on http://127.0.0.1:8787 (or start your service and set AGENT_URL)`],
+    command: [`  edit ${file('agents/command-agent.mjs')} to call your assistant, then:`],
+    module: [`  edit ${file('agents/module-agent.mjs')} to call your assistant, then:`],
   };
   return [
-    setup[kind],
+    `  npx parley run${target}                   # passes now, offline: replays the starter recording`,
     `  npx parley validate${target}`,
-    `  npx parley run${target} --mode record     # live; writes recordings/ (commit them)`,
-    `  npx parley run${target}                   # replays offline`,
+    ...setup[kind],
+    `  npx parley run${target} --mode record     # records your agent for real into recordings/`,
+    `  git add ${toAdd.join(' ')}`,
   ];
 }
 

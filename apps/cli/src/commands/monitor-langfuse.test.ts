@@ -104,4 +104,41 @@ describe('parley monitor --from langfuse (traces from fake-langfuse, judge on fa
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('parley monitor reads conversations from --logs FILE or --from langfuse');
   });
+
+  it('rides out a briefly overloaded Langfuse (429 with Retry-After, then 503) with the one client\'s retries, and names the timeout of a hung one', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    langfuse = await startFakeLangfuse({
+      publicKey: KEYS.LANGFUSE_PUBLIC_KEY,
+      secretKey: KEYS.LANGFUSE_SECRET_KEY,
+      scores: [],
+      productionTraces: productionTraces().slice(0, 20),
+      faults: [
+        { path: '/api/public/traces', status: 429, times: 1, retryAfter: '1' },
+        { path: '/api/public/traces', status: 503, times: 1 },
+      ],
+    });
+    const env = { LANGFUSE_HOST: langfuse.url, ...KEYS };
+    const run = await parleyAsync(['monitor', '--from', 'langfuse', '--since', '6h', '--dry-run'], { cwd: suite, env });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('of 20 logged conversations sampled in the window');
+    expect(langfuse.requests.filter((request) => request.path === '/api/public/traces').map((request) => request.status)).toEqual([429, 503, 200]);
+
+    // A Langfuse that takes the connection and never answers: the connect timeout fires, named, on every attempt.
+    const { createServer } = await import('node:net');
+    const held: Array<{ destroy(): void }> = [];
+    const hung = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+      const stuck = await parleyAsync(['monitor', '--from', 'langfuse', '--dry-run'], {
+        cwd: suite,
+        env: { ...KEYS, LANGFUSE_HOST: url, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '200', PARLEY_LANGFUSE_TIMEOUT_MS: '1500' },
+      });
+      expect(stuck.status).toBe(2);
+      expect(stuck.stderr).toMatch(/did (not answer GET \/api\/public\/traces within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|not finish GET \/api\/public\/traces within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\))/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
+  });
 });

@@ -77,7 +77,7 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
   let source: string;
   let sample: Awaited<ReturnType<typeof monitor.readSampledConversations>>;
   if (from === 'langfuse') {
-    const { langfuseFromEnv, shownLangfuse } = await import('@parley/telemetry');
+    const { langfuseFromEnv, shownLangfuse } = await import('@parley/langfuse');
     const target = langfuseFromEnv(context.env);
     const read = await monitor.readLangfuseConversations(target, { percent, salt, since, until: now });
     if (read.notConversations > 0) notes.push(`${count(read.notConversations, 'sampled trace')} without a conversation (no generation with messages, no input or output) left out`);
@@ -183,7 +183,7 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
 
 async function langfuseIfConfigured(env: NodeJS.ProcessEnv) {
   if (!(env.LANGFUSE_HOST ?? env.LANGFUSE_BASE_URL) || !env.LANGFUSE_PUBLIC_KEY || !env.LANGFUSE_SECRET_KEY) return undefined;
-  const { langfuseFromEnv } = await import('@parley/telemetry');
+  const { langfuseFromEnv } = await import('@parley/langfuse');
   return langfuseFromEnv(env);
 }
 

@@ -50,10 +50,12 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
   const redactor = suiteRedactor(suite, { env: context.env });
 
   const logsFile = resolve(context.cwd, flags.logs!);
-  const conversations = production.readConversationLog(logsFile);
+  const conversations = production.readProductionLog(logsFile).conversations;
   const feedback = flags.feedback !== undefined ? production.readFeedbackFile(resolve(context.cwd, flags.feedback)) : [];
   if (flags.langfuse !== undefined) {
-    feedback.push(...(await production.fetchLangfuseFeedback(langfuseSettings(flags.langfuse, context.env), since ? { since } : {})));
+    const { langfuseFromEnv } = await import('@parley/langfuse');
+    const target = langfuseFromEnv(context.env, typeof flags.langfuse === 'string' ? flags.langfuse : undefined, '--langfuse');
+    feedback.push(...(await production.fetchLangfuseFeedback(target, since ? { since } : {})));
   }
 
   const result = await production.promoteConversations({
@@ -99,15 +101,6 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
 }
 
 /** `--langfuse [URL]` with the keys of the environment; the secret is never printed. */
-function langfuseSettings(flag: string | boolean, env: NodeJS.ProcessEnv) {
-  const baseUrl = typeof flag === 'string' ? flag : (env.LANGFUSE_BASE_URL ?? env.LANGFUSE_HOST);
-  if (!baseUrl) throw new ConfigError('--langfuse needs the URL of your Langfuse (or LANGFUSE_BASE_URL in the environment)');
-  const publicKey = env.LANGFUSE_PUBLIC_KEY;
-  const secretKey = env.LANGFUSE_SECRET_KEY;
-  if (!publicKey || !secretKey) throw new ConfigError('--langfuse needs LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY in the environment');
-  return { baseUrl, publicKey, secretKey };
-}
-
 function count(value: number, noun: string): string {
   return `${value} ${value === 1 ? noun : `${noun}s`}`;
 }

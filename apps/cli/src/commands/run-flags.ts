@@ -14,6 +14,8 @@ export interface RunFlags {
   exportBaseline?: string;
   /** `--export langfuse|otlp=URL`: send the finished run there (see export-command.ts). */
   export?: string;
+  /** `--dataset NAME` with `--export langfuse`: record the run as an experiment on that dataset. */
+  dataset?: string;
   strict?: boolean;
   repeat?: string;
   concurrency?: string;
@@ -47,6 +49,7 @@ export function addRunFlags(command: Command): Command {
     .option('--baseline <file>', 'gate against a baseline file')
     .option('--export-baseline <file>', 'write a baseline from this run')
     .option('--export <destination>', 'send the finished run to langfuse or otlp=URL (traces, and scores for Langfuse)')
+    .option('--dataset <name>', 'with --export langfuse: record the run as an experiment on this Langfuse dataset')
     .option('--strict', 'warnings, flaky results and missing baselines fail the run')
     .option('--repeat <n>', 'run every scenario N times')
     .option('--concurrency <n>', 'scenarios run in parallel')

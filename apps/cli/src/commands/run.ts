@@ -1,3 +1,4 @@
+import { ConfigError } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { gateNotes } from '../output/gate-notes.js';
@@ -24,7 +25,8 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
   const options = runOptionsFromFlags(flags);
   // Checked before the run: missing Langfuse keys should not cost a run first.
-  const destination = flags.export !== undefined ? await exportDestination(flags.export, context.env) : undefined;
+  if (flags.dataset !== undefined && flags.export === undefined) throw new ConfigError('--dataset goes with --export langfuse');
+  const destination = flags.export !== undefined ? await exportDestination(flags.export, context.env, flags.dataset) : undefined;
   const { runSuite } = await import('@parley/runner');
   const progress = runProgress(context.output);
   const listeners = [progress.listener, ...reporters.flatMap((reporter) => (reporter.onEvent ? [reporter.onEvent.bind(reporter)] : []))];

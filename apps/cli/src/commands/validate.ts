@@ -1,4 +1,5 @@
-import { isConfigError, type ConfigIssue, displayPath } from '@parley/core';
+import { ConfigError, isConfigError, type ConfigIssue, displayPath } from '@parley/core';
+import { missingEnvironmentIssues } from '@parley/config';
 import { EXIT_CONFIG_ERROR } from '@parley/gate';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -36,6 +37,9 @@ export async function validateCommand(suiteArgument: string | undefined, flags: 
     // The redactor a run would build: reads the identities file (a line that is not a name is an error).
     const { suiteRedactor } = await import('@parley/redaction');
     suiteRedactor(suite);
+    // `${AGENT_URL}` in an agent's url with AGENT_URL unset: no run could talk to that agent.
+    const missing = missingEnvironmentIssues(suite, context.env);
+    if (missing.length > 0) throw new ConfigError(missing);
   } catch (error) {
     if (json && isConfigError(error)) context.output.out(`${JSON.stringify({ valid: false, problems: issuesOf(error.issues) }, null, 2)}\n`);
     throw error;

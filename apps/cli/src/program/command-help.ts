@@ -169,9 +169,15 @@ export const HELP_FOOTERS: Record<string, HelpFooter> = {
   export: {
     examples: [
       ['parley export 20261126-101500 --to langfuse', 'send a stored run to Langfuse'],
+      ['parley export 20261126-101500 --to langfuse --dataset booking', 'and record it as an experiment'],
       ['parley export out/ --to otlp=http://127.0.0.1:4318', 'a report folder to an OTLP collector'],
     ],
-    environment: [['LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY', 'the Langfuse of --to langfuse and its keys']],
+    environment: [
+      ['LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY', 'the Langfuse of --to langfuse and its keys'],
+      ['PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS', 'no answer from Langfuse within it: retry (10000)'],
+      ['PARLEY_LANGFUSE_TIMEOUT_MS', 'a Langfuse call in all, retries included (120000)'],
+      ['OTEL_EXPORTER_OTLP_*', 'endpoint, headers, protocol of --to otlp'],
+    ],
   },
   monitor: {
     examples: [

@@ -61,7 +61,7 @@ describe('keyboard', () => {
     expect(await waitForFrame(rendered, (frame) => frame.includes('a:k'))).toContain('log a:k c:k');
   });
 
-  it('splits Enter and Tab out of a chunk read at once, keeping the text runs whole, each key after the previous render', async () => {
+  it('splits a chunk read at once into its keys (every character, Enter and Tab), each key after the previous render', async () => {
     function Log() {
       const [log, setLog] = useState<string[]>([]);
       useKeys((input, key) => setLog((current) => [...current, key.return ? 'Enter' : key.tab ? 'Tab' : input]));
@@ -70,7 +70,11 @@ describe('keyboard', () => {
     const rendered = renderWithProviders(<Log />);
     await waitForFrame(rendered, (frame) => frame.includes('log'));
     rendered.stdin.write('abc\rx\r\n\tyz\n');
-    expect(await waitForFrame(rendered, (frame) => frame.includes('yz|Enter'))).toContain('log abc|Enter|x|Enter|Tab|yz|Enter');
+    expect(await waitForFrame(rendered, (frame) => frame.includes('z|Enter'))).toContain('log a|b|c|Enter|x|Enter|Tab|y|z|Enter');
+    expect(splitChunk('jG', noKey())).toEqual([
+      ['j', noKey()],
+      ['G', { ...noKey(), shift: true }],
+    ]);
   });
 
   it('leaves a single key and Ctrl or Meta keys as Ink read them', () => {

@@ -68,9 +68,11 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
 
 /**
  * Ink's input event as the keys in it. Ink passes text read in one chunk on as one string, Enter
- * and Tab included (`abc\r` from a paste ending in a newline, or `tmux send-keys abc Enter`): the
- * Enter would be lost in the text. Here the text runs stay whole (a paste is still one string) and
- * each Enter (`\r`, `\n` or `\r\n`) and Tab becomes its own key, in order.
+ * and Tab included (`kk` from a held key, `jG` or `4?` typed ahead, `abc\r` from `tmux send-keys
+ * abc Enter`): a screen comparing `input` with one key would drop them all. Here every character
+ * becomes its own key (an upper-case letter with `shift`, as Ink marks a single one), and each
+ * Enter (`\r`, `\n` or `\r\n`) and Tab too, in order. Text fields get the same text, a character
+ * at a time.
  */
 export function splitChunk(input: string, key: Key): Array<[string, Key]> {
   if (input.length <= 1 || key.ctrl || key.meta || key.escape) return [[input, key]];
@@ -79,7 +81,7 @@ export function splitChunk(input: string, key: Key): Array<[string, Key]> {
     if (part === '') continue;
     if (part === '\t') keys.push(['', { ...key, tab: true }]);
     else if (part === '\r\n' || part === '\r' || part === '\n') keys.push(['', { ...key, return: true }]);
-    else keys.push([part, key]);
+    else for (const character of Array.from(part)) keys.push([character, { ...key, shift: /^[A-Z]$/.test(character) }]);
   }
   return keys;
 }

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { useNavigation } from '../navigation.js';
+import { wrapText } from '../rate/wrap-text.js';
 import { MIN_SIZE, useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { Footer, type KeyHint } from './footer.js';
@@ -26,6 +27,11 @@ export interface ScreenFrameProps {
   helpKey?: boolean;
   /** Esc belongs to the screen for now (it clears a filter first); q still quits. */
   escapeTaken?: boolean;
+  /**
+   * What leaving now would drop (`cal-… has scores that are not saved`). The screen asks about it
+   * itself; while the terminal is too small to show the screen, the size notice asks instead.
+   */
+  unsaved?: string;
   children: ReactNode;
 }
 
@@ -35,11 +41,12 @@ export interface ScreenFrameProps {
  * minus the frame, see `useBodyRows`. Below 80×24 the screen says so instead of drawing a body
  * that does not fit (keys then do nothing but Esc, q and Ctrl-C).
  */
-export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = true, helpKey = backKeys, escapeTaken = false, children }: ScreenFrameProps) {
+export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = true, helpKey = backKeys, escapeTaken = false, unsaved, children }: ScreenFrameProps) {
   const navigation = useNavigation();
   const theme = useTheme();
   const { columns, rows } = useTerminalSize();
   const [showKeys, setShowKeys] = useState(false);
+  const [leaving, setLeaving] = useState<'quit' | 'back' | undefined>(undefined);
   const tooSmall = columns < MIN_SIZE.columns || rows < MIN_SIZE.rows;
   useKeys(
     (input, key) => {
@@ -58,8 +65,16 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
   useKeys(
     (input, key) => {
       if (tooSmall) {
-        if (input === 'q') navigation.quit();
-        else if (key.escape) navigation.back();
+        const leave = (how: 'quit' | 'back') => (how === 'quit' ? navigation.quit() : navigation.back());
+        if (leaving !== undefined && unsaved !== undefined) {
+          if (input.toLowerCase() === 'y') leave(leaving);
+          if (input.toLowerCase() === 'y' || input.toLowerCase() === 'n' || key.escape) setLeaving(undefined);
+          return;
+        }
+        const how = input === 'q' ? 'quit' : key.escape ? 'back' : undefined;
+        // Nothing is dropped without asking, even when the screen cannot be drawn.
+        if (how !== undefined && unsaved === undefined) leave(how);
+        else if (how !== undefined) setLeaving(how);
         return;
       }
       if (input === '?' || key.escape || key.return) setShowKeys(false);
@@ -71,9 +86,13 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
     return (
       <Box flexDirection="column" width={columns} height={rows}>
         <Text wrap="wrap">{`terminal too small (needs ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this one is ${columns}×${rows})`}</Text>
-        <Text wrap="wrap" dimColor>
-          Make the window larger; Esc goes back, q quits.
-        </Text>
+        {leaving !== undefined && unsaved !== undefined ? (
+          <Text wrap="wrap" bold>{`${unsaved}: ${leaving === 'quit' ? 'quit' : 'leave'} anyway and drop them? y/n`}</Text>
+        ) : (
+          <Text wrap="wrap" dimColor>
+            {unsaved === undefined ? 'Make the window larger; Esc goes back, q quits.' : `Make the window larger; ${unsaved} (Esc or q asks first).`}
+          </Text>
+        )}
       </Box>
     );
   }
@@ -110,14 +129,19 @@ function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; dept
   ];
   const all = [...keys, ...shared];
   const width = Math.min(16, Math.max(...all.map(([key]) => Array.from(key).length)));
+  const { columns } = useTerminalSize();
+  // An explanation wraps under itself rather than losing its end (the kappa columns' are long).
+  const actionWidth = Math.max(10, columns - width - 5);
   return (
     <Box flexDirection="column">
-      {all.map(([key, action]) => (
-        <Text key={`${key}-${action}`} wrap="truncate-end">
-          <Text bold>{`  ${key.padEnd(width)}`}</Text>
-          {`  ${action}`}
-        </Text>
-      ))}
+      {all.map(([key, action]) =>
+        wrapText(action, actionWidth).map((line, index) => (
+          <Text key={`${key}-${action}-${index}`} wrap="truncate-end">
+            <Text bold>{index === 0 ? `  ${key.padEnd(width)}` : ' '.repeat(width + 2)}</Text>
+            {`  ${line}`}
+          </Text>
+        )),
+      )}
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useKeys } from './keyboard.js';
 
 export interface ListCursor {
@@ -11,9 +11,11 @@ export interface ListCursor {
 
 /**
  * Up/down (and k/j), PgUp/PgDn, Home/End (and g/G) over `count` rows of which `visible` fit on screen.
- * Screens render rows `offset … offset + visible` and highlight `index`.
+ * Screens render rows `offset … offset + visible` and highlight `index`. When `filter` (the text of
+ * the list's `/` filter) changes, the cursor goes to the first row: the first match, so that
+ * `/codeswitch Enter Enter` opens what was matched, not the row that had the old position.
  */
-export function useListCursor(count: number, visible: number, options: { isActive?: boolean } = {}): ListCursor {
+export function useListCursor(count: number, visible: number, options: { isActive?: boolean; filter?: string } = {}): ListCursor {
   const [index, setRawIndex] = useState(0);
   const [offset, setOffset] = useState(0);
   const window = Math.max(1, visible);
@@ -33,6 +35,14 @@ export function useListCursor(count: number, visible: number, options: { isActiv
     },
     { isActive: options.isActive ?? true },
   );
+  const filter = options.filter ?? '';
+  const lastFilter = useRef(filter);
+  useEffect(() => {
+    if (lastFilter.current === filter) return;
+    lastFilter.current = filter;
+    setRawIndex(0);
+    setOffset(0);
+  }, [filter]);
   const safeIndex = Math.max(0, Math.min(index, count - 1));
   const safeOffset = Math.max(0, Math.min(offset, Math.max(0, count - window)));
   return { index: count === 0 ? 0 : safeIndex, offset: safeOffset, setIndex };

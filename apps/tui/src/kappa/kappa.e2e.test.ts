@@ -1,36 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CalibrationReport } from '@parley/calibration';
 import { TmuxSession } from '../test-support/tmux-session.js';
 import { startCell } from './confusion-matrix-view.js';
-
-/** The built `parley` (the test setup runs `npm run build`). */
-const PARLEY = fileURLToPath(new URL('../../../cli/bin/parley.js', import.meta.url));
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+import { PARLEY, reportedExampleCalibration } from './test-support/reported-calibration.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-/**
- * The example calibration folder after a real `parley calibrate report`: the recorded judge calls
- * are replayed into `.parley/parley.db` (offline) and the report is written to `reports/`.
- */
 function reportedCalibration(): { dir: string; report: CalibrationReport } {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-kappa-e2e-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cpSync(join(REPO, 'calibration'), join(dir, 'calibration'), { recursive: true });
-  rmSync(join(dir, 'calibration', 'reports'), { recursive: true, force: true });
-  const made = spawnSync(process.execPath, [PARLEY, 'calibrate', 'report', '--dir', 'calibration'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
-  // The example judge fails the gate on one axis: exit 1, the report written all the same.
-  expect(made.status, made.stderr).toBe(1);
-  const [file] = readdirSync(join(dir, 'calibration', 'reports')).filter((name) => name.endsWith('.json'));
-  return { dir, report: JSON.parse(readFileSync(join(dir, 'calibration', 'reports', file!), 'utf8')) as CalibrationReport };
+  const reported = reportedExampleCalibration();
+  cleanups.push(reported.remove);
+  return reported;
 }
 
 describe.skipIf(!TmuxSession.available())('parley tui kappa in a real terminal (tmux)', () => {

@@ -10,10 +10,28 @@ const NAME = 14;
  * reviewer, or (human vs human) that reviewer against the others. Computed from the set and the
  * judge session's ratings, not from the report file.
  */
-export function ReviewerAgreementView({ rows, problem, width, maxRows }: { rows: readonly ReviewerAgreement[]; problem: string | undefined; width: number; maxRows: number }) {
-  // Below the header: every reviewer when they fit, else as many as fit and a line saying how many more.
+export function ReviewerAgreementView({
+  rows,
+  problem,
+  width,
+  maxRows,
+  scroll = 0,
+}: {
+  rows: readonly ReviewerAgreement[];
+  problem: string | undefined;
+  width: number;
+  maxRows: number;
+  /** First reviewer shown (PgDn/PgUp on the kappa screen); clamped here. */
+  scroll?: number;
+}) {
+  // Below the header: every reviewer when they fit, else a page of them from `scroll` and a line
+  // saying how many are above and below (PgUp/PgDn move the page).
   const room = Math.max(1, maxRows - 1);
-  const listed = rows.length <= room ? rows : rows.slice(0, room - 1);
+  const page = rows.length <= room ? rows.length : Math.max(1, room - 1);
+  const start = Math.max(0, Math.min(scroll, rows.length - page));
+  const listed = rows.slice(start, start + page);
+  const above = start;
+  const below = rows.length - start - listed.length;
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
@@ -37,7 +55,11 @@ export function ReviewerAgreementView({ rows, problem, width, maxRows }: { rows:
               {fit(row.bias === null ? 'undef' : formatBias(row.bias), 6, 'right')} {fit(String(row.n), 4, 'right')}
             </Text>
           ))}
-          {rows.length > listed.length ? <Text dimColor>{`… and ${rows.length - listed.length} more reviewers`}</Text> : null}
+          {rows.length > listed.length ? (
+            <Text dimColor wrap="truncate-end">
+              {[below > 0 ? `… ${below} more below (PgDn)` : '', above > 0 ? `${above} above (PgUp)` : ''].filter(Boolean).join(' · ')}
+            </Text>
+          ) : null}
         </>
       )}
     </Box>

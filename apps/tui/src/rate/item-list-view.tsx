@@ -38,7 +38,7 @@ export function ItemListView({ session, reviewers, onOpen, onClose, onQuit }: It
   const rows = filter.text === '' ? all : all.filter((row) => matchesQuery(fieldsOf(row.item, row.state, skipped.get(row.item.id)), filter.text));
   const filterRows = filter.editing || filter.text !== '' ? 1 : 0;
   const visible = Math.max(1, bodyRows - CHROME_ROWS - filterRows);
-  const cursor = useListCursor(rows.length, visible, { isActive: !filter.editing });
+  const cursor = useListCursor(rows.length, visible, { isActive: !filter.editing, filter: filter.text });
   // The list opens at the item the rating screen showed.
   const start = session.position;
   useEffect(() => cursor.setIndex(start), [start]);

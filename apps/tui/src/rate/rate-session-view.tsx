@@ -14,7 +14,7 @@ import { RubricView } from './rubric-view.js';
 import { transcriptLines, type TranscriptLine } from './transcript-lines.js';
 import { TranscriptView } from './transcript-view.js';
 import { ItemListView } from './item-list-view.js';
-import { askToLeave, openItem, useRateSession, type RateLayout, type RateState, type RatingClash } from './use-rate-session.js';
+import { askToLeave, hasUnsavedWork, openItem, useRateSession, type RateLayout, type RateState, type RatingClash } from './use-rate-session.js';
 
 export interface RateSessionSource {
   session: RatingSession;
@@ -157,7 +157,15 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
           ]
         : RATE_KEYS;
   return (
-    <ScreenFrame title={title} status={status} keys={keys} moreKeys={MORE_RATE_KEYS} backKeys={false} helpKey={state.mode === 'rate'}>
+    <ScreenFrame
+      title={title}
+      status={status}
+      keys={keys}
+      moreKeys={MORE_RATE_KEYS}
+      backKeys={false}
+      helpKey={state.mode === 'rate'}
+      {...(hasUnsavedWork(state) ? { unsaved: `${item.id} has scores that are not saved` } : {})}
+    >
       <ItemLine id={item.id} details={[item.language, item.vertical, item.source]} lines={lines.length} offset={state.scroll} rows={shownRows} />
       <TranscriptView lines={lines} offset={state.scroll} rows={shownRows} />
       <Text dimColor>{'─'.repeat(columns)}</Text>

@@ -76,7 +76,7 @@ describe('kappa screen', () => {
     writeReport('2026-11-26.json', REAL_REPORT);
     const frame = renderKappa().lastFrame() ?? '';
 
-    expect(frame).toMatch(/^Kappa\s+2026-11-26 · replay · 25\/25 rated/);
+    expect(frame).toMatch(/^Kappa\s+report 2026-11-26 \d\d:\d\d UTC · replay · 25\/25 rated/);
     expect(frame).toContain('Gate: FAIL  quadratic κ ≥ 0.7, |bias| ≤ 0.5 · anthropic:claude-opus-4-7');
     expect(frame).toMatch(/JUDGE VS HUMAN\s+κ quad\s+95 % CI\s+exact\s+bias\s+Δ prev\s+ceil\s+gate/);
     // κ, its bootstrap interval, exact, bias, the change since 2026-10-01 (0.900 then), the human ceiling, the gate.
@@ -169,7 +169,7 @@ describe('kappa screen', () => {
     const rendered = renderKappa();
     await press(rendered, KEYS.enter);
     const frame = await waitForFrame(rendered, (text) => text.includes('cannot list the items: no judge ratings of session'));
-    expect(frame).toMatch(/^Kappa\s+2026-11-26/);
+    expect(frame).toMatch(/^Kappa\s+report 2026-11-26/);
     expectFits(frame);
   });
 
@@ -213,7 +213,7 @@ describe('kappa screen', () => {
     writeReport('2026-12-01.json', laterPassingReport());
     writeReport('2026-11-30.json', '{ "schema_version": 1, "generated_at": ');
     const frame = renderKappa().lastFrame() ?? '';
-    expect(frame).toMatch(/^Kappa\s+2026-12-01/);
+    expect(frame).toMatch(/^Kappa\s+report 2026-12-01/);
     expect(frame).toContain('Gate: PASS');
     expect(frame).not.toContain('FAIL');
     expect(frame).toMatch(/cultural_appropriateness\s+0\.900\s+\S+\s+\S+\s+\+0\.34\s+\+0\.257\s+0\.930 pass/);
@@ -247,7 +247,21 @@ describe('kappa screen', () => {
     expect(frame).toContain('booking');
   });
 
-  it('per reviewer says how many more reviewers there are than rows', async () => {
+  it('? explains every column in full at 80×24: the explanations wrap instead of being cut', async () => {
+    copyFileSync(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'), join(folder.path, 'calibration', 'human_labelled.yaml'));
+    writeReport('2026-11-26.json', REAL_REPORT);
+    const rendered = renderKappa();
+    await waitForFrame(rendered, (text) => text.includes('JUDGE VS HUMAN'));
+    await press(rendered, '?');
+    const frame = await waitForFrame(rendered, (text) => text.startsWith('Keys · Kappa'));
+    const flat = frame.replace(/\s+/g, ' ');
+    expect(flat).toContain('the first rater against each reviewer (human vs human: the others); bias = first − reviewer');
+    expect(flat).toContain('quadratic-weighted kappa (the gate); 95 % CI: its bootstrap interval over items');
+    expect(frame).not.toContain('…');
+    expectFits(frame);
+  });
+
+  it('per reviewer says how many more reviewers there are than rows, and PgDn shows them', async () => {
     writeReport('2026-11-26.json', REAL_REPORT);
     const set = loadCalibrationSet(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'));
     // Three more reviewers who rate as rev-a did: five in all, room for three.
@@ -260,10 +274,18 @@ describe('kappa screen', () => {
     const rendered = renderKappa();
     await press(rendered, 'c', 'c', 'c');
     const frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    // As many as fit at 80×24 (the note about the changed set takes rows), and how many more.
     expect(frame).toMatch(/rev-a\s+\d\.\d{3}/);
-    expect(frame).toMatch(/rev-b\s+\d\.\d{3}/);
-    expect(frame).not.toMatch(/rev-c\s+\d\.\d{3}/);
-    expect(frame).toContain('… and 3 more reviewers');
+    expect(frame).not.toMatch(/rev-e\s+\d\.\d{3}/);
+    const shown = (frame.match(/rev-[a-e]\s+\d\.\d{3}/g) ?? []).length;
+    expect(frame).toContain(`… ${5 - shown} more below (PgDn)`);
     expectFits(frame);
+    // PgDn pages on to the rest; the table's source and the set's are both named.
+    for (let page = 0; page < 5; page += 1) await press(rendered, KEYS.pageDown);
+    const scrolled = await waitForFrame(rendered, (text) => /rev-e\s+\d\.\d{3}/.test(text));
+    expect(scrolled).not.toMatch(/rev-a\s+\d\.\d{3}/);
+    expect(scrolled).toContain(`${5 - shown} above (PgUp)`);
+    expect(scrolled).toContain('the set changed since this report');
+    expect(scrolled).toMatch(/per reviewer · set read \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   });
 });

@@ -4,6 +4,7 @@ import {
   agreementPerReviewer,
   calibrationFolder,
   COMPARISONS,
+  confusionMatrix,
   labelledPairs,
   OVERALL,
   pairsInCell,
@@ -23,6 +24,7 @@ import { readPairSource } from '../kappa/read-pair-source.js';
 import { ReviewerAgreementView } from '../kappa/reviewer-agreement-view.js';
 import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
+import { wrapText } from '../rate/wrap-text.js';
 import { useTheme } from '../theme.js';
 import { useServices } from '../tui-context.js';
 
@@ -41,6 +43,7 @@ const MORE_KEYS: readonly KeyHint[] = [
   ['Δ prev', 'change of κ quad since the previous report in reports/'],
   ['ceil', 'human vs human κ quad of the axis: how far people agree with each other'],
   ['per reviewer', 'the first rater against each reviewer (human vs human: the others); bias = first − reviewer'],
+  ['PgUp PgDn', 'page through per reviewer (the set as read, not the report)'],
 ];
 
 /** What each calibration folder's kappa screen showed last, for the life of the process. */
@@ -80,6 +83,22 @@ export function KappaScreen(_props: Record<string, unknown>) {
     views.set(folder.dir, { axisIndex, comparisonIndex, ...(chosenCell ? { cell: chosenCell } : {}) });
   }, [folder.dir, axisIndex, comparisonIndex, chosenCell]);
   const [message, setMessage] = useState<string | undefined>(undefined);
+  const [reviewerScroll, setReviewerScroll] = useState(0);
+  // Per reviewer (and the items behind a cell) come from the set as read now, the table and the
+  // matrices from the report: both say when they are from, and a set whose ratings no longer give
+  // the report's matrices is pointed out.
+  const readAt = useMemo(() => new Date(), [pairSource]);
+  const setChanged = useMemo(() => {
+    if (!latest || !pairSource || !('source' in pairSource)) return false;
+    const comparisons = ['human_vs_human' as const, ...(pairSource.problem === undefined ? COMPARISONS.map((entry) => entry.id) : [])];
+    return comparisons.some((id) =>
+      [...latest.report.gate.axes.map((entry) => entry.axis), OVERALL].some((name) => {
+        const reported = reportAgreement(latest.report, id, name)?.confusion_matrix;
+        const now = confusionMatrix(labelledPairs(pairSource.source, id, name).map((labelled) => labelled.pair));
+        return reported !== undefined && JSON.stringify(reported) !== JSON.stringify(now);
+      }),
+    );
+  }, [latest, pairSource]);
 
   const axis = axes[axisIndex % Math.max(1, axes.length)] ?? OVERALL;
   const comparison = COMPARISONS[comparisonIndex] ?? COMPARISONS[0]!;
@@ -90,6 +109,26 @@ export function KappaScreen(_props: Record<string, unknown>) {
   const sourceProblem = pairSource?.problem !== undefined && (needsModels || !source) ? pairSource.problem : undefined;
   const pairs = useMemo((): LabelledPair[] => (source ? labelledPairs(source, comparison.id, axis) : []), [source, comparison.id, axis]);
   const perReviewer = useMemo(() => (sourceProblem === undefined ? agreementPerReviewer(pairs) : []), [pairs, sourceProblem]);
+
+  const fileProblems = history.problems.map((problem) => `skipped ${problem.file.slice(folder.reportsDir.length + 1) || problem.file}: ${problem.message}`);
+  const reportTime = latest ? new Date(latest.report.generated_at) : undefined;
+  const staleNote = setChanged
+    ? `the set changed since this report: table and matrices are the report's (${reportTime ? shortTime(reportTime) : latest?.date}), per reviewer the set's (${shortTime(readAt)}); \`parley calibrate report --dir ${folder.shown}\` brings them together`
+    : undefined;
+  // Notes wrap rather than lose their end: the command to run is usually there.
+  const allNotes = latest
+    ? [...(message ? [message] : []), ...(staleNote ? [staleNote] : []), ...gateProblems(latest.report), ...fileProblems].flatMap((note) => wrapText(note, columns - 1, 2))
+    : [];
+  // Gate line, table header, axes + overall, the selected row explained, then the matrix block
+  // after a blank line: what is left is for notes, then the matrix block grows into the rest, so
+  // per reviewer lists as many reviewers as the terminal has rows for.
+  const fixedRows = 2 + axes.length + 1 + 1 + MATRIX_ROWS;
+  const noteRows = Math.min(allNotes.length, Math.max(0, bodyRows - fixedRows));
+  const blockRows = Math.max(MATRIX_ROWS, bodyRows - (fixedRows - MATRIX_ROWS) - noteRows);
+  const trendRows = latest ? Math.min(MATRIX_ROWS - 2, latest.report.gate.axes.length + 2) : 0;
+  const reviewerRows = blockRows - trendRows;
+  // The reviewers a page shows: the rows under the source line and the header, less the "more" line.
+  const reviewerPage = Math.max(1, reviewerRows - 3);
 
   useKeys((input, key) => {
     if (!latest) return;
@@ -110,7 +149,9 @@ export function KappaScreen(_props: Record<string, unknown>) {
     } else if (input === 'c') {
       setComparisonIndex((index) => (index + 1) % COMPARISONS.length);
       reset();
-    } else if (key.leftArrow || input === 'h') move(0, -1);
+    } else if (key.pageDown) setReviewerScroll((scroll) => Math.min(Math.max(0, perReviewer.length - reviewerPage), scroll + reviewerPage));
+    else if (key.pageUp) setReviewerScroll((scroll) => Math.max(0, scroll - reviewerPage));
+    else if (key.leftArrow || input === 'h') move(0, -1);
     else if (key.rightArrow || input === 'l') move(0, 1);
     else if (key.upArrow || input === 'k') move(-1, 0);
     else if (key.downArrow || input === 'j') move(1, 0);
@@ -125,8 +166,6 @@ export function KappaScreen(_props: Record<string, unknown>) {
       });
     }
   });
-
-  const fileProblems = history.problems.map((problem) => `skipped ${problem.file.slice(folder.reportsDir.length + 1) || problem.file}: ${problem.message}`);
 
   if (latest === undefined) {
     return (
@@ -146,16 +185,16 @@ export function KappaScreen(_props: Record<string, unknown>) {
 
   const { report } = latest;
   const [rowsRater = 'first', columnsRater = 'second'] = comparison.label.split(' vs ');
-  // Gate line, table header, axes + overall, the selected row explained, then the matrix block
-  // after a blank line: what is left is for notes.
-  const fixedRows = 2 + axes.length + 1 + 1 + MATRIX_ROWS;
-  const notes = [...(message ? [message] : []), ...gateProblems(report), ...fileProblems].slice(0, Math.max(0, bodyRows - fixedRows));
+  const notes = allNotes.slice(0, Math.max(0, bodyRows - fixedRows));
   const judge = report.session.judge ? `${report.session.judge.provider}:${report.session.judge.model}` : 'no judge';
   const rightWidth = columns - MATRIX_WIDTH;
-  const trendRows = Math.min(MATRIX_ROWS - 2, report.gate.axes.length + 2);
-  const reviewerRows = MATRIX_ROWS - trendRows;
   return (
-    <ScreenFrame title="Kappa" status={`${latest.date} · ${report.session.mode} · ${report.set.rated_items}/${report.set.items} rated`} keys={KEYS} moreKeys={MORE_KEYS}>
+    <ScreenFrame
+      title="Kappa"
+      status={`report ${reportTime ? shortTime(reportTime) : latest.date} · ${report.session.mode} · ${report.set.rated_items}/${report.set.items} rated`}
+      keys={KEYS}
+      moreKeys={MORE_KEYS}
+    >
       <Text wrap="truncate-end">
         <Text bold inverse={!report.gate.passed} color={theme.status(report.gate.passed ? 'pass' : 'fail')}>
           {report.gate.passed ? ' Gate: PASS ' : ' Gate: FAIL '}
@@ -182,13 +221,21 @@ export function KappaScreen(_props: Record<string, unknown>) {
         </Box>
         <Box flexDirection="column" width={rightWidth}>
           <Box height={reviewerRows} flexDirection="column" overflow="hidden">
-            <ReviewerAgreementView rows={perReviewer} problem={sourceProblem} width={rightWidth} maxRows={reviewerRows} />
+            <Text dimColor={!setChanged} color={setChanged ? theme.paint('yellow') : undefined} wrap="truncate-end">
+              {`per reviewer · set read ${shortTime(readAt)}`}
+            </Text>
+            <ReviewerAgreementView rows={perReviewer} problem={sourceProblem} width={rightWidth} maxRows={reviewerRows - 1} scroll={reviewerScroll} />
           </Box>
           <KappaTrendView trend={trend} axes={report.gate.axes.map((entry) => entry.axis)} width={rightWidth} theme={theme} />
         </Box>
       </Box>
     </ScreenFrame>
   );
+}
+
+/** `2026-11-27 10:42 UTC`: the report's and the set's times, in the zone the files write them in. */
+function shortTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function clamp(rating: number): number {

@@ -64,7 +64,7 @@ export function RunScreen({ runId }: { runId: string }) {
   const filterRows = filter.editing || filter.text !== '' ? 1 : 0;
   const comparisonRows = view?.comparison ? comparisonLines(view.comparison, columns).length : 0;
   const visible = Math.max(1, bodyRows - CHROME_ROWS - comparisonRows - filterRows);
-  const cursor = useListCursor(results.length, visible);
+  const cursor = useListCursor(results.length, visible, { filter: filter.text });
   const selected = results[cursor.index];
   useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
 

@@ -86,7 +86,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
   const runs = filter.text === '' ? all : all.filter((listed) => matchesQuery(runFields(listed.run), filter.text));
   const filterRows = filter.editing || filter.text !== '' ? 1 : 0;
   const visible = Math.max(1, bodyRows - CHROME_ROWS - filterRows);
-  const cursor = useListCursor(runs.length, visible);
+  const cursor = useListCursor(runs.length, visible, { filter: filter.text });
   const selected = runs[cursor.index];
   const { columns } = useTerminalSize();
   // From the rows already read: no query per run.

@@ -106,6 +106,8 @@ export const KEYS = {
   up: '\u001B[A',
   down: '\u001B[B',
   backspace: '\u007F',
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
   ctrlC: '\u0003',
 } as const;
 

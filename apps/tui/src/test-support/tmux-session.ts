@@ -65,6 +65,11 @@ export class TmuxSession {
     this.keys('Enter');
   }
 
+  /** Resizes the terminal, as a user dragging the window would (the app gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    execFileSync('tmux', ['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
+  }
+
   screen(): string {
     return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
   }

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { copyExample, REPO_ROOT } from '../test-support/example-copy.js';
+import { parleyAsync } from '../test-support/parley-process.js';
+
+/**
+ * The booking example's export, as Elastic's mockotlpserver decodes it (OTLP/JSON to its
+ * /v1/traces), held to the published GenAI conventions vendored in libs/telemetry (v1.41.1): every
+ * message list valid against the messages JSON schemas, every gen_ai.* attribute of the registry's
+ * type, span names `{operation} {model}`, evaluations on an `invoke_agent` span.
+ */
+const semconv = (file: string) => readFileSync(join(REPO_ROOT, 'libs/telemetry/src/test-support/semconv', file), 'utf8');
+
+type AnyValue = Record<string, unknown>;
+type Span = { name: string; attributes: Array<{ key: string; value: AnyValue }>; events?: Array<{ name: string; attributes: Array<{ key: string; value: AnyValue }> }> };
+
+describe('parley export --to otlp: the GenAI conventions, checked on what a receiver decoded', () => {
+  it('every message list validates, every gen_ai attribute has the registry\'s type, names and evaluations as the conventions say', async () => {
+    const work = copyExample('booking');
+    const run = await parleyAsync(['run', '.', '--out', 'report'], { cwd: work });
+    expect(run.status, run.stderr).toBeLessThan(2);
+    const { run_id: runId } = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as { run_id: string };
+    type MockOptions = { logLevel: string; services: string[]; httpHostname: string; httpPort: number; onTrace: (trace: unknown) => void };
+    const { MockOtlpServer } = createRequire(import.meta.url)('@elastic/mockotlpserver') as { MockOtlpServer: new (options: MockOptions) => { httpUrl: URL; start(): Promise<void>; close(): Promise<void> } };
+    const received: unknown[] = [];
+    const mock = new MockOtlpServer({ logLevel: 'warn', services: ['http'], httpHostname: '127.0.0.1', httpPort: 0, onTrace: (trace) => received.push(trace) });
+    await mock.start();
+    let spans: Span[];
+    try {
+      const exported = await parleyAsync(['export', runId, '--to', `otlp=${mock.httpUrl.href}v1/traces`], { cwd: work, env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } });
+      expect(exported.status, exported.stderr).toBe(0);
+      spans = (received as Array<{ resourceSpans: Array<{ scopeSpans: Array<{ spans: Span[] }> }> }>).flatMap((request) => request.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans)));
+    } finally {
+      await mock.close();
+    }
+    expect(spans.length).toBeGreaterThan(8);
+
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addFormat('binary', true);
+    const schemas = { 'gen_ai.input.messages': ajv.compile(JSON.parse(semconv('gen-ai-input-messages.json')) as object), 'gen_ai.output.messages': ajv.compile(JSON.parse(semconv('gen-ai-output-messages.json')) as object) };
+    const types = new Map<string, string>();
+    for (const file of ['gen-ai-registry.yaml', 'error-registry.yaml']) {
+      for (const group of (parse(semconv(file)) as { groups: Array<{ attributes?: Array<{ id: string; type: unknown }> }> }).groups) {
+        for (const attribute of group.attributes ?? []) types.set(attribute.id, typeof attribute.type === 'string' ? attribute.type : 'string');
+      }
+    }
+    const otlpType = (value: AnyValue) => ({ stringValue: 'string', intValue: 'int', doubleValue: 'double', boolValue: 'boolean', arrayValue: 'string[]' })[Object.keys(value)[0]!];
+    const problems: string[] = [];
+    let lists = 0;
+    for (const span of spans) {
+      const attributes = new Map(span.attributes.map((item) => [item.key, item.value]));
+      for (const [key, validate] of Object.entries(schemas)) {
+        const text = attributes.get(key)?.['stringValue'];
+        if (typeof text !== 'string') continue;
+        lists += 1;
+        if (!validate(JSON.parse(text))) problems.push(`${span.name} ${key}: ${ajv.errorsText(validate.errors)}`);
+      }
+      for (const { key, value } of [...span.attributes, ...(span.events ?? []).flatMap((event) => event.attributes)]) {
+        if (!key.startsWith('gen_ai.')) continue;
+        const expected = types.get(key) === 'any' ? 'string' : types.get(key);
+        if (otlpType(value) !== expected) problems.push(`${span.name} ${key}: ${otlpType(value)}, the registry says ${expected}`);
+      }
+      const operation = attributes.get('gen_ai.operation.name')?.['stringValue'];
+      if (operation === undefined) problems.push(`${span.name}: no gen_ai.operation.name`);
+      else if (operation === 'chat' && span.name !== `chat ${String(attributes.get('gen_ai.request.model')?.['stringValue'])}`) problems.push(`${span.name}: not "chat {model}"`);
+      if ((span.events ?? []).length > 0 && operation !== 'invoke_agent') problems.push(`${span.name}: evaluations on a span that is not the agent's invocation`);
+    }
+    expect(lists).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+});

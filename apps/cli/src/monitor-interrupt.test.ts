@@ -52,7 +52,7 @@ describe('parley monitor interrupted (the real binary, judge on fake-llm)', () =
       const stopped = await monitorUntilSignal(suite, env, signal, () => server.requests.length >= 5);
       const callsAtSignal = server.requests.length;
       expect(stopped.status, stopped.stderr).toBe(code);
-      expect(stopped.stderr).toContain(`stopping (${signal}): saving the conversations judged so far`);
+      expect(stopped.stderr).toContain(`stopping (${signal}): keeping what completed, starting nothing new`);
       const outcome = JSON.parse(stopped.stdout);
       expect(outcome.interrupted).toBe(signal);
       expect(outcome.exit_code).toBe(code);

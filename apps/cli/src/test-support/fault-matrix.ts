@@ -70,8 +70,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       'full disk': {
         status: 'holds',
-        what: 'reports and recordings replaced whole or not at all: exit 2, `disk full: nothing was changed`',
-        tests: [{ file: DISK_FULL, title: 'parley run --mode record' }],
+        what: 'reports and recordings replaced whole or not at all; a full disk under the run history refuses the run before it starts: exit 2, `disk full: nothing was changed`, no run folder, no unfinished run',
+        tests: [
+          { file: DISK_FULL, title: 'parley run --mode record' },
+          { file: 'apps/cli/src/history-disk-full.test.ts', title: 'refuses the run with "disk full", exit 2' },
+        ],
       },
       paths: {
         status: 'holds',
@@ -94,7 +97,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: 'a damaged recording: exit 2 with file:line',
         tests: [{ file: FUZZ, title: '' }],
       },
-      'full disk': unchecked('a full disk under `.parley/parley.db` reads as "disk I/O error" and leaves an unfinished run (issue 24, item 13)'),
+      'full disk': {
+        status: 'holds',
+        what: 'a full disk under `.parley/parley.db` (or the report folder): exit 2, `disk full: nothing was changed`; the database byte for byte as it was, no run folder, no unfinished run. Not yet tried: a disk that fills up under the history while the run is going',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'the history unchanged, no run folder, no unfinished run' }],
+      },
       paths: {
         status: 'holds',
         what: 'a recording that is a FIFO is refused at once',

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { render } from 'ink';
+import { render, useApp } from 'ink';
 import { App } from './app.js';
-import { KeyboardProvider } from './components/keyboard.js';
+import { KeyboardProvider, useKeys } from './components/keyboard.js';
 import type { Route } from './routes.js';
 import { colourFromEnv, makeTheme, ThemeProvider } from './theme.js';
 import { TuiServicesProvider, type TuiServices } from './tui-context.js';
 
-export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode' | 'exitNow'> {
+export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode' | 'exitNow' | 'setFarewell'> {
   start: Route['screen'];
 }
 
@@ -16,15 +16,24 @@ export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitC
  */
 export async function runTui(options: TuiOptions): Promise<number> {
   let exitCode = 0;
+  let farewell: readonly string[] = [];
+  // After Ink has left the alternate screen: what stays on the shell's screen.
+  const sayFarewell = () => {
+    if (farewell.length > 0) process.stdout.write(`${farewell.join('\n')}\n`);
+  };
   const services: TuiServices = {
     ...options,
     openInEditor: (file) => openInEditor(file, options.env),
     setExitCode: (code) => {
       exitCode = code;
     },
+    setFarewell: (lines) => {
+      farewell = lines;
+    },
     exitNow: (code) => {
       // Ink first gives the terminal back (raw mode off, cursor shown), then the process ends.
       instance.unmount();
+      sayFarewell();
       process.exit(code);
     },
   };
@@ -34,12 +43,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     <ThemeProvider theme={theme}>
       <TuiServicesProvider services={services}>
         <KeyboardProvider>
+          {options.start === 'live' ? null : <CtrlCQuits setExitCode={services.setExitCode} />}
           <App start={start} />
         </KeyboardProvider>
       </TuiServicesProvider>
     </ThemeProvider>,
     {
-      exitOnCtrlC: options.start !== 'live',
+      // Ctrl-C is a key like the others (CtrlCQuits; the live run stops on it), so it can set the exit code.
+      exitOnCtrlC: false,
       patchConsole: false,
       // The screens draw on the terminal's alternate screen, as less and vim do: the shell's own
       // screen and its scrollback are left alone and come back exactly as they were on leaving
@@ -62,7 +73,23 @@ export async function runTui(options: TuiOptions): Promise<number> {
     process.off('uncaughtException', crash);
     process.off('unhandledRejection', crash);
   }
+  sayFarewell();
   return exitCode;
+}
+
+/**
+ * Ctrl-C quits at once (unsaved scores are dropped, as the keys overlay says) with exit code 130,
+ * as an interrupted command does: scripts around `parley tui` can tell it from a normal quit.
+ */
+function CtrlCQuits({ setExitCode }: { setExitCode: (code: number) => void }) {
+  const { exit } = useApp();
+  useKeys((input, key) => {
+    if (key.ctrl && input === 'c') {
+      setExitCode(130);
+      exit();
+    }
+  });
+  return null;
 }
 
 /**

@@ -54,7 +54,7 @@ export function canaryWindow(rows: Iterable<CanaryLogRow>, options: { stable: st
 }
 
 /** A judged score as `parley monitor` stores it. */
-export interface StoredScore {
+interface StoredScore {
   conversation_id: string;
   metric: string;
   score: number | null;

@@ -61,7 +61,7 @@ export function conversationEnd(conversation: LoggedConversation): Date | undefi
 }
 
 /** Where a conversation stands against `--since`: in the window, ended before it, or without a turn timestamp to tell. */
-export function sinceWindow(conversation: LoggedConversation, since: Date): 'in' | 'before' | 'no_timestamp' {
+function sinceWindow(conversation: LoggedConversation, since: Date): 'in' | 'before' | 'no_timestamp' {
   const end = conversationEnd(conversation);
   if (end === undefined) return 'no_timestamp';
   return end < since ? 'before' : 'in';

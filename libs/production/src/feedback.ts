@@ -79,7 +79,7 @@ function feedbackWord(value: string): string {
  * Whether a feedback value is one Parley knows (so a neutral verdict is meant, not a guess): ±1
  * and 0, booleans, null, and the words of the lists. `7` or `"maybe"` are not.
  */
-export function isKnownFeedbackValue(value: number | string | boolean | null): boolean {
+function isKnownFeedbackValue(value: number | string | boolean | null): boolean {
   if (typeof value === 'number') return value === -1 || value === 0 || value === 1;
   if (typeof value === 'boolean' || value === null) return true;
   const word = feedbackWord(value);

@@ -37,7 +37,7 @@ export function parseJsonLines<Schema extends z.ZodType>(text: string, file: str
 }
 
 /** A line's value, or undefined (blank, or bad: the issue is added). */
-export function parseJsonLine<Schema extends z.ZodType>({ line, text }: LogLine, schema: Schema, what: string, issues: LogIssues): z.output<Schema> | undefined {
+function parseJsonLine<Schema extends z.ZodType>({ line, text }: LogLine, schema: Schema, what: string, issues: LogIssues): z.output<Schema> | undefined {
   if (text.trim() === '') return undefined;
   const parsed = parseJson(text, line, issues);
   if (parsed === NOT_JSON) return undefined;

@@ -52,7 +52,7 @@ export class LogIssues {
  * other lines are handed on as text. A carriage return before the line feed is dropped, and a
  * byte-order mark at the start of the first line.
  */
-export class LineSplitter {
+class LineSplitter {
   private parts: Buffer[] = [];
   private length = 0;
   private tooLong = false;

@@ -7,7 +7,7 @@ import type { ScenarioBudget } from './budget.js';
  * it): the provider then stops at the model's own limit, which Parley does not know. Set
  * `max_tokens` on agents and the simulator for a bound that holds whatever the model.
  */
-export const UNCAPPED_OUTPUT_TOKENS = 16_384;
+const UNCAPPED_OUTPUT_TOKENS = 16_384;
 
 /**
  * The most one call can cost (USD), known before it is sent: every byte of what is sent counted as

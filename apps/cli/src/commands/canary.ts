@@ -60,7 +60,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** `parley canary assign`: one line per id; exit 2 for a bad --rollout or no ids at all. */
-export async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => AsyncIterable<Buffer | string>): Promise<number> {
+async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => AsyncIterable<Buffer | string>): Promise<number> {
   const rolloutPercent = Number(flags.rollout.replace(/%$/, ''));
   try {
     bucketThreshold(flags.rollout.trim() === '' ? Number.NaN : rolloutPercent);

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
 
-export interface ShowReportFlags {
+interface ShowReportFlags {
   port?: string;
   /** `--no-open` sets it to false. */
   open?: boolean;
@@ -26,14 +26,14 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** The page to serve: a file to read at each request, or a page made from a report.json (a run from before report.html existed). */
-export type ReportPage = { file: string } | { html: string; from: string };
+type ReportPage = { file: string } | { html: string; from: string };
 
 /**
  * Finds the page `parley show-report` serves: an .html file as given; a folder's report.html, or
  * one made from its report.json; a run of the history (id or unique prefix) by its report folder;
  * without an argument, the latest run. ConfigError (exit 2) when there is none.
  */
-export async function findReportPage(target: string | undefined, cwd: string): Promise<ReportPage> {
+async function findReportPage(target: string | undefined, cwd: string): Promise<ReportPage> {
   if (target !== undefined && existsSync(resolve(cwd, target))) return pageIn(resolve(cwd, target), target);
   const { defaultStorePath, openStore } = await import('@parley/store');
   const storePath = defaultStorePath(cwd);
@@ -65,7 +65,7 @@ async function pageIn(path: string, shown: string): Promise<ReportPage> {
  * Serves `page` at `/` on 127.0.0.1 (every other path is 404) and resolves with the server once it
  * listens. A file is read at each request, so a reload shows a report written since.
  */
-export function serveReportPage(page: ReportPage, port: number): Promise<Server> {
+function serveReportPage(page: ReportPage, port: number): Promise<Server> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if ((request.method !== 'GET' && request.method !== 'HEAD') || (path !== '/' && path !== '/report.html')) {
@@ -100,7 +100,7 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
  * opens it in the default browser when a person at a terminal with a display runs it, and stops
  * on Ctrl-C.
  */
-export async function showReportCommand(target: string | undefined, flags: ShowReportFlags, context: CommandContext): Promise<number> {
+async function showReportCommand(target: string | undefined, flags: ShowReportFlags, context: CommandContext): Promise<number> {
   const port = flags.port === undefined ? 0 : integerFlag('--port', flags.port, 0);
   const page = await findReportPage(target, context.cwd);
   let server: Server;

@@ -151,7 +151,7 @@ function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; dept
  * The footer's keys with the overlay's longer explanations in their place (a key in both is
  * listed once, explained the longer way), then the keys only the overlay lists.
  */
-export function overlayKeys(keys: readonly KeyHint[], moreKeys: readonly KeyHint[]): KeyHint[] {
+function overlayKeys(keys: readonly KeyHint[], moreKeys: readonly KeyHint[]): KeyHint[] {
   const longer = new Map(moreKeys.map(([key, action]) => [key, action]));
   return [...keys.map(([key, action]): KeyHint => [key, longer.get(key) ?? action]), ...moreKeys.filter(([key]) => !keys.some(([own]) => own === key))];
 }

@@ -6,7 +6,7 @@ import type { Route } from './routes.js';
 import { colourFromEnv, makeTheme, ThemeProvider } from './theme.js';
 import { TuiServicesProvider, type TuiServices } from './tui-context.js';
 
-export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode' | 'exitNow'> {
+export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitCode' | 'exitNow' | 'setFarewell'> {
   start: Route['screen'];
 }
 
@@ -16,15 +16,24 @@ export interface TuiOptions extends Omit<TuiServices, 'openInEditor' | 'setExitC
  */
 export async function runTui(options: TuiOptions): Promise<number> {
   let exitCode = 0;
+  let farewell: readonly string[] = [];
+  // After Ink has left the alternate screen: what stays on the shell's screen.
+  const sayFarewell = () => {
+    if (farewell.length > 0) process.stdout.write(`${farewell.join('\n')}\n`);
+  };
   const services: TuiServices = {
     ...options,
     openInEditor: (file) => openInEditor(file, options.env),
     setExitCode: (code) => {
       exitCode = code;
     },
+    setFarewell: (lines) => {
+      farewell = lines;
+    },
     exitNow: (code) => {
       // Ink first gives the terminal back (raw mode off, cursor shown), then the process ends.
       instance.unmount();
+      sayFarewell();
       process.exit(code);
     },
   };
@@ -62,6 +71,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     process.off('uncaughtException', crash);
     process.off('unhandledRejection', crash);
   }
+  sayFarewell();
   return exitCode;
 }
 

@@ -28,6 +28,11 @@ export interface TuiServices {
   exitNow?(code: number): void;
   /** The exit code `parley tui` ends with (the live run view sets the run's own: 0, 1 or 2). */
   setExitCode(code: number): void;
+  /**
+   * Lines printed on the shell's own screen once the TUI has left the alternate one (the live run's
+   * id, status and resume command, as `parley run` leaves them). Optional: tests render without it.
+   */
+  setFarewell?(lines: readonly string[]): void;
   /** Opens a file in the user's editor and resolves when the editor exits (the TUI pauses meanwhile). */
   openInEditor(file: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { addCost, emptyCost, type InterruptSignal, type MetricResult, type RunMode, type ScenarioResult } from '@parley/core';
+import { addCost, emptyCost, type CostSummary, type InterruptSignal, type MetricResult, type RunMode, type ScenarioResult } from '@parley/core';
 import { countStatuses, exitCodeFor, finishedRunStatus, interruptedExitCode, type RunWarning } from '@parley/gate';
 import { baselineReport, type BaselineSource } from './baseline-report.js';
 import {
@@ -38,6 +38,11 @@ export interface RunInfo {
   interrupted?: boolean | InterruptSignal;
   /** Scenarios the run was to run; an interrupted run's report says how many of them ran. Default: the results given. */
   planned?: number;
+  /**
+   * What the calls of scenarios still running when the run stopped cost: they have no result, but
+   * the providers answered (and billed) them, so they count in the run's cost.
+   */
+  unfinished_cost?: CostSummary;
   /** `--repeat N`; recorded in the report when N > 1. */
   repeat?: number;
   selection?: RunSelection;
@@ -94,7 +99,9 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
   const redactor = options.redactor ?? floorRedactor();
   const redacted = options.alreadyRedacted === true ? [...results] : results.map((result) => redactResultContent(result, redactor));
   const sorted = redacted.sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
-  const cost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
+  const finishedCost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
+  const unfinished = run.unfinished_cost !== undefined && run.unfinished_cost.calls > 0 ? run.unfinished_cost : undefined;
+  const cost = unfinished ? addCost(finishedCost, unfinished) : finishedCost;
   const warnings = [...(run.warnings ?? [])];
   const marks = new Map((run.flaky_marks ?? []).map((mark) => [mark.scenario_id, mark]));
   const interrupted: InterruptSignal | undefined = run.interrupted === true ? 'SIGINT' : run.interrupted === false ? undefined : run.interrupted;
@@ -111,7 +118,15 @@ export function buildReport(run: RunInfo, results: readonly ReportInput[], optio
     exit_code: interrupted !== undefined ? interruptedExitCode(interrupted) : exitCodeFor(sorted, { strict: run.strict, warnings }),
     strict: run.strict,
     ...(interrupted !== undefined
-      ? { interruption: { signal: interrupted, ran: sorted.length, planned: Math.max(run.planned ?? sorted.length, sorted.length), resume: resumeCommand(run.run_id) } }
+      ? {
+          interruption: {
+            signal: interrupted,
+            ran: sorted.length,
+            planned: Math.max(run.planned ?? sorted.length, sorted.length),
+            resume: resumeCommand(run.run_id),
+            ...(unfinished ? { unfinished_cost: { ...unfinished } } : {}),
+          },
+        }
       : {}),
     started_at: run.started_at,
     finished_at: run.finished_at,

@@ -64,6 +64,8 @@ export interface RunInterruption {
   planned: number;
   /** The command that finishes the run under the same id: `parley run --resume <run_id>`. */
   resume: string;
+  /** The calls of the scenarios cut short (no result): counted in the run's `cost` all the same. */
+  unfinished_cost?: CostSummary;
 }
 
 export interface BudgetReport {

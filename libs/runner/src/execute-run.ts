@@ -1,9 +1,10 @@
 import { setMaxListeners } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pLimit from 'p-limit';
-import type { InterruptSignal, ScenarioResult } from '@parley/core';
+import { addCost, emptyCost, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
 import type { LoadedScenario } from '@parley/config';
 import type { CrossCheckPair } from '@parley/judge';
-import { preloadRecording, recordingPath } from '@parley/providers';
+import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
 import { redactResultContent, type BudgetReport, type JudgeReport, type ReportInput } from '@parley/reports';
 import type { ModelSpend } from '@parley/store';
 import { erroredBySweep, liveRunParts, skippedForBudget, type LiveRunParts } from './live-run.js';
@@ -13,7 +14,7 @@ import { runRepeated } from './repeat-scenario.js';
 import { recordingKeeper, rerecordingsDir } from './rerecording.js';
 import { RunJudging } from './run-judging.js';
 import { DEFAULT_CONCURRENCY, type RunDependencies } from './run-options.js';
-import { runScenario, type ScenarioRunContext } from './scenario-run.js';
+import { runScenario, summariseCost, type ScenarioRunContext } from './scenario-run.js';
 import { recordingsDir } from './suite-paths.js';
 import { newSession } from './session.js';
 
@@ -31,6 +32,8 @@ export interface ExecutedRun {
   judging: { report: JudgeReport | undefined; crossCheckPairs: readonly CrossCheckPair[] };
   /** The signal that stopped the run, when one did. */
   interruptedBy: InterruptSignal | undefined;
+  /** What the calls of scenarios cut short by the signal cost (they have no result). */
+  unfinishedCost: CostSummary;
 }
 
 /**
@@ -53,6 +56,8 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     run.emitFinished(result, redacted);
   };
 
+  // Calls of a scenario that Ctrl-C cuts short were answered and billed: they count in the run's cost.
+  let unfinishedCost = emptyCost();
   const live = liveRunParts(suite, mode, options, dependencies, previous);
   const sweepFailure = await live.sweep(plan.runId, options.signal);
   const judging = RunJudging.create({
@@ -74,20 +79,29 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
       run.emit({ type: 'scenario_started', run_id: plan.runId, scenario_id: id });
       // Replayed calls read the recording: parse it once for the conversation and its judges.
       const release = mode === 'replay' || options.judgeMode === 'replay' ? preloadRecording(recordingPath(recordingsDir(suite), id)) : undefined;
+      const calls: CallRecord[] = [];
+      const onCall: ScenarioRunContext['onCall'] = (call, usd) => {
+        calls.push(call);
+        context.onCall?.(call, usd);
+      };
+      const cutShort = (): void => {
+        unfinishedCost = addCost(unfinishedCost, summariseCost(calls, suite.config.pricing));
+      };
       const repeated = await runRepeated(
         options.repeat ?? 1,
         (attempt, cassette) =>
           runScenario(scenario, newSession(plan.runId, id, dependencies.random), {
             ...context,
+            onCall,
             ...(cassette ? { cassette, attempt } : {}),
             onTurn: (turn) => run.emit({ type: 'turn_completed', run_id: plan.runId, scenario_id: id, turn }),
           }),
         { ...(options.signal ? { signal: options.signal } : {}), onAttempt: (attempt, result) => run.store.saveScenarioResult(plan.runId, result, attempt) },
       );
       release?.();
-      if (repeated === null) return; // Ctrl-C stopped its attempts: not a finished result
+      if (repeated === null) return cutShort(); // Ctrl-C stopped its attempts: not a finished result
       const { result } = repeated;
-      if (options.signal?.aborted && result.status === 'error') return; // cut short by Ctrl-C: not a finished result
+      if (options.signal?.aborted && result.status === 'error') return cutShort(); // cut short by Ctrl-C: not a finished result
       finish(result, repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
     };
 
@@ -98,6 +112,9 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     await Promise.all(
       plan.pending.map((scenario) =>
         limit(async () => {
+          // A replayed scenario never waits on the network: without a turn of the event loop
+          // between scenarios a Ctrl-C or SIGTERM would only be heard after the last one.
+          await nextTurn();
           if (fatal !== undefined || options.signal?.aborted) return;
           try {
             await runOne(scenario);
@@ -118,6 +135,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
       ...budgetAndSpend(live, judging),
       judging: { report: judging.judgeRun?.report(), crossCheckPairs: judging.judgeRun?.crossCheckPairs() ?? [] },
       interruptedBy: options.signal?.aborted ? interruptSignalOf(options.signal) : undefined,
+      unfinishedCost,
     };
   } finally {
     judging.close();

@@ -53,7 +53,7 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
       duration_ms: durationMs,
       git_sha: gitSha,
       config_fingerprint: plan.fingerprint,
-      ...(executed.interruptedBy !== undefined ? { interrupted: executed.interruptedBy } : {}),
+      ...(executed.interruptedBy !== undefined ? { interrupted: executed.interruptedBy, unfinished_cost: executed.unfinishedCost } : {}),
       planned: plan.gate.scenarios.length,
       ...(executed.budget ? { budget: executed.budget } : {}),
       ...(judge ? { judge } : {}),

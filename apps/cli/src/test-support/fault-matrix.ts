@@ -80,7 +80,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'run (replay)',
     cells: {
-      signals: unchecked('Ctrl-C / SIGTERM act only after the last scenario (issue 24, item 1)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM as in a live run: no new scenario starts, `interrupted`, exit 130 / 143, report written, `--resume` replays only the rest (the run gives the signal a turn of the event loop between scenarios)',
+        tests: [{ file: 'apps/cli/src/replay-interrupt.test.ts', title: 'stops starting scenarios, writes its report as interrupted' }],
+      },
       timeouts: notNetworked('a replay'),
       'bad input': {
         status: 'holds',
@@ -98,7 +102,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'calibrate judge',
     cells: {
-      signals: unchecked('Ctrl-C stores the session as finished, with the aborted calls as errors (issue 24, item 3)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM: no new rating starts, paid ratings kept, aborted calls never stored as errors; the session is `interrupted` (unfinished: `calibrate report` leaves it out unless given `--session`), exit 130 / 143, `--resume SESSION` asks only for the ratings it lacks',
+        tests: [{ file: 'apps/cli/src/calibrate-interrupt.test.ts', title: 'the session is interrupted (not finished, not reported)' }],
+      },
       timeouts: {
         status: 'holds',
         what: 'the judges call providers through the same deadline as a run',

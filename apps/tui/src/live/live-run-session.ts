@@ -66,7 +66,15 @@ export class LiveRunSession {
         this.changed();
       }),
     ).then(
-      (outcome) => this.finish({ kind: 'finished', outcome }, outcome.exit_code),
+      (outcome) => {
+        // Left on the shell's screen after the TUI closes, as `parley run` leaves it.
+        const report = outcome.report;
+        this.services.setFarewell?.([
+          `run ${outcome.run_id} · ${report.status} (exit ${outcome.exit_code}) · ${report.results.length} of ${report.interruption?.planned ?? report.results.length} scenarios · report ${outcome.out_dir}`,
+          ...(report.interruption ? [`finish it with: ${report.interruption.resume}`] : []),
+        ]);
+        this.finish({ kind: 'finished', outcome }, outcome.exit_code);
+      },
       (error: unknown) => {
         if (isConfigError(error)) this.finish({ kind: 'config-error', issues: error.issues }, EXIT_CONFIG_ERROR);
         else this.finish({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }, EXIT_INTERNAL_ERROR);

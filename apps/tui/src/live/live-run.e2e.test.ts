@@ -53,8 +53,11 @@ describe.skipIf(!TmuxSession.available())('parley tui run in a real terminal (tm
     expect(screen).toMatch(/✓ s1\s+pass/);
     expect(screen).toMatch(/s4\s+not started/);
     session.keys('q');
-    await session.waitFor((text) => text.includes('[exit 130]'));
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(screen)![1]!;
+    // Back on the shell's own screen, the run's id, status and resume command stay (as `parley run` leaves them).
+    const shell = await session.waitFor((text) => text.includes('[exit 130]'));
+    expect(shell).toContain(`run ${runId} · interrupted (exit 130) · 1 of 4 scenarios`);
+    expect(shell).toContain(`finish it with: parley run --resume ${runId}`);
     const store = openStore(join(cwd, '.parley/parley.db'));
     try {
       expect(store.finishedScenarioIds(runId)).toEqual(['s1']);

@@ -52,9 +52,10 @@ run_printed_steps() {
     case "$line" in
       *"in a second terminal"*)
         echo "\$ $command &"
-        PORT=$port bash -c "$command" >/dev/null 2>&1 &
+        PORT=$port bash -c "exec $command" >"$work/stub.out" 2>&1 </dev/null &
         stub_pid=$!
-        until node -e "fetch('http://127.0.0.1:$port/').then(() => process.exit(0), () => process.exit(1))" 2>/dev/null; do sleep 0.2; done
+        for _ in $(seq 1 150); do grep -q 'listening on' "$work/stub.out" && break; sleep 0.2; done
+        grep -q 'listening on' "$work/stub.out" || { cat "$work/stub.out"; return 1; }
         ;;
       "  npx parley run "*"--mode record"*)
         echo "\$ $command"

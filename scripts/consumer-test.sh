@@ -129,7 +129,7 @@ for major in "${majors[@]}"; do
     mode=full; [ "$major" != "${majors[0]}" ] && mode=quick
     init_all_kinds "" "$mode"
     test ! -e .github
-    grep -q '^# yaml-language-server: \$schema=../node_modules/parley-eval/schemas/scenario.schema.json$' suite-openai/scenarios/first_conversation.yaml
+    grep -q '^# yaml-language-server: \$schema=../../node_modules/parley-eval/schemas/scenario.schema.json$' suite-openai/scenarios/first_conversation.yaml
     test -f node_modules/parley-eval/schemas/suite.schema.json
 
     step "node $(node --version): the same in a sub-folder project (packages/assistant), with --github"

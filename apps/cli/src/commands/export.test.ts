@@ -126,6 +126,30 @@ describe('parley export --to langfuse (the binary, against fake-langfuse)', () =
     expect(missing.stderr).toContain('exporting to Langfuse needs LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY in the environment');
   });
 
+  it('ends, naming the timeout, when Langfuse takes the connection and never answers (export and run --export)', async () => {
+    const work = copyExample('booking');
+    const report = await replayRun(work, '.');
+    const { createServer } = await import('node:net');
+    const held: Array<{ destroy(): void }> = [];
+    const hung = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+      const env = { ...KEYS, LANGFUSE_HOST: url, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '200', PARLEY_LANGFUSE_TIMEOUT_MS: '1500' };
+      const timedOut = /no answer within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|did not take the traces within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\)/;
+      const exported = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env });
+      expect(exported.status, exported.stderr).toBe(1);
+      expect(exported.stderr).toMatch(timedOut);
+      const run = await parleyAsync(['run', '.', '--mode', 'replay', '--export', 'langfuse', '--out', 'out-hung'], { cwd: work, env });
+      // The run ends: its reports written, the gate's exit code kept, the export's failure said.
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(timedOut);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
+  });
+
   it('parley run --export langfuse runs, then exports, keeping the gate\'s exit code', async () => {
     const work = copyExample('booking');
     const server = await fakeLangfuse();

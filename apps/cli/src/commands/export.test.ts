@@ -7,6 +7,7 @@ import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample } from '../test-support/example-copy.js';
 import { parleyAsync } from '../test-support/parley-process.js';
+import { silentServer } from '../test-support/silent-server.js';
 
 const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-export-test', LANGFUSE_SECRET_KEY: 'sk-lf-export-test' };
 
@@ -129,12 +130,9 @@ describe('parley export --to langfuse (the binary, against fake-langfuse)', () =
   it('ends, naming the timeout, when Langfuse takes the connection and never answers (export and run --export)', async () => {
     const work = copyExample('booking');
     const report = await replayRun(work, '.');
-    const { createServer } = await import('node:net');
-    const held: Array<{ destroy(): void }> = [];
-    const hung = createServer((socket) => void held.push(socket));
-    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const hung = await silentServer();
     try {
-      const url = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+      const url = hung.url;
       const env = { ...KEYS, LANGFUSE_HOST: url, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '200', PARLEY_LANGFUSE_TIMEOUT_MS: '1500' };
       const timedOut = /no answer within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|did not take the traces within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\)/;
       const exported = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env });
@@ -145,8 +143,7 @@ describe('parley export --to langfuse (the binary, against fake-langfuse)', () =
       expect(run.status, run.stderr).toBe(0);
       expect(run.stderr).toMatch(timedOut);
     } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise<void>((resolve) => hung.close(() => resolve()));
+      await hung.close();
     }
   });
 

@@ -68,14 +68,14 @@ process.on('uncaughtException', internalError);
 process.on('unhandledRejection', internalError);
 
 // Ctrl-C stops starting scenarios (or ratings) and lets the command keep what finished; a second
-// Ctrl-C quits at once. For `parley run` and `parley calibrate judge`, SIGTERM (what CI runners and
-// `timeout` send) does the same, and the command then exits 143; other commands end on SIGTERM as
-// any process does.
+// Ctrl-C quits at once. For `parley run`, `parley monitor` and `parley calibrate judge`, SIGTERM
+// (what CI runners, cron and `timeout` send) does the same, and the command then exits 143; other
+// commands end on SIGTERM as any process does.
 const controller = new AbortController();
 const args = process.argv.slice(2);
 const words = args.filter((arg) => !arg.startsWith('-'));
 const command = words[0];
-const paysPerItem = command === 'run' || (command === 'calibrate' && words[1] === 'judge');
+const paysPerItem = command === 'run' || command === 'monitor' || (command === 'calibrate' && words[1] === 'judge');
 const graceful = paysPerItem ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;
 for (const [signal, code] of graceful) {

@@ -19,7 +19,7 @@ export interface LangfuseClientOptions {
 }
 
 /** The timeouts when neither the target nor the caller sets them. */
-const DEFAULT_LANGFUSE_TIMEOUTS = { connectTimeoutMs: 10_000, totalTimeoutMs: 120_000 } as const;
+export const DEFAULT_LANGFUSE_TIMEOUTS = { connectTimeoutMs: 10_000, totalTimeoutMs: 120_000 } as const;
 
 type Query = Record<string, string | undefined>;
 

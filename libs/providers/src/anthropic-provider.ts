@@ -6,7 +6,7 @@ import { callSdk, lazySdkClient, type SdkClientOptions } from './sdk-client.js';
 export type AnthropicProviderOptions = SdkClientOptions;
 
 /** Anthropic requires max_tokens; used when the agent or judge config gives none. */
-const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
 /** The forced tool through which a schema-constrained answer comes back (judges answer JSON: docs/file-formats.md, "Judge metrics"). */
 export const STRUCTURED_ANSWER_TOOL = 'respond';
 

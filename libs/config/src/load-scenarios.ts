@@ -1,4 +1,5 @@
-import { basename, extname, relative, sep } from 'node:path';
+import { globSync as globSyncNode, statSync } from 'node:fs';
+import { basename, extname, join, relative, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
@@ -64,7 +65,7 @@ export function displayPath(dir: string, file: string): string {
 export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const { dir, config, suite } = context;
   const issues: ConfigIssue[] = [];
-  const files = globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }).sort();
+  const files = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualFiles(context)])].sort();
   if (files.length === 0) {
     issues.push(suite.issueAt(['scenarios'], `no scenario files match "${config.scenarios}"`, { severity: 'warning' }));
   }
@@ -161,4 +162,25 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
   const problem = restrictedVerticalProblem(config.redaction, data.vertical);
   return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];
+}
+
+/**
+ * Matches of the scenarios glob that are neither regular files nor folders (a FIFO, socket or
+ * device). tinyglobby leaves them out silently; Node's own glob lists them, so they are read, and
+ * refused with their path like any other unreadable scenario, instead of being skipped.
+ */
+function unusualFiles(context: ScenarioLoadContext): string[] {
+  const { dir, config } = context;
+  const ignored = new Set(globSyncNode(context.ignore, { cwd: dir }));
+  return globSyncNode(config.scenarios, { cwd: dir })
+    .filter((path) => !ignored.has(path))
+    .map((path) => join(dir, path))
+    .filter((file) => {
+      try {
+        const stats = statSync(file);
+        return !stats.isFile() && !stats.isDirectory();
+      } catch {
+        return false;
+      }
+    });
 }

@@ -7,6 +7,8 @@
 #   run       `parley run` with the inputs (suite, mode, shard, baseline, budget, args); the report
 #             folder, exit code, status and artifact name go to $GITHUB_OUTPUT
 #   merge     `parley merge-reports` over the shard reports downloaded to .parley/shards/
+#   link      after the report folder was uploaded: a link to the artifact in the step summary,
+#             saying how to open its report.html
 #   gate      fails the step with parley's exit code (unless input `fail` is false), after the
 #             report was uploaded
 #
@@ -102,6 +104,17 @@ merge() {
   finish "$out" parley-report merge-reports
 }
 
+link() {
+  local dir="${PARLEY_REPORT_DIR:-}" name="${PARLEY_ARTIFACT_NAME:-parley-report}" url="${PARLEY_ARTIFACT_URL:-}"
+  if [ -z "$dir" ] || [ ! -f "$dir/report.html" ]; then
+    echo "no report.html to link"
+    return 0
+  fi
+  local artifact="\`$name\`"
+  if [ -n "$url" ]; then artifact="[$name]($url)"; fi
+  summary '' "**HTML report**: the artifact $artifact holds \`report.html\`, the run as one page (failures first, each conversation with its judges' reasons): download it, unzip, open \`report.html\` in a browser, or run \`npx parley show-report .\` in the unzipped folder."
+}
+
 gate() {
   local code="${PARLEY_EXIT_CODE:-}"
   if [ -z "$code" ]; then
@@ -116,6 +129,6 @@ gate() {
 }
 
 case "${1:-}" in
-  install | run | merge | gate) "$1" ;;
-  *) echo "usage: $0 install|run|merge|gate" >&2; exit 2 ;;
+  install | run | merge | link | gate) "$1" ;;
+  *) echo "usage: $0 install|run|merge|link|gate" >&2; exit 2 ;;
 esac

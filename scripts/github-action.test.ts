@@ -97,6 +97,17 @@ describe('the GitHub Action', () => {
     expect(merged.summary).toContain('### Blocking scenarios (7)');
     expect(merged.summary).toContain('### Advisory scenarios (1)');
 
+    expect(existsSync(join(merged.outputs['report-dir']!, 'report.html'))).toBe(true);
+    // After upload-artifact: the step summary links the artifact and says how to open report.html.
+    const link = step(dir, 'link', {
+      PARLEY_REPORT_DIR: merged.outputs['report-dir']!,
+      PARLEY_ARTIFACT_NAME: 'parley-report',
+      PARLEY_ARTIFACT_URL: 'https://github.com/acme/app/actions/runs/1/artifacts/2',
+    });
+    expect(link.status, link.stderr).toBe(0);
+    expect(link.summary).toContain('**HTML report**: the artifact [parley-report](https://github.com/acme/app/actions/runs/1/artifacts/2) holds `report.html`');
+    expect(step(dir, 'link', { PARLEY_REPORT_DIR: join(dir, 'nowhere') }).summary).toBe('');
+
     const gate = step(dir, 'gate', { PARLEY_EXIT_CODE: merged.outputs['exit-code']! });
     expect(gate.status).toBe(0);
   });

@@ -49,7 +49,7 @@ describe('--help of every command', () => {
   it('run names the variables it reads, and --reporter with its choices', async () => {
     const help = await parley(['run', '--help'], REPO_ROOT);
     for (const variable of ['OPENAI_API_KEY', 'PARLEY_BUDGET_USD', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NO_COLOR']) expect(help.stdout).toContain(variable);
-    expect(help.stdout).toMatch(/--reporter <name>\s+console \(default\), json, junit, markdown or github/);
+    expect(help.stdout).toMatch(/--reporter <name>\s+console \(default\), json, junit, markdown, github or\s+html/);
     expect(help.stdout).toMatch(/--format <format>/);
   });
 });

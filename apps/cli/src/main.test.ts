@@ -76,7 +76,7 @@ describe('parley run', () => {
     expect(unknown.stderr).toContain("unknown option '--frobnicate'");
     const unknownReporter = await parley(['run', '.', '--reporter', 'tap'], suite);
     expect(unknownReporter.code).toBe(2);
-    expect(unknownReporter.stderr).toContain('--reporter must be one of console, json, junit, markdown, github, got "tap"');
+    expect(unknownReporter.stderr).toContain('--reporter must be one of console, json, junit, markdown, github, html, got "tap"');
     const twoDocuments = await parley(['run', '.', '--reporter', 'json', '--reporter', 'junit'], suite);
     expect(twoDocuments.code).toBe(2);
     expect(twoDocuments.stderr).toContain('--reporter json and junit: each prints a document on stdout, choose one');

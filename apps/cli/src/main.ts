@@ -16,6 +16,7 @@ import * as recordings from './commands/recordings.js';
 import * as run from './commands/run.js';
 import * as runs from './commands/runs.js';
 import * as schema from './commands/schema.js';
+import * as showReport from './commands/show-report.js';
 import * as tui from './commands/tui.js';
 import * as validate from './commands/validate.js';
 import { printIssues } from './output/config-error-output.js';
@@ -36,6 +37,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   validate.register,
   compare.register,
   mergeReports.register,
+  showReport.register,
   promote.register,
   generate.register,
   exportRun.register,

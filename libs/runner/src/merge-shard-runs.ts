@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Clock, Random } from '@parley/core';
 import { buildBaseline } from '@parley/gate';
 import { compareAgents } from '@parley/compare';
+import { writeRunHtml } from '@parley/html-report';
 import { mergeShardReports, readReportFile, reportResultInput, writeReports, type RunReport } from '@parley/reports';
 import { defaultStorePath, openStore } from '@parley/store';
 import { writeBaselineFile } from './baseline-gating.js';
@@ -42,6 +43,7 @@ export function mergeShardRuns(options: MergeRunOptions, dependencies: { cwd: st
   const report: RunReport = agents === undefined ? merged : { ...facts, comparison: compareAgents(results, agents), counts, results };
   const outDir = resolve(dependencies.cwd, options.outDir ?? join('.parley', 'runs', runId));
   writeReports(outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
+  writeRunHtml(outDir, report);
 
   const store = openStore(options.storePath !== undefined ? resolve(dependencies.cwd, options.storePath) : defaultStorePath(dependencies.cwd));
   try {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { buildBaseline } from '@parley/gate';
+import { writeRunHtml } from '@parley/html-report';
 import { writeReports } from '@parley/reports';
 import { openModelSpend, type ModelSpend } from '@parley/store';
 import { writeBaselineFile } from './baseline-gating.js';
@@ -10,7 +11,7 @@ import type { RunPlan } from './plan-run.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOutcome } from './run-options.js';
 
 /**
- * The report phase: writes report.json, junit.xml and summary.md (and the step summary), adds the
+ * The report phase: writes report.json, junit.xml, summary.md and report.html (and the step summary), adds the
  * spend per model and the run's end to the history, announces `run_finished`, and writes the
  * baseline `--export-baseline` asked for (not for an interrupted run: its scores are partial).
  */
@@ -18,6 +19,7 @@ export function reportRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun, ve
   const { options, runId } = plan;
   const { report } = verdict;
   writeReports(plan.outDir, report, options.githubStepSummary ? { githubStepSummary: options.githubStepSummary } : {});
+  writeRunHtml(plan.outDir, report);
   saveModelSpend(plan.storePath, runId, executed.spend);
   run.store.finishRun(runId, {
     status: report.status,

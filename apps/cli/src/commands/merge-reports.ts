@@ -25,8 +25,8 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /**
- * `parley merge-reports DIR…`: the shard reports of one run merged into one report.json, junit.xml
- * and summary.md (also appended to $GITHUB_STEP_SUMMARY) and one exit code, as if the suite had
+ * `parley merge-reports DIR…`: the shard reports of one run merged into one report.json, junit.xml,
+ * report.html and summary.md (also appended to $GITHUB_STEP_SUMMARY) and one exit code, as if the suite had
  * run in one job. Shards of different suites, configurations or commits are refused with exit 2.
  */
 export async function mergeReportsCommand(paths: string[], flags: MergeReportsFlags, context: CommandContext): Promise<number> {

@@ -91,7 +91,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     colors.status(report.status, verdict) + first.slice(verdict.length),
     ...rest,
     ...(interruption !== undefined ? hangingWrap(`finish it with: ${interruption.resume}`, columns - 1, '  ') : []),
-    ...hangingWrap(`reports: ${outDir}/{report.json,junit.xml,summary.md}`, columns - 1, '  ').map(colors.dim),
+    ...hangingWrap(`reports: ${outDir}/{report.json,junit.xml,summary.md,report.html} (in a browser: parley show-report ${report.run_id})`, columns - 1, '  ').map(colors.dim),
     '',
   );
   return lines.join('\n');

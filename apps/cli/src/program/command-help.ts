@@ -57,6 +57,14 @@ export const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [['GITHUB_STEP_SUMMARY', 'summary.md is appended to this file']],
   },
+  'show-report': {
+    examples: [
+      ['parley show-report', "the latest run's report.html in a browser"],
+      ['parley show-report 20261126-101500 --port 9323', 'one run (an id prefix), on a port of your choice'],
+      ['parley show-report calibration/reports/2026-11-27.html', 'a calibration report page'],
+    ],
+    environment: [['DISPLAY, WAYLAND_DISPLAY', 'a browser is opened only on a terminal with a display (any on macOS and Windows)']],
+  },
   promote: {
     examples: [
       ['parley promote --logs logs.jsonl --feedback feedback.jsonl --since 7d', 'turn last week’s 👎 conversations into advisory scenarios'],

@@ -1,5 +1,6 @@
 import { consoleReporter } from './console.js';
 import { githubReporter } from './github.js';
+import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
 import { markdownReporter } from './markdown.js';
@@ -16,6 +17,7 @@ export const REPORTERS = {
   junit: junitReporter,
   markdown: markdownReporter,
   github: githubReporter,
+  html: htmlReporter,
 } as const satisfies Record<string, ReporterFactory>;
 
 export type ReporterName = keyof typeof REPORTERS;

@@ -3,8 +3,6 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCalibrationSet, openCalibrationStore, type CalibrationReport, type PairSource } from '@parley/calibration';
-import { readReportFile } from '@parley/reports';
-import { writeCalibrationHtml, writeRunHtml } from '../write-html.js';
 
 export const REPOSITORY = fileURLToPath(new URL('../../../../', import.meta.url));
 const PARLEY = join(REPOSITORY, 'apps/cli/bin/parley.js');
@@ -28,8 +26,8 @@ export interface BookingFixtures {
 /**
  * Runs the real CLI in `dir` on a copy of examples/booking (replayed from its recordings, no
  * network), with `spa_prompt_injection` made metadata_only, once as is and once comparing its two
- * agents, and `parley calibrate report` on a copy of the example calibration folder; then writes
- * the HTML pages of all three.
+ * agents, and `parley calibrate report` on a copy of the example calibration folder, each of
+ * which writes its HTML page.
  */
 export function makeBookingFixtures(dir: string): BookingFixtures {
   rmSync(dir, { recursive: true, force: true });
@@ -51,10 +49,9 @@ export function makeBookingFixtures(dir: string): BookingFixtures {
   // Exit 1 when the example's gate fails (cultural_appropriateness is below the minimum on purpose).
   parley(['calibrate', 'report', '--dir', 'calibration'], [0, 1]);
 
+  // The CLI writes report.html beside report.json, and the calibration page beside its report.
   const run = join(dir, 'run');
   const comparison = join(dir, 'comparison');
-  writeRunHtml(run, readReportFile(run));
-  writeRunHtml(comparison, readReportFile(comparison));
 
   const calibration = join(dir, 'calibration');
   const reportsDir = join(calibration, 'reports');
@@ -67,6 +64,6 @@ export function makeBookingFixtures(dir: string): BookingFixtures {
   } finally {
     store.close();
   }
-  const calibrationHtml = writeCalibrationHtml(reportsDir, calibrationReport, pairSource);
+  const calibrationHtml = join(reportsDir, reportFile.replace(/\.json$/, '.html'));
   return { dir, run, comparison, calibration, calibrationHtml, calibrationReport, pairSource };
 }

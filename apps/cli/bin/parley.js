@@ -67,13 +67,16 @@ const internalError = (error) => {
 process.on('uncaughtException', internalError);
 process.on('unhandledRejection', internalError);
 
-// Ctrl-C stops starting scenarios and lets the run write what finished; a second Ctrl-C quits at once.
-// For `parley run`, SIGTERM (what CI runners and `timeout` send) does the same, and the run then
-// exits 143; other commands end on SIGTERM as any process does.
+// Ctrl-C stops starting scenarios (or ratings) and lets the command keep what finished; a second
+// Ctrl-C quits at once. For `parley run`, `parley monitor` and `parley calibrate judge`, SIGTERM
+// (what CI runners, cron and `timeout` send) does the same, and the command then exits 143; other
+// commands end on SIGTERM as any process does.
 const controller = new AbortController();
 const args = process.argv.slice(2);
-const command = args.find((arg) => !arg.startsWith('-'));
-const graceful = command === 'run' ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
+const words = args.filter((arg) => !arg.startsWith('-'));
+const command = words[0];
+const paysPerItem = command === 'run' || command === 'monitor' || (command === 'calibrate' && words[1] === 'judge');
+const graceful = paysPerItem ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;
 for (const [signal, code] of graceful) {
   process.on(signal, () => {
@@ -82,7 +85,7 @@ for (const [signal, code] of graceful) {
     const again = signal === 'SIGINT' ? 'Ctrl-C again to quit now' : 'SIGTERM again to quit now';
     // show-report has no reports to finish: Ctrl-C stops its server.
     if (command === 'show-report') process.stderr.write('\nstopping the report server\n');
-    else process.stderr.write(`\nstopping (${signal}): finishing reports for the scenarios that completed (${again})\n`);
+    else process.stderr.write(`\nstopping (${signal}): keeping what completed, starting nothing new (${again})\n`);
     controller.abort(signal);
   });
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { render } from 'ink';
+import { render, useApp } from 'ink';
 import { App } from './app.js';
-import { KeyboardProvider } from './components/keyboard.js';
+import { KeyboardProvider, useKeys } from './components/keyboard.js';
 import type { Route } from './routes.js';
 import { colourFromEnv, makeTheme, ThemeProvider } from './theme.js';
 import { TuiServicesProvider, type TuiServices } from './tui-context.js';
@@ -43,12 +43,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     <ThemeProvider theme={theme}>
       <TuiServicesProvider services={services}>
         <KeyboardProvider>
+          {options.start === 'live' ? null : <CtrlCQuits setExitCode={services.setExitCode} />}
           <App start={start} />
         </KeyboardProvider>
       </TuiServicesProvider>
     </ThemeProvider>,
     {
-      exitOnCtrlC: options.start !== 'live',
+      // Ctrl-C is a key like the others (CtrlCQuits; the live run stops on it), so it can set the exit code.
+      exitOnCtrlC: false,
       patchConsole: false,
       // The screens draw on the terminal's alternate screen, as less and vim do: the shell's own
       // screen and its scrollback are left alone and come back exactly as they were on leaving
@@ -73,6 +75,21 @@ export async function runTui(options: TuiOptions): Promise<number> {
   }
   sayFarewell();
   return exitCode;
+}
+
+/**
+ * Ctrl-C quits at once (unsaved scores are dropped, as the keys overlay says) with exit code 130,
+ * as an interrupted command does: scripts around `parley tui` can tell it from a normal quit.
+ */
+function CtrlCQuits({ setExitCode }: { setExitCode: (code: number) => void }) {
+  const { exit } = useApp();
+  useKeys((input, key) => {
+    if (key.ctrl && input === 'c') {
+      setExitCode(130);
+      exit();
+    }
+  });
+  return null;
 }
 
 /**

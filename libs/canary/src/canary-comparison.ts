@@ -70,7 +70,12 @@ export interface CanaryComparison {
   feedback: FeedbackComparison | null;
   /** Null when no judged scores were available. */
   metrics: MetricComparison[] | null;
-  power: PowerSettings & { baseline: number; ratio: number; minimum_canary: number };
+  /**
+   * The sample-size calculation: `minimum_canary` is null when the stable 👎 rate leaves no room for
+   * a rise of `rise` (a rate above 1 − rise); `ratio_assumed` when an arm has no conversations and
+   * the ratio of a 5 % canary (19 : 1) stands in for the observed one.
+   */
+  power: PowerSettings & { baseline: number; ratio: number; ratio_assumed: boolean; minimum_canary: number | null };
   verdict: CanaryVerdict;
   /** Why, one sentence each, the deciding one first. */
   reasons: string[];
@@ -101,9 +106,11 @@ export function compareCanary(input: CanaryComparisonInput): CanaryComparison {
   const metrics = input.scores === undefined ? null : compareMetrics(input, stable, canary);
 
   const baseline = stableRate.conversations > 0 ? stableRate.rate : 0;
-  const ratio = canary.length > 0 && stable.length > 0 ? stable.length / canary.length : 19;
-  const minimum = minimumCanarySize(baseline, ratio, settings);
-  const power = { ...settings, baseline, ratio, minimum_canary: minimum };
+  const ratioAssumed = !(canary.length > 0 && stable.length > 0);
+  const ratio = ratioAssumed ? 19 : stable.length / canary.length;
+  // No rise of `rise` fits above a stable rate over 1 − rise (100 % 👎 cannot rise by 5 points).
+  const minimum = baseline + settings.rise > 1 + 1e-12 ? null : minimumCanarySize(baseline, ratio, settings);
+  const power = { ...settings, baseline, ratio, ratio_assumed: ratioAssumed, minimum_canary: minimum };
 
   const reasons: string[] = [];
   if (feedback?.worse) {
@@ -118,13 +125,20 @@ export function compareCanary(input: CanaryComparisonInput): CanaryComparison {
   }
   let verdict: CanaryVerdict;
   if (reasons.length > 0) verdict = 'rollback';
-  else if (canary.length < minimum || stable.length === 0) {
+  else if (stable.length === 0 && canary.length === 0) {
+    verdict = 'continue';
+    reasons.push('no conversations of either version in the window: nothing to compare yet');
+  } else if (stable.length === 0) {
+    verdict = 'continue';
+    reasons.push('no stable conversations in the window to compare with');
+  } else if (minimum === null) {
     verdict = 'continue';
     reasons.push(
-      stable.length === 0
-        ? 'no stable conversations in the window to compare with'
-        : `${canary.length} canary conversation${canary.length === 1 ? '' : 's'} of the ${minimum} needed to detect a ${points(settings.rise)} rise in 👎 rate (α ${settings.alpha} one-sided, power ${settings.power})`,
+      `the stable 👎 rate is ${percent(baseline)}: no rise of ${points(settings.rise)} fits above it, so the 👎 rate cannot tell the arms apart (read the feedback, or compare judged metrics with parley monitor)`,
     );
+  } else if (canary.length < minimum) {
+    verdict = 'continue';
+    reasons.push(`${canary.length} canary conversation${canary.length === 1 ? '' : 's'} of the ${minimum} needed to detect a ${points(settings.rise)} rise in 👎 rate (α ${settings.alpha} one-sided, power ${settings.power})`);
   } else {
     verdict = 'promote';
     reasons.push(

@@ -72,6 +72,18 @@ describe('commandAgent', () => {
     await transport.close();
   });
 
+  it('fails the turn for which the agent printed two JSON lines: the extra line never becomes the next turn\'s reply', async () => {
+    const transport = agent(
+      'twice',
+      `import { createInterface } from 'node:readline';
+for await (const line of createInterface({ input: process.stdin })) process.stdout.write(JSON.stringify({ reply: 'one' }) + '\\n' + JSON.stringify({ reply: 'two' }) + '\\n');`,
+    );
+    const error = await providerFailure(transport.send({ message: 'Habari' }));
+    expect(error.kind).toBe('agent');
+    expect(error.message).toContain('printed 2 lines for turn 1: the protocol is one JSON line per turn (the extra: {"reply":"two"})');
+    await transport.close();
+  });
+
   it('fails the turn when the process exits before replying, with its exit code and stderr', async () => {
     const transport = agent('crash', `process.stdin.once('data', () => { console.error('KeyError: tenant'); process.exit(3); });`);
     const error = await providerFailure(transport.send({ message: 'Habari' }));

@@ -92,9 +92,28 @@ export function commandAgent(options: CommandAgentOptions): AgentTransport {
     });
   };
 
+  let turn = 0;
+  /**
+   * The protocol is one line per turn: a line still queued when a turn has its reply (or when the
+   * next turn is sent) was printed for a turn that already had one. It is that turn's error, never
+   * the next turn's reply.
+   */
+  const extraLine = (of: number): ProviderError | undefined => {
+    const extra = lines.filter((line) => line.trim() !== '');
+    if (extra.length === 0) return undefined;
+    return new ProviderError(
+      'agent',
+      `agent command "${program}" printed ${extra.length + 1} lines for turn ${of}: the protocol is one JSON line per turn (the extra: ${tail(extra[0]!, 200)})`,
+      { details: printed() },
+    );
+  };
+
   return {
     async send(body, signal) {
       signal?.throwIfAborted();
+      const late = turn > 0 ? extraLine(turn) : undefined;
+      if (late) throw late;
+      turn += 1;
       child ??= start();
       if (exited === undefined) child.stdin.write(`${JSON.stringify(body)}\n`);
       for (;;) {
@@ -104,13 +123,17 @@ export function commandAgent(options: CommandAgentOptions): AgentTransport {
         }
         const line = event.line!;
         if (line.trim() === '') continue;
+        let reply: unknown;
         try {
-          return JSON.parse(line) as unknown;
+          reply = JSON.parse(line) as unknown;
         } catch {
           throw new ProviderError('agent', `agent command "${program}" printed a line that is not JSON: ${tail(line, 200)}`, {
             details: printed(),
           });
         }
+        const extra = extraLine(turn);
+        if (extra) throw extra;
+        return reply;
       }
     },
     async close() {

@@ -66,6 +66,12 @@ describe('moduleAgent', () => {
     expect(error.kind).toBe('agent');
     expect(error.message).toBe('module agent throws.mjs threw: KeyError: tenant');
     expect(error.details).toContain('throws.mjs');
+    // The agent's own frames, never the worker's URL-encoded source or Node's internals.
+    expect(error.details).toMatch(/at respond \(file:\/\/.*throws\.mjs:1:\d+\)/);
+    expect(error.details).not.toContain('data:text/javascript');
+    expect(error.details).not.toContain('%20');
+    expect(error.details).not.toContain('node:internal');
+    expect(error.details!.length).toBeLessThan(600);
     await transport.close();
   });
 

@@ -95,7 +95,7 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       if (turn?.id !== message.id) return;
       pending = undefined;
       if (message.type === 'reply') turn.settle({ answer: message.answer });
-      else if (message.type === 'threw') turn.settle({ error: agentError(`module agent ${name} threw: ${message.message}`, message.stack) });
+      else if (message.type === 'threw') turn.settle({ error: agentError(`module agent ${name} threw: ${message.message}`, message.stack === undefined ? undefined : agentStack(message.stack)) });
       else if (readAsCommonJs(options.file, message.message)) turn.settle({ error: new ProviderError('agent', commonJsTypeScriptMessage(options.file)) });
       else turn.settle({ error: agentError(message.message) });
     });
@@ -204,4 +204,17 @@ async function compileTypeScript(file: string): Promise<string> {
   const output = join(dirname(file), `.${basename(file, extname(file))}.parley-${process.pid}-${Date.now()}.mjs`);
   await compiler.build({ entryPoints: [file], outfile: output, bundle: true, packages: 'external', format: 'esm', platform: 'node', logLevel: 'silent' });
   return output;
+}
+
+/**
+ * An agent's stack as its author needs it: its own frames. The frames of Parley's worker (loaded
+ * from a `data:` URL that holds the worker's whole source, URL-encoded) and Node's internals
+ * are dropped; when none of the agent's frames is left, the first line (the error) stays.
+ */
+function agentStack(stack: string): string {
+  const lines = stack.split('\n');
+  const isFrame = (line: string) => /^\s+at /.test(line);
+  const ours = (line: string) => line.includes('data:text/javascript') || /\(?node:internal\//.test(line);
+  const kept = lines.filter((line) => !(isFrame(line) && ours(line)));
+  return kept.join('\n');
 }

@@ -21,11 +21,14 @@ export function alertWindows(input: MonitorInput, setup: MonitorSetup, plan: Mon
   const windowStart = new Date(now.getTime() - input.windowMs);
   const previousStart = new Date(windowStart.getTime() - input.windowMs * input.previousWindows);
   const end = new Date(now.getTime() + 1);
-  const windows = compareWindows(
-    store.scoresBetween(setup.suiteName, windowStart.toISOString(), end.toISOString()),
-    store.scoresBetween(setup.suiteName, previousStart.toISOString(), windowStart.toISOString()),
-    floors,
-    input.comparison ?? DEFAULT_WINDOW_COMPARISON,
-  );
+  const current = store.scoresBetween(setup.suiteName, windowStart.toISOString(), end.toISOString());
+  // A metric judged in an earlier run of the window (a language's fluency, a --metric of that run)
+  // keeps its floor while its scores are in the window, so an alert holds until the window
+  // recovers, not only in the run that judged it: the suite's settings, else the threshold it was
+  // judged with, else the metric's default.
+  for (const score of current) {
+    if (!floors.has(score.metric)) floors.set(score.metric, metricFloor({ metric: score.metric, ...(score.threshold !== null ? { threshold: score.threshold } : {}) }, suite, catalog.get(score.metric)));
+  }
+  const windows = compareWindows(current, store.scoresBetween(setup.suiteName, previousStart.toISOString(), windowStart.toISOString()), floors, input.comparison ?? DEFAULT_WINDOW_COMPARISON);
   return { windows, alerts: windows.flatMap((window) => window.alerts) };
 }

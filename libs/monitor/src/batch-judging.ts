@@ -44,6 +44,12 @@ export class BatchJudging {
       store: MonitorBatchStore;
       clientFor: (model: ModelRef) => BatchClient;
       clock: Clock;
+      /**
+       * The suite's judge models: a batch in progress is polled through the one of its provider and
+       * model, with that model's base_url and key, where it was sent (the store keeps only provider
+       * and model).
+       */
+      judgeModels?: readonly ModelRef[];
     },
   ) {}
 
@@ -52,7 +58,7 @@ export class BatchJudging {
     const { store, suite, clock } = this.options;
     const states: BatchState[] = [];
     for (const batch of store.inProgress(suite)) {
-      const model: ModelRef = { provider: batch.provider as ModelRef['provider'], model: batch.model };
+      const model: ModelRef = this.options.judgeModels?.find((known) => known.provider === batch.provider && known.model === batch.model) ?? { provider: batch.provider as ModelRef['provider'], model: batch.model };
       const poll = await this.options.clientFor(model).poll(batch.batch_id);
       const base = { batch_id: batch.batch_id, provider: batch.provider, model: batch.model, requests: batch.requests };
       if (poll.status === 'in_progress') states.push({ ...base, state: 'in_progress', detail: poll.detail });

@@ -1,8 +1,8 @@
-import type { ModelRef } from '@parley/config';
+import type { LoadedSuite, ModelRef } from '@parley/config';
 import type { MetricResult, Provider } from '@parley/core';
 import { JudgeRun, liveJudgeProvider, modelVersion } from '@parley/judge';
 import { conversationEnd, type LoggedConversation } from '@parley/production';
-import { createBatchClient, meteredProvider } from '@parley/providers';
+import { createBatchClient, meteredProvider, ProviderError } from '@parley/providers';
 import type { Redactor } from '@parley/redaction';
 import { openJudgeCache, openMonitorBatchStore, type MonitoredConversation, type MonitorScore, type MonitorStore } from '@parley/store';
 import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
@@ -15,6 +15,8 @@ export interface JudgedWindow {
   /** In the order of the log. */
   judged: JudgedConversation[];
   skipped_for_budget: ConversationRef[];
+  /** Planned conversations not judged because the run was interrupted (the next run judges them). */
+  not_judged: ConversationRef[];
   spend: JudgeSpend;
   batch: MonitorOutcome['batch'];
   /** Each judged conversation with its stored scores, in the order they were judged (what the send phase sends). */
@@ -58,6 +60,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           suite: setup.suiteName,
           store: batchStore,
           clock: input.clock,
+          judgeModels: suiteJudgeModels(suite.config.judge, setup.primary),
           clientFor: (model) =>
             createBatchClient({ kind: model.provider, ...(model.base_url ? { baseUrl: model.base_url } : {}), ...(model.api_key_env ? { apiKeyEnv: model.api_key_env } : {}), ...timeout }, input.env),
         })
@@ -74,6 +77,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
   };
   const judged: JudgedConversation[] = [];
   const skipped: ConversationRef[] = [];
+  const notJudged: ConversationRef[] = [];
   const waiting: PlannedJudging[] = [];
   const scored: JudgedWindow['scored'] = [];
   const saves = monitoredSaves(store);
@@ -88,11 +92,23 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
     const queue = [...items];
     const worker = async (): Promise<void> => {
       for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+        // Interrupted: no new conversation is started; what was judged is saved below.
+        if (input.signal?.aborted) {
+          notJudged.push({ source: item.source, conversation: item.conversation });
+          continue;
+        }
         if (budget.exhausted) {
           skipped.push({ source: item.source, conversation: item.conversation });
           continue;
         }
-        const answer = await judgeOne(item, judgeRun, providerOf, setup);
+        const answer = await judgeOne(item, judgeRun, providerOf, setup, input.signal);
+        if (input.signal?.aborted) {
+          // Cut short by the signal: its answered calls are paid (and their verdicts cached, so
+          // the next run does not pay again), but the conversation is not judged until it is whole.
+          spend.add(answer.spend);
+          notJudged.push({ source: item.source, conversation: item.conversation });
+          continue;
+        }
         if (answer.waitsForBatch) {
           waiting.push(item);
           continue;
@@ -132,7 +148,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
       for (;;) {
         waiting.length = 0;
         await judgeAll(pending, newJudgeRun());
-        if (batching.unsent === 0) break;
+        if (batching.unsent === 0 || input.signal?.aborted) break;
         noteBatches(await batching.submit());
         const states = await batching.collect();
         noteBatches(states);
@@ -148,6 +164,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
   return {
     judged: judged.sort((left, right) => compareSource(left.source, right.source)),
     skipped_for_budget: skipped,
+    not_judged: notJudged.sort((left, right) => compareSource(left.source, right.source)),
     spend,
     batch: batching === undefined ? null : { batches: [...batches.values()], waiting: waiting.map(({ source, conversation }) => ({ source, conversation })).sort((left, right) => compareSource(left.source, right.source)) },
     scored,
@@ -160,6 +177,7 @@ async function judgeOne(
   judgeRun: JudgeRun,
   providerOf: (model: ModelRef) => Provider,
   setup: MonitorSetup,
+  interrupt: AbortSignal | undefined,
 ): Promise<{ results: MetricResult[]; spend: JudgeSpend; waitsForBatch: boolean }> {
   const spend = new JudgeSpend(setup.pricing);
   let waitsForBatch = false;
@@ -167,8 +185,11 @@ async function judgeOne(
     const inner = meteredProvider(providerOf(model), (call) => spend.addCall(call));
     return {
       async complete(request, context, signal) {
+        // After the signal no call starts (a vote or the next metric of this conversation), and calls in flight are aborted.
+        if (interrupt?.aborted) throw new ProviderError('aborted', 'interrupted before the call', { context });
+        const both = interrupt === undefined ? signal : signal === undefined ? interrupt : AbortSignal.any([signal, interrupt]);
         try {
-          return await inner.complete(request, context, signal);
+          return await inner.complete(request, context, both);
         } catch (error) {
           if (error instanceof BatchPendingError) waitsForBatch = true;
           throw error;
@@ -183,6 +204,7 @@ async function judgeOne(
     expectations: item.expectations,
     promptVersion: promptVersionOf(conversation) ?? PRODUCTION_PROMPT_VERSION,
     provider: metered,
+    ...(interrupt !== undefined ? { signal: interrupt } : {}),
   });
   return { results, spend, waitsForBatch };
 }
@@ -216,6 +238,12 @@ function storedScore(result: MetricResult, redactor: Redactor, judgeModel: strin
     reason: redactor.text(result.reason),
     judge_model: judgeModel,
   };
+}
+
+/** Every judge model the suite names (primary, cross-check, a voting panel), the primary first. */
+function suiteJudgeModels(judge: LoadedSuite['config']['judge'], primary: ModelRef): ModelRef[] {
+  const panel = Array.isArray(judge?.votes_on_fail) ? judge.votes_on_fail : [];
+  return [primary, ...(judge?.cross_check ? [judge.cross_check] : []), ...panel];
 }
 
 function promptVersionOf(conversation: LoggedConversation): string | undefined {

@@ -78,7 +78,7 @@ export async function readLangfuseConversations(target: LangfuseTarget, options:
     if (conversation === undefined) notConversations += 1;
     else sampled.push({ line: position, value: conversation });
   }
-  return { sampled, total, beforeWindow: 0, notConversations };
+  return { sampled, total, beforeWindow: 0, withoutTimestamps: 0, duplicates: 0, notConversations };
 }
 
 /** Monitor cannot go on without Langfuse's answer: a failure of the client is a configuration problem (exit 2), as for logs. */

@@ -9,7 +9,8 @@ import { sendScores } from './send-scores.js';
  * `parley monitor` (README, Production monitoring), as its phases: plan (mask the sampled conversations not
  * judged before, refuse restricted verticals, estimate) → judge (and store each judged
  * conversation) → send (scores to Langfuse when asked) → alert (the window against the previous
- * ones). A dry run stops after the plan: no call, nothing stored.
+ * ones). A dry run stops after the plan: no call, nothing stored. An interrupted run (input.signal)
+ * starts no call after the signal, saves and sends what was judged, and exits 130 / 143.
  */
 export async function monitorConversations(input: MonitorInput): Promise<MonitorOutcome> {
   const setup = monitorSetup(input);
@@ -17,15 +18,18 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
   try {
     const plan = planMonitoring(input, setup, store.judgedAmong(setup.suiteName, input.conversations.map(({ value }) => value.conversation_id)));
     if (input.dryRun) {
-      return { ...plan.outcome, judged: [], skipped_for_budget: [], spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, batch: null, windows: [], alerts: [], exit_code: 0 };
+      return { ...plan.outcome, judged: [], skipped_for_budget: [], not_judged: [], interrupted: null, spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, batch: null, windows: [], alerts: [], exit_code: 0 };
     }
     const judged = await judgeConversations(input, setup, plan, store);
     const pushed = await sendScores(input, judged);
     const { windows, alerts } = alertWindows(input, setup, plan, store);
+    const interrupted = input.signal?.aborted ? (input.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : null;
     return {
       ...plan.outcome,
       judged: judged.judged,
       skipped_for_budget: judged.skipped_for_budget,
+      not_judged: judged.not_judged,
+      interrupted,
       spent_usd: judged.spend.usd,
       cached_input_tokens: judged.spend.cachedInputTokens,
       cache_saving_usd: judged.spend.cacheSavingUsd,
@@ -33,7 +37,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       batch: judged.batch,
       windows,
       alerts,
-      exit_code: alerts.length > 0 ? 1 : 0,
+      exit_code: interrupted === 'SIGTERM' ? 143 : interrupted === 'SIGINT' ? 130 : alerts.length > 0 ? 1 : 0,
     };
   } finally {
     store.close();

@@ -41,6 +41,12 @@ export interface MonitorInput {
    * BatchJudging); conversations whose answers are not back yet wait for a later run.
    */
   batch?: boolean;
+  /**
+   * Ctrl-C / SIGTERM: no judge call starts after it and calls in flight are aborted; the
+   * conversations judged so far are saved (and their scores sent), the rest wait for the next run.
+   * Aborted with the reason `'SIGTERM'` the outcome's exit code is 143, else 130.
+   */
+  signal?: AbortSignal;
 }
 
 /** A conversation as the output lists it: where it is in the log, and its id masked. */
@@ -72,6 +78,10 @@ export interface MonitorOutcome {
   estimated_usd: number | null;
   judged: JudgedConversation[];
   skipped_for_budget: ConversationRef[];
+  /** Planned conversations an interruption left for the next run. */
+  not_judged: ConversationRef[];
+  /** The signal that stopped the run, or null when it ran to the end. */
+  interrupted: 'SIGINT' | 'SIGTERM' | null;
   spent_usd: number | null;
   /** Input tokens of the judge calls read from the providers' prompt caches, and what that saved (USD; null when unpriced). */
   cached_input_tokens: number;
@@ -81,6 +91,6 @@ export interface MonitorOutcome {
   batch: { batches: BatchState[]; waiting: ConversationRef[] } | null;
   windows: MetricWindowComparison[];
   alerts: string[];
-  /** 1 when there is an alert, else 0. */
-  exit_code: 0 | 1;
+  /** 130 (Ctrl-C) or 143 (SIGTERM) when interrupted, else 1 when there is an alert, else 0. */
+  exit_code: 0 | 1 | 130 | 143;
 }

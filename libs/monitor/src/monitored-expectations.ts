@@ -16,13 +16,18 @@ export function monitoredExpectations(input: {
   language: string | undefined;
 }): Expectation[] {
   const { suite, catalog } = input;
-  for (const name of input.extraMetrics) {
-    if (!catalog.has(name)) throw new ConfigError(`--metric ${name}: not a judge metric of this suite (judge metrics: ${[...catalog.keys()].sort().join(', ')})`);
-  }
+  checkMetricNames(input.extraMetrics, catalog);
   const levels = [suite.config.defaults?.expect ?? [], suite.config.agents[input.agent]?.expect ?? [], input.extraMetrics.map((metric) => ({ metric }))];
   const judged = mergeExpectations(levels).filter((expectation) => catalog.has(expectation.metric));
   const withFluency = expectationsWithFluency(judged, input.language, catalog, true);
   return withFluency.length > 0 ? withFluency : [{ metric: 'conversation_judge' }];
+}
+
+/** `--metric` names that are no judge metric of the suite are a ConfigError (checked before anything is read or judged). */
+export function checkMetricNames(names: readonly string[], catalog: ReadonlyMap<string, JudgeMetric>): void {
+  for (const name of names) {
+    if (!catalog.has(name)) throw new ConfigError(`--metric ${name}: not a judge metric of this suite (judge metrics: ${[...catalog.keys()].sort().join(', ')})`);
+  }
 }
 
 /**

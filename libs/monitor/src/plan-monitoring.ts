@@ -7,7 +7,7 @@ import { batchPrices, type ModelPrice } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
 import { estimateJudgeCost } from './judge-cost-estimate.js';
 import type { MonitorInput, MonitorOutcome, PlannedConversation } from './monitor-outcome.js';
-import { monitoredExpectations } from './monitored-expectations.js';
+import { checkMetricNames, monitoredExpectations } from './monitored-expectations.js';
 import { productionTranscript } from './production-transcript.js';
 
 /** What every phase of a monitoring run needs to know about the suite's judging. */
@@ -45,11 +45,13 @@ export function monitorSetup(input: MonitorInput): MonitorSetup {
   const primary = suite.config.judge?.primary;
   if (primary === undefined) throw new ConfigError({ file: suite.file, message: 'parley monitor judges with the suite\'s judge: add judge: { primary: { provider: …, model: … } } to parley.yaml' });
   const agent = chooseAgent(suite, input.agent, 'the conversations were with');
+  const catalog = judgeMetricCatalog(suite.customMetrics);
+  checkMetricNames(input.metrics ?? [], catalog);
   return {
     suiteName: suite.config.suite,
     primary,
     agent,
-    catalog: judgeMetricCatalog(suite.customMetrics),
+    catalog,
     now: input.clock.now(),
     // Batch calls cost half: every figure (estimate, budget, spend) uses the batch price.
     pricing: input.batch ? batchPrices(suite.config.pricing) : suite.config.pricing,

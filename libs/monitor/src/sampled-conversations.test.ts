@@ -35,15 +35,25 @@ describe('readSampledConversations', () => {
     expect(other.sampled.map(({ value }) => value.conversation_id)).not.toEqual(expected.map(([, id]) => id));
   });
 
-  it('leaves out sampled conversations that ended before the window, and keeps those without timestamps', async () => {
+  it('leaves out sampled conversations that ended before the window, and those without timestamps (docs/file-formats.md says so)', async () => {
     const undated = JSON.stringify({ conversation_id: 'undated', turns: [{ role: 'user', content: 'Habari' }] });
     const file = log('window.jsonl', ['\uFEFF' + conversation('old', '2026-11-20T10:00:00.000Z'), '', conversation('new', '2026-11-27T10:00:00.000Z'), undated]);
     const result = await readSampledConversations(file, { percent: 100, salt: MONITOR_SALT, since: new Date('2026-11-27T00:00:00.000Z') });
     expect(result.sampled.map(({ line, value }) => [line, value.conversation_id])).toEqual([
       [3, 'new'],
-      [4, 'undated'],
     ]);
-    expect(result).toMatchObject({ total: 3, beforeWindow: 1 });
+    expect(result).toMatchObject({ total: 3, beforeWindow: 1, withoutTimestamps: 1 });
+  });
+
+  it('judges a conversation logged five times once, as its last line', async () => {
+    const lines = [1, 2, 3, 4, 5].map((turns) => JSON.stringify({ conversation_id: 'repeated', turns: Array.from({ length: turns }, () => ({ role: 'user', content: 'Habari', timestamp: '2026-11-27T10:00:00.000Z' })) }));
+    const file = log('repeated.jsonl', [...lines, conversation('other')]);
+    const result = await readSampledConversations(file, { percent: 100, salt: MONITOR_SALT });
+    expect(result.sampled.map(({ line, value }) => [line, value.conversation_id, value.turns.length])).toEqual([
+      [5, 'repeated', 5],
+      [6, 'other', 2],
+    ]);
+    expect(result).toMatchObject({ total: 6, duplicates: 4 });
   });
 
   it('names every bad line at once, with its line number', async () => {
@@ -61,7 +71,7 @@ describe('readSampledConversations', () => {
 
   it('does not validate lines outside the sample (a 0 % sample reads any conversation_id line)', async () => {
     const file = log('unsampled.jsonl', [JSON.stringify({ conversation_id: 'x', turns: 'not a list' })]);
-    await expect(readSampledConversations(file, { percent: 0, salt: MONITOR_SALT })).resolves.toEqual({ sampled: [], total: 1, beforeWindow: 0 });
+    await expect(readSampledConversations(file, { percent: 0, salt: MONITOR_SALT })).resolves.toEqual({ sampled: [], total: 1, beforeWindow: 0, withoutTimestamps: 0, duplicates: 0 });
   });
 
   it('says which file it cannot read', async () => {

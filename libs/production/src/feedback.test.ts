@@ -14,6 +14,21 @@ function file(name: string, text: string): string {
 }
 
 describe('feedback', () => {
+  it('marks values it does not know (counted as neutral) so commands can warn', () => {
+    const made = (value: number | string | boolean | null) => makeFeedback({ conversationId: 'c', value, source: 'x' });
+    expect(['maybe', '7', 7, 'thumbs-down', '💬', 0, -1, null, true].map((value) => [value, made(value).verdict, made(value).unrecognised ?? null])).toEqual([
+      ['maybe', 'neutral', '"maybe"'],
+      ['7', 'neutral', '"7"'],
+      [7, 'positive', '7'],
+      ['thumbs-down', 'negative', null],
+      ['💬', 'neutral', null],
+      [0, 'neutral', null],
+      [-1, 'negative', null],
+      [null, 'neutral', null],
+      [true, 'positive', null],
+    ]);
+  });
+
   it.each([
     ['👎', 'negative'],
     ['👎️', 'negative'],
@@ -27,6 +42,8 @@ describe('feedback', () => {
     ['💬', 'neutral'],
     [0, 'neutral'],
     [null, 'neutral'],
+    ['thumbs-down', 'negative'],
+    ['Thumbs Up', 'positive'],
   ] as const)('%s is %s', (value, verdict) => {
     expect(feedbackVerdict(value)).toBe(verdict);
   });

@@ -18,6 +18,8 @@ export interface Feedback {
   at?: Date;
   /** Where it was read: `feedback.jsonl:12`, or `langfuse score <id>`. */
   source: string;
+  /** The value as given, when it is none of the known ones (counted as neutral; commands warn). */
+  unrecognised?: string;
 }
 
 const FeedbackValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
@@ -67,6 +69,23 @@ export function readFeedbackFile(path: string): Feedback[] {
 
 const NEGATIVE_WORDS = new Set(['👎', '-1', 'down', 'thumbs_down', 'thumbsdown', 'negative', 'bad', 'no', 'false', 'dislike']);
 const POSITIVE_WORDS = new Set(['👍', '1', '+1', 'up', 'thumbs_up', 'thumbsup', 'positive', 'good', 'yes', 'true', 'like']);
+const NEUTRAL_WORDS = new Set(['💬', '0', '', 'neutral', 'comment']);
+
+/** A feedback word as the word lists hold it: lower case, without emoji variation selectors, `thumbs-down` / `thumbs down` as `thumbs_down`. */
+function feedbackWord(value: string): string {
+  return value.trim().toLowerCase().replace(/\ufe0f/g, '').replace(/(?<=\p{L})[\s-]+(?=\p{L})/gu, '_');
+}
+
+/**
+ * Whether a feedback value is one Parley knows (so a neutral verdict is meant, not a guess): ±1
+ * and 0, booleans, null, and the words of the lists. `7` or `"maybe"` are not.
+ */
+export function isKnownFeedbackValue(value: number | string | boolean | null): boolean {
+  if (typeof value === 'number') return value === -1 || value === 0 || value === 1;
+  if (typeof value === 'boolean' || value === null) return true;
+  const word = feedbackWord(value);
+  return NEGATIVE_WORDS.has(word) || POSITIVE_WORDS.has(word) || NEUTRAL_WORDS.has(word) || /^-\d+(\.\d+)?$/.test(word);
+}
 
 /**
  * The verdict of a feedback value: numbers by sign, booleans (false is 👎), and the words and
@@ -78,7 +97,7 @@ export function feedbackVerdict(value: number | string | boolean | null): Feedba
   if (typeof value === 'number') return value < 0 ? 'negative' : value > 0 ? 'positive' : 'neutral';
   if (typeof value === 'boolean') return value ? 'positive' : 'negative';
   if (value === null) return 'neutral';
-  const word = value.trim().toLowerCase().replace(/\ufe0f/g, '');
+  const word = feedbackWord(value);
   if (NEGATIVE_WORDS.has(word) || /^-\d+(\.\d+)?$/.test(word)) return 'negative';
   if (POSITIVE_WORDS.has(word)) return 'positive';
   return 'neutral';
@@ -102,6 +121,7 @@ export function makeFeedback(input: {
     ...(comment ? { comment } : {}),
     ...(input.at && !Number.isNaN(input.at.getTime()) ? { at: input.at } : {}),
     source: input.source,
+    ...(isKnownFeedbackValue(input.value) ? {} : { unrecognised: JSON.stringify(input.value) }),
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './json-lines.js';
+export * from './log-lines.js';
 export * from './conversation-log.js';
 export * from './feedback.js';
 export * from './langfuse-feedback.js';

@@ -9,6 +9,8 @@ export type ProviderErrorKind =
   | 'missing_api_key'
   | 'replay_miss'
   | 'aborted'
+  /** Not sent: the call's worst case did not fit the run's budget (the runner cuts the scenario short). */
+  | 'budget'
   /** The agent under test (http, command, module) failed: bad status, non-JSON answer, exited, threw. */
   | 'agent';
 

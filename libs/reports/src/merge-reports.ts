@@ -189,6 +189,17 @@ function budgetOf(reports: readonly RunReport[]): Pick<RunInfo, 'budget'> {
       exhausted: budgeted.some((report) => report.budget!.exhausted),
       downgrades: budgeted.flatMap((report) => report.budget!.downgrades.map((downgrade) => `${report.run_id}: ${downgrade}`)),
       unchecked_blocking: budgeted.reduce((sum, report) => sum + (report.budget!.unchecked_blocking ?? 0), 0),
+      // What the shards paid together: each held to its share, so the sum holds to the PR's budget.
+      ...(budgeted.every((report) => report.budget!.spent_usd !== undefined) ? { spent_usd: budgeted.reduce((sum, report) => sum + report.budget!.spent_usd!, 0) } : {}),
+      ...(budgeted.every((report) => report.budget!.estimate !== undefined)
+        ? {
+            estimate: {
+              scenarios: budgeted.reduce((sum, report) => sum + report.budget!.estimate!.scenarios, 0),
+              estimated_usd: budgeted.reduce((sum, report) => sum + report.budget!.estimate!.estimated_usd, 0),
+              actual_usd: budgeted.reduce((sum, report) => sum + report.budget!.estimate!.actual_usd, 0),
+            },
+          }
+        : {}),
     },
   };
 }

@@ -81,6 +81,10 @@ export interface BudgetReport {
   unchecked_blocking?: number;
   /** Under `--shard I/N`: `limit_usd` is this shard's share of the PR's budget `total_usd` (÷ `shards`). */
   split?: { total_usd: number; shards: number };
+  /** What the run paid providers (a replay pays nothing): never more than `limit_usd`. */
+  spent_usd?: number;
+  /** How close the scenarios' estimates (reserved before each started) came to what they spent. */
+  estimate?: { scenarios: number; estimated_usd: number; actual_usd: number };
 }
 
 /** What the LLM judges did in a run (docs/file-formats.md, "Judge metrics"): written by @parley/judge, read by people and dashboards. */

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { addCost, emptyCost, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
 import type { LoadedScenario } from '@parley/config';
@@ -6,7 +7,7 @@ import type { CrossCheckPair } from '@parley/judge';
 import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
 import { redactResultContent, type BudgetReport, type JudgeReport, type ReportInput } from '@parley/reports';
 import type { ModelSpend } from '@parley/store';
-import { erroredBySweep, liveRunParts, skippedForBudget, type LiveRunParts } from './live-run.js';
+import { cutShortByBudget, erroredBySweep, liveRunParts, skippedForBudget, type LiveRunParts } from './live-run.js';
 import type { OpenRun } from './open-run.js';
 import type { RunPlan } from './plan-run.js';
 import { runRepeated } from './repeat-scenario.js';
@@ -72,8 +73,10 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
   try {
     const context = scenarioRunContext(plan, run, dependencies, live, judging);
     const runOne = async (scenario: LoadedScenario): Promise<void> => {
-      const notStarted = sweepFailure ? erroredBySweep(scenario, sweepFailure) : live.budget?.exhausted ? skippedForBudget(scenario, live.budget) : undefined;
-      if (notStarted) return finish(notStarted);
+      if (sweepFailure) return finish(erroredBySweep(scenario, sweepFailure));
+      // Reserves the scenario's estimate before it starts (budget.ts); not started when it does not fit.
+      const budget = live.budget?.openScenario();
+      if (live.budget && budget === undefined) return finish(skippedForBudget(scenario, live.budget));
       const id = scenario.data.id;
       run.emit({ type: 'scenario_started', run_id: plan.runId, scenario_id: id });
       // Replayed calls read the recording: parse it once for the conversation and its judges.
@@ -86,20 +89,26 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
       const cutShort = (): void => {
         unfinishedCost = addCost(unfinishedCost, summariseCost(calls, suite.config.pricing));
       };
-      const repeated = await runRepeated(
-        options.repeat ?? 1,
-        (attempt, cassette) =>
-          runScenario(scenario, newSession(plan.runId, id, dependencies.random), {
-            ...context,
-            onCall,
-            ...(cassette ? { cassette, attempt } : {}),
-            onTurn: (turn) => run.emit({ type: 'turn_completed', run_id: plan.runId, scenario_id: id, turn }),
-          }),
-        { ...(options.signal ? { signal: options.signal } : {}), onAttempt: (attempt, result) => run.store.saveScenarioResult(plan.runId, result, attempt) },
-      );
+      let repeated: Awaited<ReturnType<typeof runRepeated>>;
+      try {
+        repeated = await runRepeated(
+          options.repeat ?? 1,
+          (attempt, cassette) =>
+            runScenario(scenario, newSession(plan.runId, id, dependencies.random), {
+              ...context,
+              onCall,
+              ...(budget ? { budget } : {}),
+              ...(cassette ? { cassette, attempt } : {}),
+              onTurn: (turn) => run.emit({ type: 'turn_completed', run_id: plan.runId, scenario_id: id, turn }),
+            }),
+          { ...(options.signal ? { signal: options.signal } : {}), onAttempt: (attempt, result) => run.store.saveScenarioResult(plan.runId, result, attempt) },
+        );
+      } finally {
+        budget?.close(); // what is left of its reservation goes back to the budget
+      }
       release?.();
       if (repeated === null) return cutShort(); // Ctrl-C stopped its attempts: not a finished result
-      const { result } = repeated;
+      const result = budget?.refused !== undefined && live.budget ? cutShortByBudget(repeated.result, scenario.gate === 'blocking', budget.refused, live.budget) : repeated.result;
       if (options.signal?.aborted && result.status === 'error') return cutShort(); // cut short by Ctrl-C: not a finished result
       finish(result, repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
     };
@@ -111,6 +120,9 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     await Promise.all(
       plan.pending.map((scenario) =>
         limit(async () => {
+          // A replayed scenario never waits on the network: without a turn of the event loop
+          // between scenarios a Ctrl-C or SIGTERM would only be heard after the last one.
+          await nextTurn();
           if (fatal !== undefined || options.signal?.aborted) return;
           try {
             await runOne(scenario);

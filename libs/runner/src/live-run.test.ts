@@ -50,7 +50,7 @@ beforeAll(async () => {
         { when: { api: 'openai', model: 'always-hang' }, fault: { kind: 'hang' } },
         { when: { api: 'openai', model: 'always-malformed' }, fault: { kind: 'malformed' } },
         { when: { api: 'openai', model: 'always-reset' }, fault: { kind: 'reset' } },
-        { when: { api: 'openai', model: 'pricey' }, reply: { content: 'Done.', usage: { input_tokens: 1000000, output_tokens: 0 } } },
+        { when: { api: 'openai', model: 'pricey' }, reply: { content: 'Done.', usage: { input_tokens: 10, output_tokens: 1000 } } },
         { when: { api: 'openai', last_message_role: 'user', last_user: '/massage/' }, reply: { tool_calls: [{ name: 'check_availability', args: { day: 'saturday' } }] } },
         { when: { api: 'openai', last_tool: 'check_availability' }, reply: { content: 'Tuna nafasi saa 10:00. Ungependa?' } },
         { when: { api: 'openai', last_user: '/saa 10:00/' }, reply: { content: 'Nimekuwekea saa 10:00 Jumamosi. Nambari ya miadi: BK-1042.' } },
@@ -124,11 +124,11 @@ describe('a simulated conversation through the real SDKs', () => {
   });
 });
 
-/** Four one-call scenarios a–d of a prompt agent whose every call uses a million input tokens. */
+/** Four one-call scenarios a–d of a prompt agent whose every call answers its whole max_tokens (1,000). */
 function pricedSuite(pricing: string): Record<string, string> {
   const scenarios = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [`scenarios/${id}.yaml`, `id: ${id}\nagent: ok\nuser: { opening: "Hi" }\n`]));
   return {
-    'parley.yaml': `suite: priced\nagents:\n  ok: { kind: openai, model: pricey }\nsettings: { concurrency: 1 }\n${pricing}\n`,
+    'parley.yaml': `suite: priced\nagents:\n  ok: { kind: openai, model: pricey, max_tokens: 1000 }\nsettings: { concurrency: 1 }\n${pricing}\n`,
     ...scenarios,
   };
 }
@@ -168,37 +168,54 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     expect(outcome.exit_code).toBe(1);
   });
 
-  it('does not start scenarios once the budget is spent: blocking ones are warn (unchecked), and the report says which and why', async () => {
-    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
+  it('never spends more than the budget: a scenario whose estimate does not fit is not started (blocking ones are warn), and the report says which and why', async () => {
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0, output: 400 } }')); // $0.40 a call
     const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.5 }, deps(dir));
+    // a spends $0.40; b's estimate (the costliest scenario so far, $0.40) does not fit in the $0.10 left.
+    // Before reservations b started too and the run spent $0.80 of $0.50.
     expect(run.report.results.map((result) => [result.scenario_id, result.status])).toEqual([
       ['a', 'pass'],
-      ['b', 'pass'],
+      ['b', 'warn'],
       ['c', 'warn'],
       ['d', 'warn'],
     ]);
-    expect(run.report.results[2]!.reason).toBe(
-      'not checked: budget reached ($0.8000 spent of $0.5000) before this scenario started; a blocking scenario that did not run did not pass',
+    expect(run.report.results[1]!.reason).toBe(
+      "not checked: budget reached ($0.4000 spent of $0.5000; with $0.0000 held by scenarios in flight, this scenario's estimate of $0.4000 (the costliest so far) does not fit) before this scenario started; a blocking scenario that did not run did not pass",
     );
     expect(run.report.budget).toEqual({
       limit_usd: 0.5,
       exhausted: true,
       downgrades: [
-        '2 scenarios skipped (not started once the budget was reached): c, d',
-        '2 blocking scenarios unchecked: each is warn, which fails the run under --strict',
+        '3 scenarios skipped (not started once the budget was reached): b, c, d',
+        '3 blocking scenarios unchecked: each is warn, which fails the run under --strict',
       ],
-      unchecked_blocking: 2,
+      unchecked_blocking: 3,
+      spent_usd: expect.closeTo(0.4, 10),
+      estimate: { scenarios: 1, estimated_usd: 0, actual_usd: expect.closeTo(0.4, 10) },
     });
-    expect(run.report.cost_usd).toBeCloseTo(0.8, 10);
+    expect(run.report.cost_usd).toBeCloseTo(0.4, 10);
     expect(run.report.status).toBe('warn');
     expect(run.exit_code).toBe(0);
     const summary = readFileSync(join(dir, 'out/summary.md'), 'utf8');
-    expect(summary).toContain('Budget $0.5000, exhausted: 2 scenarios skipped');
-    expect(summary).toContain('## Parley: WARN — 2 of 4 blocking scenarios with warnings, 2 blocking scenarios unchecked (budget reached)');
+    expect(summary).toContain('Budget $0.5000, exhausted: 3 scenarios skipped');
+    expect(summary).toContain('Spent $0.4000 of it; the 1 scenarios started reserved $0.0000 as estimates and spent $0.4000');
+    expect(summary).toContain('## Parley: WARN — 3 of 4 blocking scenarios with warnings, 3 blocking scenarios unchecked (budget reached)');
+  });
+
+  it('does not send a call whose worst case does not fit: the scenario is cut short, not the budget', async () => {
+    // Two scenarios at once, each first of its kind (estimate $0): the second call's worst case ($0.40) does not fit in $0.50.
+    const files = pricedSuite('pricing: { pricey: { input: 0, output: 400 } }');
+    const dir = writeTempSuite({ ...files, 'parley.yaml': files['parley.yaml']!.replace('concurrency: 1', 'concurrency: 2') });
+    const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.5 }, deps(dir));
+    expect(run.report.results.map((result) => result.status)).toEqual(['pass', 'warn', 'warn', 'warn']);
+    expect(run.report.results[1]!.reason).toMatch(/^not checked: budget reached during this scenario: a call's worst case of \$0\.4000 did not fit \(\$0\.0000 spent and \$0\.4000 held of \$0\.5000\)/);
+    // c and d start while a is in flight (no scenario has finished, so their estimate is $0) and are cut short the same way.
+    expect(run.report.budget?.downgrades[0]).toBe("3 scenarios cut short (the next call's worst case did not fit the budget): b, c, d");
+    expect(run.report.budget?.spent_usd).toBeCloseTo(0.4, 10);
   });
 
   it('a blocking scenario the budget stopped did not pass: --strict fails the run, even when nothing ran (--budget 0)', async () => {
-    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }'));
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0, output: 400 } }'));
     const callsBefore = server.requests.length;
     const strict = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out-strict', budgetUsd: 0, strict: true }, deps(dir));
     expect(strict.report.results.map((result) => result.status)).toEqual(['warn', 'warn', 'warn', 'warn']);
@@ -218,7 +235,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
   });
 
   it('under --shard I/N holds each shard to budget / N of the PR budget, unless --budget-per-shard', async () => {
-    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0, output: 400 } }')); // $0.40 a call
     const shard = [1, 2].map((index) => ({ index, total: 2 })).find((candidate) => ['a', 'b', 'c', 'd'].filter((id) => inShard(id, candidate)).length >= 2)!;
     const selected = ['a', 'b', 'c', 'd'].filter((id) => inShard(id, shard));
     // The PR's $0.80 over 2 shards: $0.40 here, spent by the shard's first scenario.
@@ -236,7 +253,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
   });
 
   it('stores what the run paid each model for parley cost; a replay of it pays nothing', async () => {
-    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0.40, output: 1.60 } }')); // $0.40 a call
+    const dir = writeTempSuite(pricedSuite('pricing: { pricey: { input: 0, output: 400 } }')); // $0.40 a call
     const live = await runSuite({ suitePath: dir, mode: 'record', outDir: 'out-live' }, deps(dir));
     const replay = await runSuite({ suitePath: dir, mode: 'replay', outDir: 'out-replay' }, deps(dir));
     const spend = openModelSpend(join(dir, '.parley/parley.db'));

@@ -52,10 +52,9 @@ export function liveRunParts(
       liveProviders: new Map(),
       ...(limiters.size > 0 ? { limiters } : {}),
       ...(resilience ? { resilience } : {}),
+      // The budget counts live calls where they are sent (call-budget.ts): a replayed answer's
+      // recorded cost stays in the report as what that call cost, but nothing was paid now.
       onCall: (call, usd) => {
-        // Only money actually spent counts against the budget: a replayed answer's recorded cost stays
-        // in the report as what that call cost when it was recorded, but nothing was paid now.
-        if (spend.paid(call.role)) budget?.addCall(usd);
         spend.add(call, usd, usd === null ? null : cacheSavingOfCall(call.model, call.usage, suite.config.pricing));
       },
     },
@@ -93,6 +92,14 @@ function notStartedResult(scenario: LoadedScenario): Omit<ScenarioResult, 'statu
 export function skippedForBudget(scenario: LoadedScenario, budget: BudgetTracker): ScenarioResult {
   const blocking = scenario.gate === 'blocking';
   return { ...notStartedResult(scenario), status: blocking ? 'warn' : 'skipped', reason: budget.skip(scenario.data.id, blocking) };
+}
+
+/**
+ * A scenario stopped part-way because its next call's worst case did not fit the budget: like one
+ * that did not start (blocking `warn`, advisory `skipped`), keeping what it did and spent.
+ */
+export function cutShortByBudget<T extends ScenarioResult>(result: T, blocking: boolean, why: string, budget: BudgetTracker): T {
+  return { ...result, status: blocking ? 'warn' : 'skipped', reason: budget.cutShort(result.scenario_id, why, blocking) };
 }
 
 /** A scenario that could not start because the run's isolation sweep failed: `error` with the sweep's output. */

@@ -2,6 +2,8 @@ import type { CallRecord, RateLimiter, Recorder, RetryDependencies, Schedule } f
 import { costOfCall, createLiveProvider, meteredProvider, recordingProvider, resilientProvider } from '@parley/providers';
 import type { Provider, ProviderKind } from '@parley/core';
 import type { LoadedSuite } from '@parley/config';
+import type { ScenarioBudget } from './budget.js';
+import { budgetedProvider } from './call-budget.js';
 
 /** Makes the live provider of a model; injectable so tests can count or wrap calls. */
 export type LiveProviderFactory = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined) => Provider;
@@ -17,8 +19,10 @@ export interface ModelCallContext {
   resilience?: RetryDependencies & { schedule?: Schedule };
   /** SDK clients of the run by provider, base URL and key variable: one client serves every scenario. */
   liveProviders?: Map<string, Provider>;
-  /** Told of every answered model call with its cost, as it happens (the run's budget). */
+  /** Told of every answered model call with its cost, as it happens (the spend per model). */
   onCall?: (call: CallRecord, usd: number | null) => void;
+  /** The scenario's part of the run's budget, when one applies: every live call holds its worst case in it first. */
+  budget?: ScenarioBudget;
 }
 
 /** Which model endpoint a call goes to: the provider kind, its base URL and the variable holding its key. */
@@ -31,7 +35,7 @@ export interface ModelEndpoint {
 /**
  * The live provider of a model for one scenario, the same for the agent, the simulator and the
  * judges: the run's SDK client (or the injected factory) behind the suite's timeout, rate limit
- * and retries, recording into `recorder` when one is given.
+ * and retries, recording into `recorder` when one is given, held to the scenario's budget when one applies.
  */
 export function liveModelProvider(context: ModelCallContext, endpoint: ModelEndpoint, recorder: Recorder | undefined): Provider {
   const settings = context.suite.config.settings;
@@ -49,7 +53,8 @@ export function liveModelProvider(context: ModelCallContext, endpoint: ModelEndp
     },
     ...(context.resilience ? { dependencies: context.resilience } : {}),
   });
-  return recorder ? recordingProvider(resilient, recorder) : resilient;
+  const recording = recorder ? recordingProvider(resilient, recorder) : resilient;
+  return context.budget ? budgetedProvider(recording, context.budget, context.suite.config.pricing) : recording;
 }
 
 /** Counts every answered call into the scenario's `calls` (its cost) and tells the run (budget, spend per model). */

@@ -1,8 +1,9 @@
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent, RunMode, ScenarioResult } from '@parley/core';
 import { ConfigError } from '@parley/core';
 import type { ReportInput } from '@parley/reports';
-import { openStore, type Store } from '@parley/store';
+import { databaseDiskFull, openStore, type Store } from '@parley/store';
 import { suiteRedactor, suiteSecretsRedactor, type Redactor } from '@parley/redaction';
 import { batchedResultSaves, type BatchedResultSaves } from './batched-result-saves.js';
 import { openEventLog } from './event-log.js';
@@ -30,8 +31,11 @@ export interface OpenRun {
   emit(event: RunEvent): void;
   /** Emits `scenario_finished` with the copy of the result already redacted for the report. */
   emitFinished(result: ScenarioResult, redacted: ReportInput): void;
-  /** Saves what is queued, then closes the log and the history and frees the folder. Call once, always. */
-  close(): void;
+  /**
+   * Saves what is queued, then closes the log and the history and frees the folder; with
+   * `discardFolder` (the run never got into the history) a folder the run made is removed. Call once, always.
+   */
+  close(discardFolder?: boolean): void;
 }
 
 /**
@@ -47,10 +51,16 @@ export function openRun(plan: RunPlan, dependencies: RunDependencies): OpenRun {
   // Set only while its scenario_finished event is emitted (no WeakMap: its entries would keep
   // every raw result alive through the young-generation GCs, and old-generation garbage piles up).
   let justFinished: { result: ScenarioResult; redacted: ReportInput } | undefined;
+  // A folder this run makes is removed again when the run never gets into the history (a full
+  // disk under the history, a read-only one): a refused run leaves no empty run folder behind.
+  const freshOutDir = !existsSync(outDir);
   const releaseOutDir = claimOutDir(outDir, runId);
   const eventLog = openEventLog(join(outDir, 'events.jsonl'), (id) => metadataOnly.has(id), redactor, {
     redactedResult: (result) => (justFinished?.result === result ? justFinished.redacted : undefined),
   });
+  const discardOutDir = (): void => {
+    if (freshOutDir) rmSync(outDir, { recursive: true, force: true });
+  };
   const listeners = [eventLog.listener, ...(dependencies.listeners ?? [])];
   const emit = (event: RunEvent): void => {
     for (const listener of listeners) listener(event);
@@ -62,6 +72,7 @@ export function openRun(plan: RunPlan, dependencies: RunDependencies): OpenRun {
   } catch (error) {
     eventLog.close();
     releaseOutDir();
+    discardOutDir();
     throw error;
   }
   // A replay saves finished results a few at a time (one transaction per batch), and all of them on
@@ -89,7 +100,7 @@ export function openRun(plan: RunPlan, dependencies: RunDependencies): OpenRun {
         justFinished = undefined;
       }
     },
-    close() {
+    close(discardFolder = false) {
       try {
         saves.close(); // a run that failed still keeps the results that finished
       } catch {
@@ -98,6 +109,7 @@ export function openRun(plan: RunPlan, dependencies: RunDependencies): OpenRun {
       eventLog.close();
       store.close();
       releaseOutDir();
+      if (discardFolder) discardOutDir();
     },
   };
 }
@@ -110,7 +122,25 @@ export function announceRun(plan: RunPlan, run: OpenRun): void {
   const { options, suite, mode, runId } = plan;
   const startedAt = plan.startedAt.toISOString();
   if (!plan.resumed) {
-    run.store.createRun({
+    try {
+      createRunRow(plan, run, startedAt, options, mode);
+    } catch (error) {
+      throw databaseDiskFull(error, plan.storePath) ?? error;
+    }
+  }
+  run.emit({
+    type: 'run_started',
+    run_id: runId,
+    suite: suite.config.suite,
+    mode,
+    scenario_ids: plan.pending.map((scenario) => scenario.data.id),
+    started_at: startedAt,
+  });
+}
+
+function createRunRow(plan: RunPlan, run: OpenRun, startedAt: string, options: RunOptions, mode: RunMode): void {
+  const { suite, runId } = plan;
+  run.store.createRun({
       id: runId,
       suite: suite.config.suite,
       mode,
@@ -132,15 +162,6 @@ export function announceRun(plan: RunPlan, run: OpenRun): void {
       },
       out_dir: plan.outDir,
     });
-  }
-  run.emit({
-    type: 'run_started',
-    run_id: runId,
-    suite: suite.config.suite,
-    mode,
-    scenario_ids: plan.pending.map((scenario) => scenario.data.id),
-    started_at: startedAt,
-  });
 }
 
 /** The run history database; a folder Parley cannot write to is a ConfigError of one line. */
@@ -148,6 +169,8 @@ function openRunStore(storePath: string): Store {
   try {
     return openStore(storePath);
   } catch (error) {
+    const full = databaseDiskFull(error, storePath);
+    if (full) throw new ConfigError(`cannot open the run history ${storePath}: disk full: nothing was changed (free some space and run again)`);
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const reason = code === 'SQLITE_READONLY' || code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'SQLITE_CANTOPEN' ? 'cannot create or open it here (read-only folder?)' : (error as Error).message;
     throw new ConfigError(`cannot open the run history ${storePath}: ${reason}`);

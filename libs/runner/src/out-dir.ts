@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '@parley/core';
+import { ConfigError, isDiskFull } from '@parley/core';
 
 /** The lock file a live run keeps in its report folder. */
 export const OUT_DIR_LOCK = '.parley-run.lock';
@@ -20,8 +20,10 @@ export function claimOutDir(outDir: string, runId: string, isAlive: (pid: number
     if (error instanceof ConfigError) throw error;
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`cannot use ${outDir} for the reports: ${describeWriteError(error)} (choose another folder with --out)`);
   }
+  // The first folder this creates (the report folder, or a parent of it), removed again when the folder cannot be claimed.
+  let made: string | undefined;
   try {
-    mkdirSync(outDir, { recursive: true });
+    made = mkdirSync(outDir, { recursive: true });
   } catch (error) {
     throw new ConfigError(`cannot create the report folder ${outDir}: ${describeWriteError(mkdirError(outDir, error))} (choose another folder with --out)`);
   }
@@ -42,6 +44,11 @@ export function claimOutDir(outDir: string, runId: string, isAlive: (pid: number
     }
     try {
       writeSync(descriptor, `${JSON.stringify({ pid: process.pid, run_id: runId })}\n`);
+    } catch (error) {
+      // A full disk: the folder is left as it was (a folder made here is removed again).
+      rmSync(lock, { force: true });
+      if (made !== undefined) rmSync(made, { recursive: true, force: true });
+      throw new ConfigError(`cannot write the reports to ${outDir}: ${describeWriteError(error)}${isDiskFull(error) ? ': nothing was changed' : ''} (free some space, or choose another folder with --out)`);
     } finally {
       closeSync(descriptor);
     }

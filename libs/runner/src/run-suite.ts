@@ -15,12 +15,14 @@ import type { RunDependencies, RunOptions, RunOutcome } from './run-options.js';
 export async function runSuite(options: RunOptions, dependencies: RunDependencies): Promise<RunOutcome> {
   const plan = await planRun(options, dependencies);
   const run = openRun(plan, dependencies);
+  let announced = false;
   try {
     announceRun(plan, run);
+    announced = true;
     const executed = await executeRun(plan, run, dependencies);
     const verdict = await gateRun(plan, run, executed, dependencies);
     return reportRun(plan, run, executed, verdict, dependencies);
   } finally {
-    run.close();
+    run.close(!announced);
   }
 }

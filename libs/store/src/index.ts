@@ -14,6 +14,7 @@ export type { FlakyMark } from './flaky-marks.js';
 export type { AgentHistory, AgentHistoryOptions, AgentRunSummary } from './agent-history.js';
 export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migration } from './migrations.js';
 export { openDatabase, busyTimeoutMs } from './open-database.js';
+export { databaseDiskFull } from './database-disk-full.js';
 export { runState } from './run-state.js';
 export {
   openJudgeCache,

@@ -310,6 +310,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX monitor_batch_requests_by_key ON monitor_batch_requests (request_key);
     `,
   },
+  {
+    description: 'interrupted calibration sessions',
+    sql: `
+      -- The signal (SIGINT, SIGTERM) that stopped a \`parley calibrate judge\`: such a session is
+      -- unfinished and resumable with --resume; NULL once it finished or was resumed.
+      ALTER TABLE calibration_sessions ADD COLUMN interrupted_by TEXT;
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

@@ -3,6 +3,8 @@ import { ConfigError, displayPath } from '@parley/core';
 import type {
   CalibrationFolder,
   CalibrationRaters,
+  CalibrationSession,
+  CalibrationStore,
   ImportResult,
   JudgeMode,
   JudgeSessionResult,
@@ -38,6 +40,7 @@ export interface CalibrateJudgeFlags extends FolderFlags, ModelFlags {
   mode?: JudgeMode;
   cache: boolean;
   concurrency?: string;
+  resume?: string;
 }
 
 export interface CalibrateReportFlags extends FolderFlags, ModelFlags {
@@ -82,6 +85,7 @@ export function register(program: Command, context: ProgramContext): void {
       .addOption(new Option('--mode <mode>', 'replay (default when calibration/recordings/judge.jsonl exists), live or record').choices(['replay', 'live', 'record']))
       .option('--no-cache', 'ignore the judge cache (live mode)')
       .option('--concurrency <n>', 'ratings asked for at once', '4')
+      .option('--resume <session>', 'finish an interrupted session: only the ratings it lacks are asked for')
       .addOption(formatOption()),
   ).action(async (flags: CalibrateJudgeFlags) => context.setExitCode(await calibrateJudgeCommand(flags, context)));
 
@@ -195,12 +199,19 @@ export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context:
   const { set, rubric } = calibration.loadCalibrationFolder(folder);
   const suite = await suiteOf(flags, context);
   const raters = await ratersOf(flags, suite);
-  const mode: JudgeMode = flags.mode ?? (calibration.hasRecording(folder) ? 'replay' : 'live');
   const concurrency = integerFlag('--concurrency', flags.concurrency ?? '4', 1);
   if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: 'the calibration set has no items: add some with `parley calibrate import`' });
 
   const { defaultStorePath, openJudgeCache } = await import('@parley/store');
   const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
+  let resume: CalibrationSession | undefined;
+  try {
+    resume = flags.resume === undefined ? undefined : resumableSession(store, flags, folder.shown, raters, rubric.sha256);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const mode: JudgeMode = resume?.mode ?? flags.mode ?? (calibration.hasRecording(folder) ? 'replay' : 'live');
   const cache = mode === 'live' && flags.cache ? openJudgeCache(defaultStorePath(context.cwd), () => context.clock.now()) : undefined;
   try {
     const result = await calibration.runJudgeSession(
@@ -216,11 +227,20 @@ export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context:
         concurrency,
         ...(suite?.config.pricing !== undefined ? { pricing: suite.config.pricing } : {}),
         resilience: calibration.resilienceOf(suite),
+        ...(resume ? { resume } : {}),
       },
-      { clock: context.clock, random: context.random, env: context.env, ...(context.signal ? { signal: context.signal } : {}) },
+      {
+        clock: context.clock,
+        random: context.random,
+        env: context.env,
+        ...(context.signal ? { signal: context.signal } : {}),
+        // Progress on stderr, one line per stored rating (as `parley run` prints one per scenario).
+        onRating: (rating, done, total) => context.output.err(`[${done}/${total}] ${rating.item_id} ${rating.rater === 'judge' ? 'judge' : 'cross-check'}${rating.error !== null ? ' error' : ''}\n`),
+      },
     );
     if (flags.format === 'json') context.output.out(`${JSON.stringify(result, null, 2)}\n`);
     else context.output.out(judgeSummary(result, folder, context, paint(context.output.color)));
+    if (result.interrupted_by !== undefined) return result.interrupted_by === 'SIGTERM' ? 143 : 130;
     return result.ratings.some((rating) => rating.error !== null) ? 1 : 0;
   } finally {
     cache?.close();
@@ -228,9 +248,40 @@ export async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context:
   }
 }
 
+/**
+ * The session `--resume` names: of this folder, unfinished, with the same rubric and raters (a
+ * session rated by other judges or another rubric would mix two measurements in one).
+ */
+function resumableSession(store: CalibrationStore, flags: CalibrateJudgeFlags, setPath: string, raters: CalibrationRaters, rubricSha: string): CalibrationSession {
+  const session = store.session(flags.resume!);
+  const resume = `--resume ${flags.resume!}`;
+  if (session === undefined) throw new ConfigError(`${resume}: no calibration session "${flags.resume!}" (parley calibrate status lists the latest)`);
+  if (session.set_path !== setPath) throw new ConfigError(`${resume}: session ${session.id} rated ${session.set_path}, not ${setPath}; give --dir ${session.set_path}`);
+  if (session.finished_at !== null) throw new ConfigError(`${resume}: session ${session.id} is finished; run parley calibrate judge for a new one`);
+  if (flags.mode !== undefined && flags.mode !== session.mode) throw new ConfigError(`${resume}: session ${session.id} was a ${session.mode} session; leave out --mode ${flags.mode}`);
+  if (session.rubric_sha256 !== rubricSha) throw new ConfigError(`${resume}: the rubric changed since session ${session.id} started; run parley calibrate judge for a new session`);
+  for (const role of ['judge', 'cross_check'] as const) {
+    const stored = session.raters[role];
+    const given = raters[role];
+    const shown = (model: { provider: string; model: string } | undefined) => (model === undefined ? 'none' : `${model.provider}:${model.model}`);
+    if (shown(stored) !== shown(given)) throw new ConfigError(`${resume}: session ${session.id} was rated by ${role} ${shown(stored)}, not ${shown(given)}; give the same judges`);
+  }
+  return session;
+}
+
 function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, context: CommandContext, colors: Paint): string {
   const { session } = result;
   const lines = [colors.bold(`judge session ${session.id} (${session.mode}): ${session.items} items × ${Object.keys(session.raters).length} raters`)];
+  if (result.interrupted_by !== undefined) {
+    const dir = folder.shown === 'calibration' ? '' : ` --dir ${folder.shown}`;
+    lines.push(
+      colors.status(
+        'error',
+        `INTERRUPTED (${result.interrupted_by}) · ${result.progress.rated} of ${result.progress.planned} ratings kept; the session is unfinished: calibrate report leaves it out unless given --session ${session.id}`,
+      ),
+    );
+    lines.push(`finish it with: parley calibrate judge${dir} --resume ${session.id}`);
+  }
   for (const rater of ['judge', 'cross_check'] as const) {
     const model = session.raters[rater];
     if (model === undefined) continue;

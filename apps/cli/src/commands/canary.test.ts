@@ -85,6 +85,13 @@ describe('parley canary assign', () => {
     expect(canary.length).toBeLessThanOrEqual(5_500);
     expect(run().stdout).toBe(first.stdout);
   });
+
+  it('refuses stdin that is not UTF-8 with <stdin>:line (an id in another encoding would hash to another arm)', () => {
+    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), 'canary', 'assign', '--rollout', '5'], { input: Buffer.concat([Buffer.from('conv-1\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]), encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('<stdin>:2:4: the file is not UTF-8 text (byte 0xE9)');
+    expect(run.stdout).toBe('');
+  });
 });
 
 describe('parley canary compare', () => {
@@ -154,6 +161,56 @@ describe('parley canary compare', () => {
     const json = JSON.parse(result.stdout);
     expect(json).toMatchObject({ verdict: 'continue', conversations: { stable: 2000, canary: 0 } });
     expect(json.notes).toContain('300 conversations outside --since 24h (or without timestamps) left out');
+  });
+
+  it('100 % 👎 in both arms: no power calculation over 100 %, and no promote', async () => {
+    const { dir, logs, feedback } = production([
+      { version: 'v1', count: 400, negative: 400 },
+      { version: 'v2', count: 400, negative: 400 },
+    ]);
+    const json = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--format', 'json'], dir);
+    expect(json.code).toBe(0);
+    const comparison = JSON.parse(json.stdout);
+    expect(comparison.verdict).toBe('continue');
+    expect(comparison.power.minimum_canary).toBeNull();
+    expect(comparison.reasons[0]).toContain('the stable 👎 rate is 100.0 %: no rise of 5.0 pts fits above it');
+    const text = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2'], dir);
+    expect(text.stdout).toContain('minimum canary sample: none, as no 5.0-point rise in 👎 rate fits above 100.0 %');
+  });
+
+  it('warns about feedback values it does not recognise, naming them and where they are', async () => {
+    const { dir, logs, feedback } = production([
+      { version: 'v1', count: 50, negative: 5 },
+      { version: 'v2', count: 50, negative: 5 },
+    ]);
+    writeFileSync(feedback, ['thumbs-down', 7, 'maybe'].map((value, index) => JSON.stringify({ conversation_id: `v2-conv-${index + 10}`, user_feedback: value })).join('\n'));
+    const result = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--format', 'json'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: 2 feedback values not recognised \(7 at feedback\.jsonl:2, "maybe" at feedback\.jsonl:3\)/);
+    // thumbs-down is thumbs_down: a 👎.
+    expect(JSON.parse(result.stdout).feedback.canary.negative).toBe(1);
+  });
+
+  it('refuses --since in the future (exit 2)', async () => {
+    const { dir, logs, feedback } = production([{ version: 'v1', count: 10, negative: 1 }, { version: 'v2', count: 10, negative: 1 }]);
+    const result = await parley(['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--since', '2999-01-01'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--since 2999-01-01 is in the future');
+  });
+
+  it('0 vs 0 conversations in the window: says so, and that the arms ratio is assumed', async () => {
+    const { dir, logs, feedback } = production([
+      { version: 'v1', count: 10, negative: 1, hoursAgo: 48 },
+      { version: 'v2', count: 10, negative: 1, hoursAgo: 48 },
+    ]);
+    const args = ['canary', 'compare', '--logs', logs, '--feedback', feedback, '--stable', 'v1', '--canary', 'v2', '--since', '24h'];
+    const result = await parley(args, dir);
+    expect(result.code).toBe(0);
+    const text = result.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('no conversations of either version in the window');
+    expect(text).toContain('stable : canary = 19.0 : 1 assumed, as an arm has no conversations');
+    const json = JSON.parse((await parley([...args, '--format', 'json'], dir)).stdout);
+    expect(json).toMatchObject({ verdict: 'continue', conversations: { stable: 0, canary: 0 }, power: { ratio_assumed: true } });
   });
 
   it('exits 2 naming the file for a version no conversation has, and file:line for a bad log line', async () => {

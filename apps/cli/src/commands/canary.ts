@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, seededRandom } from '@parley/core';
-import { bucketThreshold, canaryArm, compareCanary, type CanaryComparison, type ConversationScore } from '@parley/canary';
+import { ConfigError, displayPath, seededRandom, terminalSafe } from '@parley/core';
+import { bucketThreshold, canaryArm, canaryWindow, compareCanary, judgedScores, negativeConversations, type CanaryComparison, type ScoreSource } from '@parley/canary';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -30,7 +30,7 @@ export interface CanaryCompareFlags {
 
 /** Adds `parley canary assign` and `parley canary compare` to the program. */
 export function register(program: Command, context: ProgramContext): void {
-  const readStdin = (): Promise<string> => readAll(process.stdin);
+  const readStdin = (): AsyncIterable<Buffer | string> => process.stdin;
   const canary = program.command('canary').description('canary rollouts of a new prompt version: who gets it, and whether to keep it');
   canary
     .command('assign')
@@ -60,7 +60,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** `parley canary assign`: one line per id; exit 2 for a bad --rollout or no ids at all. */
-export async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => Promise<string>): Promise<number> {
+export async function canaryAssignCommand(ids: readonly string[], flags: CanaryAssignFlags, context: CommandContext, readStdin: () => AsyncIterable<Buffer | string>): Promise<number> {
   const rolloutPercent = Number(flags.rollout.replace(/%$/, ''));
   try {
     bucketThreshold(flags.rollout.trim() === '' ? Number.NaN : rolloutPercent);
@@ -68,15 +68,10 @@ export async function canaryAssignCommand(ids: readonly string[], flags: CanaryA
     throw new ConfigError(`--rollout: ${(error as Error).message} (e.g. --rollout 5 for 5 %)`);
   }
   const salt = flags.salt ?? 'parley-canary';
-  const list =
-    ids.length > 0
-      ? ids
-      : (await readStdin())
-          .split('\n')
-          .map((line) => line.trim())
-          .filter((line) => line !== '');
+  const list = ids.length > 0 ? ids : await stdinIds(readStdin());
   if (list.length === 0) throw new ConfigError('parley canary assign needs conversation ids: as arguments, or one per line on stdin');
-  const lines = list.map((id) => `${id}\t${canaryArm(id, { rolloutPercent, salt })}`);
+  // The arm is drawn from the id as given; it is printed with control characters as escapes.
+  const lines = list.map((id) => `${terminalSafe(id)}\t${canaryArm(id, { rolloutPercent, salt })}`);
   context.output.out(`${lines.join('\n')}\n`);
   return 0;
 }
@@ -97,90 +92,68 @@ export async function canaryCompareCommand(flags: CanaryCompareFlags, context: C
   const now = context.clock.now();
   const since = flags.since !== undefined ? production.sinceCutoff(flags.since, now) : undefined;
   const logsFile = resolve(context.cwd, flags.logs);
-  const logged = production.readConversationLog(logsFile);
-
-  const versions = new Set<string>();
-  const conversations: Array<{ conversation_id: string; prompt_version: string }> = [];
-  let withoutVersion = 0;
-  let outsideWindow = 0;
-  for (const { value } of logged) {
-    if (value.prompt_version === undefined) {
-      withoutVersion += 1;
-      continue;
-    }
-    versions.add(value.prompt_version);
-    if (since !== undefined) {
-      const end = production.conversationEnd(value);
-      if (end === undefined || end < since) {
-        outsideWindow += 1;
-        continue;
-      }
-    }
-    conversations.push({ conversation_id: value.conversation_id, prompt_version: value.prompt_version });
-  }
-  for (const [flag, version] of [
-    ['--stable', flags.stable],
-    ['--canary', flags.canary],
-  ] as const) {
-    if (!versions.has(version)) {
-      const seen = versions.size === 0 ? 'none: add prompt_version to each logged conversation' : [...versions].sort().join(', ');
-      throw new ConfigError({ file: logsFile, message: `${flag} ${version}: no conversation in the log has prompt_version "${version}" (versions seen: ${seen})` });
-    }
-  }
-  if (flags.stable === flags.canary) throw new ConfigError('--stable and --canary name the same prompt version');
-
-  const negative = new Set<string>();
-  if (flags.feedback !== undefined) {
-    for (const item of production.readFeedbackFile(resolve(context.cwd, flags.feedback))) {
-      if (item.verdict === 'negative') negative.add(item.conversation_id);
-    }
-  }
-  const judged = await monitorScores(context.cwd, flags.suite ?? '.', new Set(conversations.map((conversation) => conversation.conversation_id)));
+  const logged = production.readProductionLog(logsFile);
+  const window = canaryWindow(
+    logged.conversations.map(({ value }) => ({ conversation_id: value.conversation_id, prompt_version: value.prompt_version, ended: production.conversationEnd(value) })),
+    { stable: flags.stable, canary: flags.canary, logsFile, ...(since !== undefined ? { since } : {}) },
+  );
+  const feedback = flags.feedback !== undefined ? production.readFeedbackFile(resolve(context.cwd, flags.feedback)) : [];
+  const negative = negativeConversations(feedback);
+  const judged = judgedScores(await monitorScoreSource(context.cwd, flags.suite ?? '.'), new Set(window.conversations.map((conversation) => conversation.conversation_id)));
   const comparison = compareCanary({
     stableVersion: flags.stable,
     canaryVersion: flags.canary,
-    conversations: conversations.map((conversation) => ({ ...conversation, negative: negative.has(conversation.conversation_id) })),
+    conversations: window.conversations.map((conversation) => ({ ...conversation, negative: negative.has(conversation.conversation_id) })),
     withFeedback: flags.feedback !== undefined,
     ...(judged.scores !== undefined ? { scores: judged.scores } : {}),
     random: seededRandom(seed),
     power,
   });
+  const unrecognised = feedback.filter((item) => item.unrecognised !== undefined);
   const notes = [
-    ...(withoutVersion > 0 ? [`${withoutVersion} logged conversation${withoutVersion === 1 ? '' : 's'} without prompt_version left out`] : []),
-    ...(outsideWindow > 0 ? [`${outsideWindow} conversation${outsideWindow === 1 ? '' : 's'} outside --since ${flags.since} (or without timestamps) left out`] : []),
+    ...(window.withoutVersion > 0 ? [`${window.withoutVersion} logged conversation${window.withoutVersion === 1 ? '' : 's'} without prompt_version left out`] : []),
+    ...(window.outsideWindow > 0 ? [`${window.outsideWindow} conversation${window.outsideWindow === 1 ? '' : 's'} outside --since ${flags.since} (or without timestamps) left out`] : []),
+    ...(logged.duplicates > 0 ? [`${logged.duplicates} line${logged.duplicates === 1 ? '' : 's'} repeating a conversation_id: each conversation counts once, as its last line`] : []),
     ...(flags.feedback === undefined ? ['no --feedback: the 👎 rate was not compared'] : []),
     ...(judged.note !== undefined ? [judged.note] : []),
   ];
+  const warnings =
+    unrecognised.length > 0
+      ? [
+          `${unrecognised.length} feedback value${unrecognised.length === 1 ? '' : 's'} not recognised (${unrecognised
+            .slice(0, 3)
+            .map((item) => `${item.unrecognised} at ${displayPath(item.source, context.cwd)}`)
+            .join(', ')}${unrecognised.length > 3 ? ', …' : ''}): unknown words count as neutral, other numbers by their sign; use 👍/👎, ±1, true/false, or thumbs_up/thumbs_down`,
+        ]
+      : [];
+  for (const warning of warnings) context.output.err(`${paint(context.output.color).yellow('warning:')} ${terminalSafe(warning)}\n`);
 
   if (flags.format === 'json') {
-    context.output.out(`${JSON.stringify({ ...comparison, ...(since ? { since: since.toISOString() } : {}), notes }, null, 2)}\n`);
+    context.output.out(`${JSON.stringify({ ...comparison, ...(since ? { since: since.toISOString() } : {}), notes, warnings }, null, 2)}\n`);
   } else {
     context.output.out(renderComparison(comparison, notes, context.output.color, since, Math.min(80, context.output.columns)));
   }
   return comparison.verdict === 'rollback' ? 1 : 0;
 }
 
-/**
- * The judged scores `parley monitor` stored for these conversations (the suite's, in
- * `.parley/parley.db`): a numeric score as it is, a pass/fail metric as 1/0; errors left out.
- * Without a store there are no scores, and the note says so.
- */
-async function monitorScores(cwd: string, suiteDir: string, conversationIds: ReadonlySet<string>): Promise<{ scores?: ConversationScore[]; note?: string }> {
+/** The scores `parley monitor` stored for the suite (in `.parley/parley.db`), or undefined without a store. */
+async function monitorScoreSource(cwd: string, suiteDir: string): Promise<ScoreSource | undefined> {
   const { defaultStorePath, openMonitorStore } = await import('@parley/store');
   const storePath = defaultStorePath(cwd);
-  if (!existsSync(storePath)) return { note: 'judged metrics: not compared (no production scores stored by parley monitor in this project)' };
+  if (!existsSync(storePath)) return undefined;
   const { loadSuiteForRun } = await import('@parley/runner');
-  const suiteName = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
-  const store = openMonitorStore(storePath);
-  try {
-    const scores = store
-      .scoresBetween(suiteName, '', '\uffff')
-      .filter((score) => !score.error && conversationIds.has(score.conversation_id))
-      .map((score) => ({ conversation_id: score.conversation_id, metric: score.metric, score: score.score ?? (score.passed ? 1 : 0) }));
-    return scores.length > 0 ? { scores } : { scores, note: `judged metrics: parley monitor stored no scores of suite ${suiteName} for these conversations` };
-  } finally {
-    store.close();
-  }
+  const suite = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
+  return {
+    suite,
+    scores() {
+      const store = openMonitorStore(storePath);
+      try {
+        return store.scoresBetween(suite, '', '\uffff');
+      } finally {
+        store.close();
+      }
+    },
+  };
 }
 
 function renderComparison(comparison: CanaryComparison, notes: readonly string[], color: boolean, since: Date | undefined, width: number): string {
@@ -211,14 +184,12 @@ function renderComparison(comparison: CanaryComparison, notes: readonly string[]
   }
   lines.push(table.toString());
   const { power } = comparison;
-  lines.push(
-    ...wrapWithPrefixes(
-      `minimum canary sample: ${power.minimum_canary} conversations, to detect a ${(power.rise * 100).toFixed(1)}-point rise in 👎 rate over ${percent(power.baseline)} (one-sided α ${power.alpha}, power ${power.power}, stable : canary = ${power.ratio.toFixed(1)} : 1)`,
-      width,
-      '',
-      '  ',
-    ),
-  );
+  const ratio = power.ratio_assumed ? `stable : canary = ${power.ratio.toFixed(1)} : 1 assumed, as an arm has no conversations` : `stable : canary = ${power.ratio.toFixed(1)} : 1`;
+  const minimum =
+    power.minimum_canary === null
+      ? `minimum canary sample: none, as no ${(power.rise * 100).toFixed(1)}-point rise in 👎 rate fits above ${percent(power.baseline)}`
+      : `minimum canary sample: ${power.minimum_canary} conversations, to detect a ${(power.rise * 100).toFixed(1)}-point rise in 👎 rate over ${percent(power.baseline)} (one-sided α ${power.alpha}, power ${power.power}, ${ratio})`;
+  lines.push(...wrapWithPrefixes(minimum, width, '', '  '));
   const verdictColor = comparison.verdict === 'rollback' ? colors.red : comparison.verdict === 'continue' ? colors.yellow : (text: string) => colors.status('pass', text);
   lines.push(`verdict: ${colors.bold(verdictColor(comparison.verdict))}`);
   for (const reason of comparison.reasons) lines.push(...wrapWithPrefixes(reason, width, '  ', '    '));
@@ -246,9 +217,18 @@ function pValue(p: number): string {
   return p < 0.0001 ? '< 0.0001' : p.toFixed(4);
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  stream.setEncoding('utf8');
-  for await (const chunk of stream) text += String(chunk);
-  return text;
+/**
+ * The ids on stdin, one a line: bounded lines, UTF-8 only (an id in another encoding would hash to
+ * another arm than the one the application computes), errors with `<stdin>:line`.
+ */
+async function stdinIds(stream: AsyncIterable<Buffer | string>): Promise<string[]> {
+  const { LogIssues, logStreamLines } = await import('@parley/production');
+  const issues = new LogIssues('<stdin>');
+  const ids: string[] = [];
+  for await (const { text } of logStreamLines(stream, '<stdin>', issues)) {
+    const id = text.trim();
+    if (id !== '') ids.push(id);
+  }
+  issues.throwIfAny();
+  return ids;
 }

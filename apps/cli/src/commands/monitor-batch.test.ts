@@ -1,9 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { hashBucket } from '@parley/canary';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MONITORED_SUITE } from '../test-support/monitored-suite.js';
+import { MONITORED_SUITE, writeMonitorLog } from '../test-support/monitored-suite.js';
 import { parleyAsync } from '../test-support/parley-process.js';
 import { writeSuite } from '../test-support/zuri-suite.js';
 
@@ -14,24 +11,7 @@ afterEach(async () => {
 });
 
 /** 200 conversations that ended an hour ago; returns the ids the 5 % sample holds. */
-function writeLogs(dir: string): string[] {
-  const ended = new Date(Date.now() - 3_600_000).toISOString();
-  const ids = Array.from({ length: 200 }, (_, index) => `batch-conv-${index}`);
-  // Each conversation differs (the slot), so each judge request is a request of its own.
-  const lines = ids.map((id, index) =>
-    JSON.stringify({
-      conversation_id: id,
-      tenant: 'zuri_spa',
-      customer: { name: 'Grace Achieng' },
-      turns: [
-        { role: 'user', content: "Hi, it's Grace Achieng, a blow-dry on Thursday please.", timestamp: ended },
-        { role: 'assistant', content: `Thursday slot ${index} is free: shall I book it?`, timestamp: ended },
-      ],
-    }),
-  );
-  writeFileSync(join(dir, 'conversations.jsonl'), `${lines.join('\n')}\n`);
-  return ids.filter((id) => hashBucket('parley-monitor', id) < 500);
-}
+const writeLogs = (dir: string): string[] => writeMonitorLog(dir, 'batch-conv', 200);
 
 describe('parley monitor --batch (the providers\' batch APIs on fake-llm, through the real clients)', () => {
   it('submits once, says the batch is in progress (exit 0) without resubmitting, then collects it at half price', async () => {
@@ -119,6 +99,27 @@ describe('parley monitor --batch (the providers\' batch APIs on fake-llm, throug
     expect(collected.judged.every((item: { scores: Array<{ score: number }> }) => item.scores[0]!.score === 1)).toBe(true);
     // claude-sonnet-4-6 at $3 / $15 per million, halved for batches.
     expect(collected.spent_usd).toBeCloseTo((n * (1000 * 3 + 50 * 15)) / 2 / 1e6, 12);
+  });
+
+  it("collects a batch from the judge's own base_url in parley.yaml, not from OPENAI_BASE_URL", async () => {
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 50 } } } });
+    const suite = writeSuite({
+      ...MONITORED_SUITE,
+      'parley.yaml': MONITORED_SUITE['parley.yaml']!.replace('primary: { provider: openai, model: gpt-4.1, temperature: 0 }', `primary: { provider: openai, model: gpt-4.1, temperature: 0, base_url: "${llm.openaiBaseUrl}", api_key_env: JUDGE_KEY }`),
+    });
+    const n = writeLogs(suite).length;
+    // OPENAI_BASE_URL points at a port nothing listens on: a poll sent there fails.
+    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-wrong', JUDGE_KEY: 'sk-fake-judge' };
+    const args = ['monitor', '--logs', 'conversations.jsonl', '--batch', '--format', 'json'];
+    const first = await parleyAsync(args, { cwd: suite, env });
+    expect(first.status, first.stderr).toBe(0);
+    expect(llm.batches()).toHaveLength(1);
+    llm.completeBatches();
+    const second = await parleyAsync(args, { cwd: suite, env });
+    expect(second.status, second.stderr).toBe(0);
+    const collected = JSON.parse(second.stdout);
+    expect(collected.batch.batches).toEqual([expect.objectContaining({ state: 'collected', requests: n })]);
+    expect(collected.judged).toHaveLength(n);
   });
 
   it('estimates a dry run at batch prices', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashBucket } from '@parley/canary';
@@ -111,11 +112,83 @@ describe('parley monitor (the binary, judge on fake-llm, scores to fake-langfuse
     expect(run.stdout).toMatch(/ALERT service_quality: mean 0\.250 over \d+ conversations is below its floor 0\.60/);
   });
 
+  it('keeps alerting, with the floor, on the next runs that judge nothing new, until the window recovers', async () => {
+    const politeness = MONITORED_SUITE['metrics/service_quality.yaml']!.replace('name: service_quality', 'name: politeness');
+    const suite = writeSuite({ ...MONITORED_SUITE, 'metrics/politeness.yaml': politeness });
+    writeLogs(suite);
+    llm = await judgeAnswering(2);
+    const env = { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake' };
+    const first = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--sample', '2', '--metric', 'politeness', '--format', 'json'], { cwd: suite, env });
+    expect(first.status, first.stderr).toBe(1);
+    const alerted = JSON.parse(first.stdout);
+    expect(alerted.alerts.map((alert: string) => alert.split(':')[0])).toEqual(['politeness', 'service_quality']);
+    // The next run judges nothing new (and is not asked for --metric again): the window is as bad as before.
+    const second = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--sample', '2', '--format', 'json'], { cwd: suite, env });
+    expect(second.status, second.stderr).toBe(1);
+    const held = JSON.parse(second.stdout);
+    expect(held.judged).toEqual([]);
+    expect(held.windows.map((window: { metric: string; floor: number | null; below_floor: boolean }) => [window.metric, window.floor, window.below_floor])).toEqual([
+      ['politeness', 0.7, true],
+      ['service_quality', 0.6, true],
+    ]);
+    expect(held.alerts).toEqual(alerted.alerts);
+  });
+
   it('exits 2 naming file and line for a log line that is not JSON', async () => {
     const suite = writeSuite(MONITORED_SUITE);
     writeFileSync(join(suite, 'broken.jsonl'), '{"conversation_id": "a", "turns": []}\nnot json\n');
     const run = await parleyAsync(['monitor', '--logs', 'broken.jsonl', '--dry-run'], { cwd: suite });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('broken.jsonl:2:1: not valid JSON');
+  });
+
+  it('--dry-run shows control characters of logged ids as escapes, never raw', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    const ended = new Date(Date.now() - 3_600_000).toISOString();
+    writeFileSync(join(suite, 'escape.jsonl'), `${JSON.stringify({ conversation_id: '\u001b]0;pwned\u0007\u001b[2Jconv', turns: [{ role: 'user', content: 'Hi', timestamp: ended }] })}\n`);
+    const run = await parleyAsync(['monitor', '--logs', 'escape.jsonl', '--dry-run', '--sample', '100'], { cwd: suite });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('\\x1b]0;pwned\\x07\\x1b[2Jconv');
+    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
+  it('refuses an unknown --metric even when nothing is sampled', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    writeFileSync(join(suite, 'empty.jsonl'), '');
+    for (const extra of [['--dry-run'], []]) {
+      const run = await parleyAsync(['monitor', '--logs', 'empty.jsonl', '--metric', 'no_such_metric', ...extra], { cwd: suite });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('--metric no_such_metric: not a judge metric of this suite');
+    }
+  });
+
+  it('judges a conversation logged five times once (one paid call), and leaves out conversations without timestamps under --since', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    const ended = new Date(Date.now() - 3_600_000).toISOString();
+    const turn = (content: string) => ({ role: 'user', content, timestamp: ended });
+    const lines = [1, 2, 3, 4, 5].map((n) => JSON.stringify({ conversation_id: 'logged-five-times', turns: Array.from({ length: n }, (_, index) => turn(`message ${index}`)) }));
+    lines.push(JSON.stringify({ conversation_id: 'no-timestamps', turns: [{ role: 'user', content: 'Hi', ts: ended }] }));
+    writeFileSync(join(suite, 'repeated.jsonl'), `${lines.join('\n')}\n`);
+    llm = await judgeAnswering(4);
+    const run = await parleyAsync(['monitor', '--logs', 'repeated.jsonl', '--sample', '100', '--format', 'json'], { cwd: suite, env: { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake' } });
+    expect(run.status, run.stderr).toBe(0);
+    const outcome = JSON.parse(run.stdout);
+    expect(outcome.judged.map((item: { source: string }) => item.source)).toEqual(['repeated.jsonl:5']);
+    expect(llm.requests).toHaveLength(1);
+    expect(outcome.notes).toEqual(expect.arrayContaining([expect.stringContaining('1 sampled conversation without turn timestamps left out'), expect.stringContaining('4 lines repeating a sampled conversation_id')]));
+  });
+
+  it('refuses a FIFO or a folder as --logs at once (exit 2), without waiting for a writer', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    execFileSync('mkfifo', [join(suite, 'pipe.jsonl')]);
+    for (const [logs, kind] of [
+      ['pipe.jsonl', 'a FIFO (named pipe)'],
+      ['.', 'a folder'],
+    ]) {
+      const run = await parleyAsync(['monitor', '--logs', logs!, '--dry-run'], { cwd: suite });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(`it is ${kind}, not a regular file`);
+      expect(run.stderr).not.toContain('internal error');
+    }
   });
 });

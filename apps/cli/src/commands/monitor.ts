@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, displayPath } from '@parley/core';
+import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -87,7 +87,10 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
   } else {
     const logsFile = resolve(context.cwd, flags.logs!);
     source = displayPath(logsFile, context.cwd);
-    sample = await monitor.readSampledConversations(logsFile, { percent, salt, since });
+    const read = await monitor.readSampledConversations(logsFile, { percent, salt, since });
+    if (read.withoutTimestamps > 0) notes.push(`${count(read.withoutTimestamps, 'sampled conversation')} without turn timestamps left out (--since needs each turn's "timestamp", ISO 8601)`);
+    if (read.duplicates > 0) notes.push(`${count(read.duplicates, 'line')} repeating a sampled conversation_id: each conversation is judged once, as its last line`);
+    sample = read;
   }
   const langfuse = await langfuseIfConfigured(context.env);
   const outcome = await monitor.monitorConversations({
@@ -107,6 +110,7 @@ export async function monitorCommand(flags: MonitorFlags, context: CommandContex
     windowMs,
     previousWindows: windows,
     comparison: { ...monitor.DEFAULT_WINDOW_COMPARISON, alpha },
+    ...(context.signal ? { signal: context.signal } : {}),
   });
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ ...outcome, source: from, total: sample.total, before_window: sample.beforeWindow, sample_percent: percent, salt, drop_test: monitor.DROP_TEST, notes }, null, 2)}\n`);
@@ -132,12 +136,13 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
   const lines: string[] = [];
   lines.push(colors.bold(`monitor ${outcome.suite} · ${facts.percent}% sample (salt ${facts.salt}) · window ${facts.since}`));
   lines.push(`${outcome.sampled} of ${facts.total} logged conversations sampled in the window; ${outcome.already_judged} judged before`);
-  for (const note of facts.notes) lines.push(colors.dim(`note: ${note}`));
-  for (const item of outcome.refused) lines.push(`  ${colors.status('error', 'refused')}  ${item.source}  ${item.conversation}: ${item.reason}`);
+  for (const note of facts.notes) lines.push(colors.dim(`note: ${terminalSafe(note)}`));
+  for (const item of outcome.refused) lines.push(`  ${colors.status('error', 'refused')}  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}: ${terminalSafe(item.reason)}`);
   const estimate = outcome.estimated_usd === null ? 'cost unknown (a judge model has no price)' : `estimated $${outcome.estimated_usd.toFixed(4)}${facts.batch ? ' at batch prices (half)' : ''}`;
   if (facts.dryRun) {
     lines.push(`would judge ${count(outcome.planned.length, 'conversation')} · ${estimate} (votes on failing verdicts and the cross-check come on top)`);
-    for (const item of outcome.planned) lines.push(`  ${item.source}  ${item.conversation}  ${item.metrics.join(', ')}`);
+    // Ids and file names come from the log: control characters in them are shown as escapes.
+    for (const item of outcome.planned) lines.push(`  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}  ${item.metrics.join(', ')}`);
     return `${lines.join('\n')}\n`;
   }
   const cached = outcome.cached_input_tokens > 0 ? ` (${outcome.cached_input_tokens} input tokens from the prompt cache${outcome.cache_saving_usd === null ? '' : `, saving $${outcome.cache_saving_usd.toFixed(4)}`})` : '';
@@ -146,19 +151,22 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
   lines.push(`judged ${count(outcome.judged.length, 'conversation')} · ${spent}${facts.batch ? ' at batch prices' : ''}${pushed}`);
   for (const item of outcome.judged) {
     const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
-    lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${item.source}  ${item.conversation}  ${scores}`);
+    lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}  ${scores}`);
   }
   for (const batch of outcome.batch?.batches ?? []) {
     const what = `${batch.batch_id} (${batch.provider}:${batch.model}, ${count(batch.requests, 'request')})`;
     if (batch.state === 'submitted') lines.push(`batch: submitted ${what}`);
     else if (batch.state === 'collected') lines.push(`batch: collected ${what}`);
-    else if (batch.state === 'in_progress') lines.push(`batch: ${what} still in progress${batch.detail ? ` (${batch.detail})` : ''}`);
-    else lines.push(colors.yellow(`batch: ${what} failed${batch.detail ? ` (${batch.detail})` : ''}: its requests are sent again on the next run`));
+    else if (batch.state === 'in_progress') lines.push(`batch: ${what} still in progress${batch.detail ? ` (${terminalSafe(batch.detail)})` : ''}`);
+    else lines.push(colors.yellow(`batch: ${what} failed${batch.detail ? ` (${terminalSafe(batch.detail)})` : ''}: its requests are sent again on the next run`));
   }
   if (outcome.batch && outcome.batch.waiting.length > 0) {
     lines.push(`${count(outcome.batch.waiting.length, 'conversation')} wait for batch answers: run \`parley monitor --batch\` again to collect them (providers finish batches within 24 h)`);
   }
   if (outcome.skipped_for_budget.length > 0) lines.push(colors.yellow(`budget reached: ${count(outcome.skipped_for_budget.length, 'conversation')} left for the next run`));
+  if (outcome.interrupted !== null) {
+    lines.push(colors.yellow(`interrupted (${outcome.interrupted}): ${count(outcome.judged.length, 'judged conversation')} saved; ${count(outcome.not_judged.length, 'conversation')} left for the next run (run parley monitor again to resume)`));
+  }
   for (const window of outcome.windows) {
     const now = window.current.mean === null ? '–' : window.current.mean.toFixed(3);
     const before = window.previous.mean === null ? '–' : window.previous.mean.toFixed(3);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, displayPath } from '@parley/core';
+import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
@@ -50,7 +50,7 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
   const redactor = suiteRedactor(suite, { env: context.env });
 
   const logsFile = resolve(context.cwd, flags.logs!);
-  const conversations = production.readConversationLog(logsFile);
+  const conversations = production.readProductionLog(logsFile).conversations;
   const feedback = flags.feedback !== undefined ? production.readFeedbackFile(resolve(context.cwd, flags.feedback)) : [];
   if (flags.langfuse !== undefined) {
     const { langfuseFromEnv } = await import('@parley/langfuse');
@@ -77,14 +77,15 @@ export async function promoteCommand(flags: PromoteFlags, context: CommandContex
   else {
     lines.push(colors.bold(`promoted ${count(result.promoted.length, 'conversation')} into ${where} (gate: advisory until reviewed):`));
     for (const item of result.promoted) {
-      lines.push(`  ${colors.status('pass', item.scenario_id)}  ${item.source}  ${item.title}`);
+      // Ids, titles and reasons come from the logs: control characters are shown as escapes.
+      lines.push(`  ${colors.status('pass', terminalSafe(item.scenario_id))}  ${terminalSafe(item.source)}  ${terminalSafe(item.title)}`);
       lines.push(colors.dim(`    ${displayPath(item.scenario_file, context.cwd)}, ${displayPath(item.recording_file, context.cwd)}`));
-      for (const note of item.notes) lines.push(colors.dim(`    note: ${note}`));
+      for (const note of item.notes) lines.push(colors.dim(`    note: ${terminalSafe(note)}`));
     }
   }
   if (result.skipped.length > 0) {
     lines.push(colors.bold(`skipped ${result.skipped.length}:`));
-    for (const item of result.skipped) lines.push(`  ${colors.status('skipped', item.source)}  ${item.conversation}: ${item.reason}`);
+    for (const item of result.skipped) lines.push(`  ${colors.status('skipped', terminalSafe(item.source))}  ${terminalSafe(item.conversation)}: ${terminalSafe(item.reason)}`);
   }
   const unused = [
     result.without_feedback > 0 ? `${count(result.without_feedback, 'conversation')} without feedback` : '',

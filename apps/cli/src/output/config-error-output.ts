@@ -1,4 +1,4 @@
-import { formatIssue, type ConfigIssue, displayPath } from '@parley/core';
+import { formatIssue, type ConfigIssue, displayPath, terminalSafe } from '@parley/core';
 import { paint, type Output } from './output.js';
 import { hangingWrap } from './text-wrap.js';
 
@@ -13,7 +13,8 @@ export function printIssues(output: Output, issues: ConfigIssue[], cwd: string):
   for (const issue of ordered) {
     const warning = issue.severity === 'warning';
     const prefix = warning ? 'warning:' : 'error:';
-    const text = `${prefix} ${formatIssue({ ...issue, file: displayPath(issue.file, cwd) })}`;
+    // A message may quote a file or a log (JSON.parse quotes the line): control characters are shown as escapes.
+    const text = `${prefix} ${terminalSafe(formatIssue({ ...issue, file: displayPath(issue.file, cwd) }))}`;
     const lines = output.wrap ? hangingWrap(text, output.columns - 1, '    ') : [text];
     lines[0] = (warning ? colors.yellow(prefix) : colors.red(prefix)) + lines[0]!.slice(prefix.length);
     output.err(`${lines.join('\n')}\n`);

@@ -36,6 +36,9 @@ const RUN_PATHS = 'apps/cli/src/run-paths.test.ts';
 const DISK_FULL = 'apps/cli/src/disk-full.test.ts';
 const FUZZ = 'apps/cli/src/bad-input-fuzz.test.ts';
 
+const LOG_FUZZ = 'apps/cli/src/production-log-fuzz.test.ts';
+const LOG_LINES = 'libs/production/src/log-lines.test.ts';
+
 const notNetworked = (command: string): MatrixCell => ({ status: 'n/a', what: `${command} makes no network call` });
 const unchecked = (what: string): MatrixCell => ({ status: 'open', what });
 
@@ -67,8 +70,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       'full disk': {
         status: 'holds',
-        what: 'reports and recordings replaced whole or not at all: exit 2, `disk full: nothing was changed`',
-        tests: [{ file: DISK_FULL, title: 'parley run --mode record' }],
+        what: 'reports and recordings replaced whole or not at all; a full disk under the run history refuses the run before it starts: exit 2, `disk full: nothing was changed`, no run folder, no unfinished run',
+        tests: [
+          { file: DISK_FULL, title: 'parley run --mode record' },
+          { file: 'apps/cli/src/history-disk-full.test.ts', title: 'refuses the run with "disk full", exit 2' },
+        ],
       },
       paths: {
         status: 'holds',
@@ -80,14 +86,22 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'run (replay)',
     cells: {
-      signals: unchecked('Ctrl-C / SIGTERM act only after the last scenario (issue 24, item 1)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM as in a live run: no new scenario starts, `interrupted`, exit 130 / 143, report written, `--resume` replays only the rest (the run gives the signal a turn of the event loop between scenarios)',
+        tests: [{ file: 'apps/cli/src/replay-interrupt.test.ts', title: 'stops starting scenarios, writes its report as interrupted' }],
+      },
       timeouts: notNetworked('a replay'),
       'bad input': {
         status: 'holds',
         what: 'a damaged recording: exit 2 with file:line',
         tests: [{ file: FUZZ, title: '' }],
       },
-      'full disk': unchecked('a full disk under `.parley/parley.db` reads as "disk I/O error" and leaves an unfinished run (issue 24, item 13)'),
+      'full disk': {
+        status: 'holds',
+        what: 'a full disk under `.parley/parley.db` (or the report folder): exit 2, `disk full: nothing was changed`; the database byte for byte as it was, no run folder, no unfinished run. Not yet tried: a disk that fills up under the history while the run is going',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'the history unchanged, no run folder, no unfinished run' }],
+      },
       paths: {
         status: 'holds',
         what: 'a recording that is a FIFO is refused at once',
@@ -98,7 +112,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'calibrate judge',
     cells: {
-      signals: unchecked('Ctrl-C stores the session as finished, with the aborted calls as errors (issue 24, item 3)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM: no new rating starts, paid ratings kept, aborted calls never stored as errors; the session is `interrupted` (unfinished: `calibrate report` leaves it out unless given `--session`), exit 130 / 143, `--resume SESSION` asks only for the ratings it lacks',
+        tests: [{ file: 'apps/cli/src/calibrate-interrupt.test.ts', title: 'the session is interrupted (not finished, not reported)' }],
+      },
       timeouts: {
         status: 'holds',
         what: 'the judges call providers through the same deadline as a run',
@@ -152,15 +170,26 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'monitor',
     cells: {
-      signals: unchecked('Ctrl-C judges everything anyway and exits 0 (issue 24, item 2)'),
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM: no judge call starts after the signal, calls in flight are aborted, what was judged is saved, `interrupted`, exit 130 / 143; the next run judges exactly the rest',
+        tests: [{ file: 'apps/cli/src/monitor-interrupt.test.ts', title: 'no call after the signal' }],
+      },
       timeouts: {
         status: 'holds',
         what: 'a Langfuse that takes the connection and never answers: the connect timeout fires, named',
         tests: [{ file: 'apps/cli/src/commands/monitor-langfuse.test.ts', title: '' }],
       },
-      'bad input': unchecked('logs are not yet read as bounded lines of UTF-8 (issue 24, item 5)'),
+      'bad input': {
+        status: 'holds',
+        what: 'logs read as bounded lines (8 MiB) of UTF-8 from a regular file, errors summarised after 20; damaged logs: exit 2 with file:line, never a stack trace or a hang',
+        tests: [
+          { file: LOG_FUZZ, title: 'monitor, promote and canary compare exit 2' },
+          { file: LOG_LINES, title: '' },
+        ],
+      },
       'full disk': unchecked('not tried on a full disk yet'),
-      paths: unchecked('`--logs` on a FIFO or a folder (issue 24, items 5 and 12)'),
+      paths: unchecked('`--logs` on a FIFO, a folder or a device is refused at once (item 5, tested in monitor.test.ts); the other path cases are item 12'),
     },
   },
   {
@@ -168,7 +197,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
     cells: {
       signals: { status: 'n/a', what: 'pays for nothing; ends as any process does' },
       timeouts: unchecked('reads feedback through the Langfuse client (its timeouts); not tried against a server that never answers'),
-      'bad input': unchecked('invalid UTF-8 on stdin (issue 24, item 5)'),
+      'bad input': {
+        status: 'holds',
+        what: 'the log and feedback read as bounded lines of UTF-8 (invalid bytes refused with file:line:column, never written into a scenario); damaged files: exit 2 with file:line',
+        tests: [{ file: LOG_FUZZ, title: 'monitor, promote and canary compare exit 2' }],
+      },
       'full disk': unchecked('new files not yet written atomically (issue 24, item 8)'),
       paths: unchecked('a file as `--out` (issue 24, item 12); symlinks (item 15)'),
     },
@@ -178,7 +211,15 @@ export const FAULT_MATRIX: MatrixRow[] = [
     cells: {
       signals: { status: 'n/a', what: 'pays for nothing; ends as any process does' },
       timeouts: notNetworked('canary'),
-      'bad input': unchecked('invalid UTF-8 on `canary assign` stdin (issue 24, item 5); unrecognised feedback values (item 16)'),
+      'bad input': {
+        status: 'holds',
+        what: '`canary assign` stdin and `compare` logs read as bounded lines of UTF-8 (`<stdin>:line:column`); unrecognised feedback values warned; damaged files: exit 2 with file:line',
+        tests: [
+          { file: LOG_FUZZ, title: 'monitor, promote and canary compare exit 2' },
+          { file: 'apps/cli/src/commands/canary.test.ts', title: 'refuses stdin that is not UTF-8' },
+          { file: 'apps/cli/src/commands/canary.test.ts', title: 'warns about feedback values it does not recognise' },
+        ],
+      },
       'full disk': unchecked('not tried on a full disk yet'),
       paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
     },

@@ -112,7 +112,7 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
       </Box>
       <Text dimColor>{'─'.repeat(Math.max(0, columns))}</Text>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
-        {showKeys ? <KeysOverlay keys={[...keys, ...moreKeys]} depth={navigation.depth} backKeys={backKeys} /> : children}
+        {showKeys ? <KeysOverlay keys={overlayKeys(keys, moreKeys)} depth={navigation.depth} backKeys={backKeys} /> : children}
       </Box>
       <Footer keys={showKeys ? [['? Esc', 'close']] : footer} />
     </Box>
@@ -127,7 +127,8 @@ function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; dept
     ['q', 'quit parley tui (asks first when something is unsaved)'],
     ['Ctrl-C', 'quit at once'],
   ];
-  const all = [...keys, ...shared];
+  // A key the screen lists itself (the rating screen's q) is not listed again among the shared ones.
+  const all = [...keys, ...shared.filter(([key]) => !keys.some(([own]) => own === key))];
   const width = Math.min(16, Math.max(...all.map(([key]) => Array.from(key).length)));
   const { columns } = useTerminalSize();
   // An explanation wraps under itself rather than losing its end (the kappa columns' are long).
@@ -144,6 +145,15 @@ function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; dept
       )}
     </Box>
   );
+}
+
+/**
+ * The footer's keys with the overlay's longer explanations in their place (a key in both is
+ * listed once, explained the longer way), then the keys only the overlay lists.
+ */
+export function overlayKeys(keys: readonly KeyHint[], moreKeys: readonly KeyHint[]): KeyHint[] {
+  const longer = new Map(moreKeys.map(([key, action]) => [key, action]));
+  return [...keys.map(([key, action]): KeyHint => [key, longer.get(key) ?? action]), ...moreKeys.filter(([key]) => !keys.some(([own]) => own === key))];
 }
 
 /** Rows a screen body may fill. */

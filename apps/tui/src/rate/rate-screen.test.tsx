@@ -298,6 +298,9 @@ describe('parley tui rate', () => {
     await press(rendered, '?');
     const frame = await until(rendered, (text) => text.startsWith('Keys · Rate'));
     for (const line of ['1-5', 'Enter', 'r ', 'Shift-Tab', 'Esc', 'q ', 'Ctrl-C']) expect(frame).toMatch(new RegExp(`^  ${line.trim()}\\s`, 'm'));
+    // Each key once: `[ ]`, `l` and `q` were listed twice (footer and overlay, screen and shared).
+    for (const key of ['[ ]', 'l', 'q']) expect(frame.match(new RegExp(`^  ${key.replace(/[[\]]/g, '\\$&')}\\s`, 'gm'))).toHaveLength(1);
+    expect(frame).toContain('previous / next item (rated ones too');
     expectFits(frame);
     await press(rendered, '3', '?');
     const back = await until(rendered, (text) => text.includes(first!));

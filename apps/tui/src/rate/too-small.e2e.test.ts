@@ -49,3 +49,15 @@ describe.skipIf(!TmuxSession.available())('the rating screen in a terminal made 
     expect(readFileSync(join(dir, 'human_labelled.yaml'), 'utf8')).toBe(before);
   }, 60_000);
 });
+
+describe.skipIf(!TmuxSession.available())('Ctrl-C in parley tui rate (tmux)', () => {
+  it('quits at once with exit code 130, not 0', async () => {
+    const dir = exampleCalibrationCopy();
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const session = TmuxSession.start(`parley-ctrl-c-${process.pid}`, [process.execPath, PARLEY, 'tui', 'rate', '--reviewer', 'ctrl-rev', '--dir', dir], { cwd: dir });
+    cleanups.push(() => session.kill());
+    await session.waitFor((text) => text.includes('0 done · 25 to do'), 30_000);
+    session.keys('C-c');
+    await session.waitFor((text) => text.includes('[exit 130]'));
+  }, 60_000);
+});

@@ -44,7 +44,7 @@ export function KappaCellScreen({ cell }: { cell: KappaCell }) {
   return (
     <ScreenFrame
       title={`Kappa · ${cell.label} · ${cell.axis}`}
-      status={`${items.length} item${items.length === 1 ? '' : 's'} · ${cell.pairs.length} pair${cell.pairs.length === 1 ? '' : 's'}`}
+      status={cellStatus(items, cell.pairs.length, overall)}
       keys={items.length > 1 ? KEYS : []}
       moreKeys={MORE_KEYS}
     >
@@ -110,4 +110,14 @@ function detailLines(ratings: ItemRatings, columns: number): Array<{ text: strin
     if (human.note) add(human.reviewer, human.score, `note: ${human.note}`);
   }
   return lines;
+}
+
+/**
+ * `12 items · 16 pairs`: distinct items. On overall a row is an item on one axis, so the rows are
+ * counted apart when they differ from the items (`12 items (13 item·axis rows) · 16 pairs`).
+ */
+export function cellStatus(items: readonly CellItem[], pairs: number, overall: boolean): string {
+  const distinct = new Set(items.map((item) => item.ratings.itemId)).size;
+  const rows = overall && items.length !== distinct ? ` (${items.length} item·axis rows)` : '';
+  return `${distinct} item${distinct === 1 ? '' : 's'}${rows} · ${pairs} pair${pairs === 1 ? '' : 's'}`;
 }

@@ -1,4 +1,5 @@
-import type { CallContext, Clock, CompletionRequest, CompletionResponse, Provider, Random, TokenUsage } from '@parley/core';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { CallContext, Clock, InterruptSignal, CompletionRequest, CompletionResponse, Provider, Random, TokenUsage } from '@parley/core';
 import type { CalibrationItem, CalibrationSet, RecordingEntry } from '@parley/config';
 import {
   costOfCall,
@@ -43,6 +44,11 @@ export interface JudgeSessionInput {
   concurrency?: number;
   pricing?: Record<string, ModelPrice>;
   resilience?: ResilienceSettings;
+  /**
+   * `--resume SESSION`: finish an interrupted session: its ratings are kept, only the items and
+   * raters it has no rating for are asked, and it is marked finished when they are all done.
+   */
+  resume?: CalibrationSession;
 }
 
 export interface JudgeSessionDependencies {
@@ -63,6 +69,10 @@ export interface JudgeSessionResult {
   /** Null when some model has no known price. */
   cost_usd: number | null;
   usage: TokenUsage;
+  /** The signal that stopped the session (it stays unfinished, resumable); absent when it finished. */
+  interrupted_by?: InterruptSignal;
+  /** Ratings the session asks for in all (items × raters) and how many it holds now. */
+  progress: { rated: number; planned: number };
 }
 
 /**
@@ -81,7 +91,7 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
     const model = input.raters[role];
     return model === undefined ? [] : [{ role, model }];
   });
-  const session: CalibrationSession = {
+  const session: CalibrationSession = input.resume ? { ...input.resume } : {
     id: sessionId(clock, random),
     set_path: input.setPath,
     started_at: clock.now().toISOString(),
@@ -92,8 +102,10 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
     raters: Object.fromEntries(raters.map(({ role, model }) => [role, { provider: model.provider, model: model.model }])),
     items: input.set.items.length,
     parley_version: CALIBRATION_PARLEY_VERSION,
+    interrupted_by: null,
   };
-  input.store.createSession(session);
+  if (input.resume) input.store.resumeSession(session.id);
+  else input.store.createSession(session);
 
   const replay = input.mode === 'replay' ? createReplayProvider(readRecording(input.recordingFile), input.recordingFile) : undefined;
   const liveProviders = new Map<RaterModel, Provider>();
@@ -114,11 +126,15 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
   // order whatever order the answers came back in: re-recording an unchanged set changes nothing.
   const tasks = input.set.items.flatMap((item) => raters.map((rater) => ({ item, ...rater })));
   const recordedSlots: RecordingEntry[][] = tasks.map(() => []);
-  const ratings: StoredJudgeRating[] = [];
+  // A resumed session keeps what it rated before; only the rest is asked (and paid for).
+  const ratings: StoredJudgeRating[] = input.resume ? input.store.ratings(session.id) : [];
+  const kept = new Set(ratings.map((rating) => `${rating.item_id}\u0000${rating.rater}`));
+  const todo = tasks.flatMap((task, index) => (kept.has(`${task.item.id}\u0000${task.role}`) ? [] : [{ task, index }]));
+  const { signal } = dependencies;
   let failedCalls = 0;
-  let done = 0;
+  let done = ratings.length;
 
-  await inParallel(tasks, input.concurrency ?? 4, async (task, index) => {
+  await inParallel(todo, input.concurrency ?? 4, signal, async ({ task, index }) => {
     let provider: Provider;
     if (replay) provider = replay;
     else if (input.mode === 'record') {
@@ -127,6 +143,8 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
       provider = recordingProvider(liveProviderOf(task.model), recorder);
     } else provider = liveProviderOf(task.model);
     const rating = await rateItem(task.item, task.role, task.model, provider, input, session.id, dependencies);
+    // A call the signal cut short is no rating: it is asked again when the session is resumed.
+    if (signal?.aborted && rating.error !== null) return;
     if (rating.error !== null && !rating.error.startsWith('unusable answer')) failedCalls += 1;
     input.store.saveRating(rating);
     ratings.push(rating);
@@ -134,11 +152,23 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
     dependencies.onRating?.(rating, done, tasks.length);
   });
 
+  const progress = { rated: ratings.length, planned: tasks.length };
+  if (signal?.aborted) {
+    // Interrupted: unfinished (never the session a report picks by default), resumable, and the
+    // recording is not written from part of the calls.
+    const interruptedBy: InterruptSignal = signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+    session.interrupted_by = interruptedBy;
+    input.store.interruptSession(session.id, interruptedBy);
+    return { session, ratings: sortedRatings(ratings, tasks), ...totals(ratings), interrupted_by: interruptedBy, progress };
+  }
+
   let recording: JudgeSessionResult['recording'];
   if (input.mode === 'record') {
     const entries = recordedSlots.flat();
     if (failedCalls > 0) {
       recording = { file: input.recordingFile, written: false, calls: entries.length, reason: `${failedCalls} calls failed; the old recording is kept` };
+    } else if (input.resume) {
+      recording = { file: input.recordingFile, written: false, calls: entries.length, reason: 'a resumed session made only part of the calls; the old recording is kept (record the set again from the start)' };
     } else {
       writeRecording(input.recordingFile, entries);
       recording = { file: input.recordingFile, written: true, calls: entries.length };
@@ -147,15 +177,24 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
   session.finished_at = clock.now().toISOString();
   input.store.finishSession(session.id, session.finished_at);
 
+  return { session, ratings: sortedRatings(ratings, tasks), ...(recording ? { recording } : {}), ...totals(ratings), progress };
+}
+
+/** The ratings in the set's order (items, then raters), whatever order the answers came back in. */
+function sortedRatings(ratings: StoredJudgeRating[], tasks: ReadonlyArray<{ item: CalibrationItem; role: CalibrationRater }>): StoredJudgeRating[] {
   const order = new Map(tasks.map((task, index) => [`${task.item.id}\u0000${task.role}`, index]));
-  ratings.sort((left, right) => order.get(`${left.item_id}\u0000${left.rater}`)! - order.get(`${right.item_id}\u0000${right.rater}`)!);
+  return [...ratings].sort((left, right) => (order.get(`${left.item_id}\u0000${left.rater}`) ?? 0) - (order.get(`${right.item_id}\u0000${right.rater}`) ?? 0));
+}
+
+/** Tokens and cost of the ratings; the cost is null when some model has no known price. */
+function totals(ratings: readonly StoredJudgeRating[]): Pick<JudgeSessionResult, 'usage' | 'cost_usd'> {
   const usage = ratings.reduce((sum, rating) => ({ input_tokens: sum.input_tokens + rating.input_tokens, output_tokens: sum.output_tokens + rating.output_tokens }), {
     input_tokens: 0,
     output_tokens: 0,
   });
   const costs = ratings.map((rating) => rating.cost_usd);
   const cost = costs.some((value) => value === null) ? null : costs.reduce<number>((sum, value) => sum + (value ?? 0), 0);
-  return { session, ratings, ...(recording ? { recording } : {}), cost_usd: cost, usage };
+  return { usage, cost_usd: cost };
 }
 
 /** One rater's rating of one item, with one retry on an unusable answer. */
@@ -251,10 +290,19 @@ function sessionId(clock: Clock, random: Random): string {
   return `${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}-${random.hex(6)}`;
 }
 
-async function inParallel<Task>(tasks: readonly Task[], concurrency: number, work: (task: Task, index: number) => Promise<void>): Promise<void> {
+async function inParallel<Task>(
+  tasks: readonly Task[],
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  work: (task: Task, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < tasks.length) {
+      // A replayed call never waits on the network: a turn of the event loop before each task lets
+      // Ctrl-C be heard, and once it is no task starts.
+      await nextTurn();
+      if (signal?.aborted || next >= tasks.length) return;
       const index = next++;
       await work(tasks[index]!, index);
     }

@@ -21,6 +21,8 @@ export interface CalibrationSession {
   raters: Partial<Record<CalibrationRater, RaterModelRecord>>;
   items: number;
   parley_version: string;
+  /** The signal that stopped the session (Ctrl-C, SIGTERM): it is unfinished and resumable. */
+  interrupted_by?: 'SIGINT' | 'SIGTERM' | null;
 }
 
 /** One rater's rating of one item in a session; `scores` null when there is no usable answer. */
@@ -48,6 +50,10 @@ export interface CalibrationStore {
   readonly path: string;
   createSession(session: CalibrationSession): void;
   finishSession(id: string, finishedAt: string): void;
+  /** Marks a session stopped by a signal: it stays unfinished (`finished_at` null). */
+  interruptSession(id: string, signal: 'SIGINT' | 'SIGTERM'): void;
+  /** A resumed session is no longer interrupted (until it is again). */
+  resumeSession(id: string): void;
   saveRating(rating: StoredJudgeRating): void;
   /** Sessions of a calibration folder, newest first. */
   sessions(setPath: string, limit?: number): CalibrationSession[];
@@ -78,10 +84,16 @@ export function openCalibrationStore(path: string): CalibrationStore {
     path,
     createSession(session) {
       const { raters, ...columns } = session;
-      statements.insertSession.run({ ...columns, raters_json: JSON.stringify(raters) });
+      statements.insertSession.run({ ...columns, interrupted_by: columns.interrupted_by ?? null, raters_json: JSON.stringify(raters) });
     },
     finishSession(id, finishedAt) {
       statements.finishSession.run(finishedAt, id);
+    },
+    interruptSession(id, signal) {
+      statements.interruptSession.run(signal, id);
+    },
+    resumeSession(id) {
+      statements.interruptSession.run(null, id);
     },
     saveRating(rating) {
       const { scores, cached, ...columns } = rating;
@@ -113,9 +125,10 @@ export function openCalibrationStore(path: string): CalibrationStore {
 function prepare(database: Database.Database) {
   return {
     insertSession: database.prepare(`
-      INSERT INTO calibration_sessions (id, set_path, started_at, finished_at, mode, rubric_version, rubric_sha256, raters_json, items, parley_version)
-      VALUES (@id, @set_path, @started_at, @finished_at, @mode, @rubric_version, @rubric_sha256, @raters_json, @items, @parley_version)`),
-    finishSession: database.prepare<[string, string]>(`UPDATE calibration_sessions SET finished_at = ? WHERE id = ?`),
+      INSERT INTO calibration_sessions (id, set_path, started_at, finished_at, mode, rubric_version, rubric_sha256, raters_json, items, parley_version, interrupted_by)
+      VALUES (@id, @set_path, @started_at, @finished_at, @mode, @rubric_version, @rubric_sha256, @raters_json, @items, @parley_version, @interrupted_by)`),
+    finishSession: database.prepare<[string, string]>(`UPDATE calibration_sessions SET finished_at = ?, interrupted_by = NULL WHERE id = ?`),
+    interruptSession: database.prepare<[string | null, string]>(`UPDATE calibration_sessions SET interrupted_by = ? WHERE id = ?`),
     upsertRating: database.prepare(`
       INSERT OR REPLACE INTO calibration_ratings (session_id, item_id, rater, provider, model, item_digest, cache_key, scores_json,
         reason, error, raw_output, cached, input_tokens, output_tokens, cost_usd, latency_ms)

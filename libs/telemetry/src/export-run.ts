@@ -1,7 +1,7 @@
 import type { Redactor } from '@parley/redaction';
 import { redactResultContent, type RunReport } from '@parley/reports';
 import { conversationTraces, type ConversationTrace, type TraceContext } from './conversation-trace.js';
-import { LANGFUSE_KEYS_HINT, LangfuseError, langfuseAuthorization, langfuseClient, sendLangfuseScores, shownLangfuse, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
+import { DEFAULT_LANGFUSE_TIMEOUTS, LANGFUSE_KEYS_HINT, LangfuseError, langfuseAuthorization, langfuseClient, sendLangfuseScores, shownLangfuse, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
 import { ExportError } from './export-errors.js';
 import { exportDataset, type DatasetExport, type DatasetSummary } from './langfuse-dataset.js';
 import { conversationSpans } from './otel-spans.js';
@@ -64,6 +64,10 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
       protocol: 'http/json',
       shown: shownLangfuse(langfuse),
       keysHint: LANGFUSE_KEYS_HINT,
+      // Langfuse's own timeouts, as for its API: each request within the connect timeout, the whole send within the total one.
+      timeoutMs: langfuse.connectTimeoutMs ?? DEFAULT_LANGFUSE_TIMEOUTS.connectTimeoutMs,
+      timeoutName: 'the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS',
+      total: { ms: langfuse.totalTimeoutMs ?? DEFAULT_LANGFUSE_TIMEOUTS.totalTimeoutMs, name: 'PARLEY_LANGFUSE_TIMEOUT_MS' },
     },
     input.spans,
   );

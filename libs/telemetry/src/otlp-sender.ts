@@ -14,6 +14,10 @@ export interface OtlpTarget {
   keysHint: string;
   /** Per request (default 10 s). */
   timeoutMs?: number;
+  /** How the per-request timeout is set, named when it fires (default `OTEL_EXPORTER_OTLP_TIMEOUT`). */
+  timeoutName?: string;
+  /** The whole send, retries and their waits included, and how it is set; unbounded but by the retries when absent. */
+  total?: { ms: number; name: string };
 }
 
 export interface SendSpansOptions {
@@ -43,6 +47,9 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
   const policy = resolvedRetryPolicy(options.retry);
   const contentType = target.protocol === 'http/protobuf' ? 'application/x-protobuf' : 'application/json';
   const timeoutMs = target.timeoutMs ?? 10_000;
+  const timeoutName = target.timeoutName ?? 'OTEL_EXPORTER_OTLP_TIMEOUT';
+  const deadline = target.total === undefined ? undefined : Date.now() + target.total.ms;
+  const totalTimeout = () => new ExportError(`${target.shown} did not take the traces within ${target.total!.ms} ms (the total timeout, ${target.total!.name})`);
   const { url, headers } = withUrlCredentials(target.url, target.headers ?? {});
   for (let start = 0; start < batch.spans.length; start += SPANS_PER_REQUEST) {
     const part: TraceBatch = { ...batch, spans: batch.spans.slice(start, start + SPANS_PER_REQUEST) };
@@ -50,15 +57,19 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
     for (let attempt = 1; ; attempt += 1) {
       let response: Response | undefined;
       let failure = '';
+      const left = deadline === undefined ? timeoutMs : deadline - Date.now();
+      if (left <= 0) throw totalTimeout();
+      const attemptMs = Math.min(timeoutMs, left);
       try {
         response = await fetcher(url, {
           method: 'POST',
           headers: { ...headers, 'content-type': contentType, accept: contentType },
           body,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(attemptMs),
         });
       } catch (error) {
-        failure = isTimeout(error) ? `no answer within ${timeoutMs} ms (OTEL_EXPORTER_OTLP_TIMEOUT)` : causeOf(error);
+        if (isTimeout(error) && attemptMs < timeoutMs) throw totalTimeout();
+        failure = isTimeout(error) ? `no answer within ${timeoutMs} ms (${timeoutName})` : causeOf(error);
       }
       if (response?.ok) {
         const answer = new Uint8Array(await response.arrayBuffer());
@@ -82,7 +93,9 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
       }
       if (attempt > policy.maxRetries) throw new ExportError(`sending traces to ${target.shown} failed after ${attempt} attempts (${failure})`);
       const retryAfter = response === undefined ? undefined : retryAfterSeconds((name) => response.headers.get(name));
-      await sleep(backoffDelayMs(attempt, policy, random(), retryAfter));
+      const wait = backoffDelayMs(attempt, policy, random(), retryAfter);
+      if (deadline !== undefined && Date.now() + wait >= deadline) throw totalTimeout();
+      await sleep(wait);
     }
   }
 }

@@ -7,6 +7,7 @@ import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample } from '../test-support/example-copy.js';
 import { parleyAsync } from '../test-support/parley-process.js';
+import { silentServer } from '../test-support/silent-server.js';
 
 const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-export-test', LANGFUSE_SECRET_KEY: 'sk-lf-export-test' };
 
@@ -124,6 +125,26 @@ describe('parley export --to langfuse (the binary, against fake-langfuse)', () =
     const missing = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env: { LANGFUSE_HOST: server.url } });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('exporting to Langfuse needs LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY in the environment');
+  });
+
+  it('ends, naming the timeout, when Langfuse takes the connection and never answers (export and run --export)', async () => {
+    const work = copyExample('booking');
+    const report = await replayRun(work, '.');
+    const hung = await silentServer();
+    try {
+      const url = hung.url;
+      const env = { ...KEYS, LANGFUSE_HOST: url, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '200', PARLEY_LANGFUSE_TIMEOUT_MS: '1500' };
+      const timedOut = /no answer within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|did not take the traces within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\)/;
+      const exported = await parleyAsync(['export', report.run_id, '--to', 'langfuse'], { cwd: work, env });
+      expect(exported.status, exported.stderr).toBe(1);
+      expect(exported.stderr).toMatch(timedOut);
+      const run = await parleyAsync(['run', '.', '--mode', 'replay', '--export', 'langfuse', '--out', 'out-hung'], { cwd: work, env });
+      // The run ends: its reports written, the gate's exit code kept, the export's failure said.
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(timedOut);
+    } finally {
+      await hung.close();
+    }
   });
 
   it('parley run --export langfuse runs, then exports, keeping the gate\'s exit code', async () => {

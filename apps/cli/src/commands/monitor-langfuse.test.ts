@@ -4,6 +4,7 @@ import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MONITORED_SUITE } from '../test-support/monitored-suite.js';
 import { parleyAsync } from '../test-support/parley-process.js';
+import { silentServer } from '../test-support/silent-server.js';
 import { writeSuite } from '../test-support/zuri-suite.js';
 
 const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-traces', LANGFUSE_SECRET_KEY: 'sk-lf-traces' };
@@ -124,12 +125,9 @@ describe('parley monitor --from langfuse (traces from fake-langfuse, judge on fa
     expect(langfuse.requests.filter((request) => request.path === '/api/public/traces').map((request) => request.status)).toEqual([429, 503, 200]);
 
     // A Langfuse that takes the connection and never answers: the connect timeout fires, named, on every attempt.
-    const { createServer } = await import('node:net');
-    const held: Array<{ destroy(): void }> = [];
-    const hung = createServer((socket) => void held.push(socket));
-    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const hung = await silentServer();
     try {
-      const url = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+      const url = hung.url;
       const stuck = await parleyAsync(['monitor', '--from', 'langfuse', '--dry-run'], {
         cwd: suite,
         env: { ...KEYS, LANGFUSE_HOST: url, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '200', PARLEY_LANGFUSE_TIMEOUT_MS: '1500' },
@@ -137,8 +135,7 @@ describe('parley monitor --from langfuse (traces from fake-langfuse, judge on fa
       expect(stuck.status).toBe(2);
       expect(stuck.stderr).toMatch(/did (not answer GET \/api\/public\/traces within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|not finish GET \/api\/public\/traces within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\))/);
     } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise<void>((resolve) => hung.close(() => resolve()));
+      await hung.close();
     }
   });
 });

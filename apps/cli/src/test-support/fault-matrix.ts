@@ -155,8 +155,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
       signals: unchecked('not tried with signals yet'),
       timeouts: {
         status: 'holds',
-        what: 'Langfuse calls have a connect and a total timeout (`PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS`, `PARLEY_LANGFUSE_TIMEOUT_MS`), each named when it fires',
-        tests: [{ file: 'libs/langfuse/src/langfuse-client.test.ts', title: 'names the connect timeout' }],
+        what: 'every call to Langfuse (its API and its OTLP endpoint) has a connect and a total timeout (`PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS`, `PARLEY_LANGFUSE_TIMEOUT_MS`), each named when it fires: a server that takes the connection and never answers ends `export` (exit 1) and `run --export` (reports written, the gate\'s exit code); OTLP collectors: `OTEL_EXPORTER_OTLP_TIMEOUT` per request',
+        tests: [
+          { file: 'libs/langfuse/src/langfuse-client.test.ts', title: 'names the connect timeout' },
+          { file: 'apps/cli/src/commands/export.test.ts', title: 'ends, naming the timeout, when Langfuse takes the connection and never answers' },
+        ],
       },
       'bad input': {
         status: 'holds',

@@ -1,0 +1,18 @@
+import { createServer, type Socket } from 'node:net';
+
+/**
+ * A server that takes every connection and never answers: what a hung Langfuse or collector looks
+ * like to a client. `close()` drops the held connections and stops listening.
+ */
+export async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const held: Socket[] = [];
+  const server = createServer((socket) => void held.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    async close() {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -27,7 +27,7 @@ export interface LoadedScenario {
 }
 
 /** Chooses scenarios by id and tags (`--scenario`, `--tag`); every scenario when absent. */
-export type ScenarioFilter = (scenario: { id: string; tags: string[] }) => boolean;
+export type ScenarioFilter = (scenario: { id: string; tags: string[]; title?: string }) => boolean;
 
 export interface ScenarioLoadContext {
   dir: string;
@@ -121,15 +121,19 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   return { scenarios, unselected, issues };
 }
 
-/** Id and tags for the filter, from the validated data or, for a broken file, whatever can be read. */
-function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): { id: string; tags: string[] } {
-  if (source.data !== undefined) return { id: source.data.id, tags: source.data.tags };
+/** Id, tags and title for the filter, from the validated data or, for a broken file, whatever can be read. */
+function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): { id: string; tags: string[]; title?: string } {
+  if (source.data !== undefined) {
+    return { id: source.data.id, tags: source.data.tags, ...(source.data.title !== undefined ? { title: source.data.title } : {}) };
+  }
   const raw = source.raw !== null && typeof source.raw === 'object' ? source.raw : {};
   const id: unknown = Reflect.get(raw, 'id');
   const tags: unknown = Reflect.get(raw, 'tags');
+  const title: unknown = Reflect.get(raw, 'title');
   return {
     id: typeof id === 'string' ? id : stem,
     tags: Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    ...(typeof title === 'string' ? { title } : {}),
   };
 }
 

@@ -128,4 +128,38 @@ describe('a full disk (real tmpfs) never costs a file its data', () => {
     expect(outcomes[0]).toBe('refused');
     expect(outcomes.at(-1)).toBe('recorded');
   });
+
+  it('parley init: a full disk leaves each new file whole or absent, never empty or cut (exit 2, "disk full: nothing was changed")', async () => {
+    const outcomes: string[] = [];
+    for (const free of [...FREE_BYTES, 262_144]) {
+      // What init writes with room to spare, in a folder of the same name (the suite is named after it).
+      const roomy = join(mkdtempSync(join(tmpdir(), 'parley-disk-full-init-')), `init-${free}`);
+      mkdirSync(roomy);
+      expect((await parley(['init', '--yes'], roomy)).code).toBe(0);
+      const whole = snapshotFiles(roomy);
+      expect(whole.size).toBeGreaterThan(3);
+      const project = join(disk.dir, `init-${free}`);
+      mkdirSync(project);
+      fillDisk(disk.dir, free);
+      const result = await parley(['init', '--yes'], project);
+      fillDisk(disk.dir, Number.MAX_SAFE_INTEGER);
+      const written = snapshotFiles(project);
+      // Scaffold files are compared byte for byte; the recording (made by a run, written atomically) must be whole JSON lines.
+      const intact = (path: string, bytes: Buffer) => (path.endsWith('.jsonl') ? sameEntriesParsable(whole.get(path) ?? Buffer.alloc(0), bytes) : whole.get(path)?.equals(bytes) === true);
+      const cut = [...written].filter(([path, bytes]) => !intact(path, bytes)).map(([path, bytes]) => `${path} (${bytes.length} bytes)`);
+      expect(cut, `free ${free} bytes`).toEqual([]);
+      if (result.code === 2) {
+        expect(result.stderr, `free ${free} bytes`).toMatch(/: disk full: nothing was changed\n$/);
+        outcomes.push('refused');
+      } else {
+        expect(result.code, result.stderr).toBe(0);
+        // The starter recording is made by a record run whose history may not fit this disk; init says so and goes on.
+        const scaffold = (keys: Iterable<string>) => [...keys].filter((path) => !path.startsWith('recordings/')).sort();
+        expect(scaffold(written.keys())).toEqual(scaffold(whole.keys()));
+        outcomes.push('written');
+      }
+    }
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('written');
+  });
 });

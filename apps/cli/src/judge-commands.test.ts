@@ -195,4 +195,16 @@ describe('parley compare --pairwise', () => {
     const json = JSON.parse((await parley(['compare', 'before', 'after', '--pairwise', '--format', 'json'], suite)).stdout) as { pairwise: { summary: { before_wins: number } } };
     expect(json.pairwise.summary.before_wins).toBe(1);
   });
+
+  it('calls the judge for no scenario whose transcripts are identical: a tie', async () => {
+    const suite = writeSuite();
+    expect((await parley(['run', '.', '--mode', 'live', '--out', 'before'], suite)).code).toBe(0);
+    expect((await parley(['run', '.', '--mode', 'live', '--out', 'after'], suite)).code).toBe(0);
+    await fetch(`${server.url}/_fake/reset`, { method: 'POST' });
+    const compared = await parley(['compare', 'before', 'after', '--pairwise'], suite);
+    expect(compared.code).toBe(0);
+    expect(compared.stdout).toMatch(/after wins 0, before wins 0, 1 ties of 1 scenarios · 0 judge calls/);
+    expect(compared.stdout).toContain('hello  tie  (before first → tie, after first → tie): identical transcripts');
+    expect(judgeCalls()).toBe(0);
+  });
 });

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readConfigFile, SuiteSchema, type ModelRef } from '@parley/config';
 import { ConfigError, type Provider, type Transcript } from '@parley/core';
-import { judgePair, modelVersion, summarisePairwise, type PairwiseResult, type PairwiseSummary } from '@parley/judge';
+import { judgePair, modelVersion, renderTranscriptForJudge, summarisePairwise, type PairwiseResult, type PairwiseSummary } from '@parley/judge';
 import { costOfCall, meteredProvider, type ModelPrice } from '@parley/providers';
 import { readReportFile } from '@parley/reports';
 import { openStore } from '@parley/store';
@@ -125,6 +125,10 @@ export async function comparePairwise(
       skipped.push({ scenario_id: id, reason: 'no transcript' });
       continue;
     }
+    if (renderTranscriptForJudge(old.transcript) === renderTranscriptForJudge(now.transcript)) {
+      results.push(identicalTie(id));
+      continue;
+    }
     const language = now.language ?? old.language;
     results.push(
       await judgePair({
@@ -145,6 +149,23 @@ export async function comparePairwise(
     results,
     skipped,
     cost,
+  };
+}
+
+/**
+ * Two transcripts the judge would read word for word the same are a tie without asking it: it has
+ * nothing to tell apart, and both orders would cost two calls (replays of one recording are alike).
+ */
+function identicalTie(scenarioId: string): PairwiseResult {
+  const reason = 'identical transcripts: a tie without judge calls';
+  return {
+    scenario_id: scenarioId,
+    outcome: 'tie',
+    consistent: true,
+    orders: [
+      { shown_first: 'before', winner: 'tie', reason },
+      { shown_first: 'after', winner: 'tie', reason },
+    ],
   };
 }
 

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { formatIssue } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { CalibrationSetSchema } from './calibration-schema.js';
+import { loadSuite } from './load-suite.js';
 import { parseConfigText, readConfigFile } from './config-file.js';
 import { ScenarioSchema } from './scenario-schema.js';
 import { SuiteSchema } from './suite-schema.js';
-import { SUITE_YAML, writeFiles } from './test-support/suite-fixture.js';
+import { METRIC_PARAMS, SUITE_YAML, validSuiteFiles, writeFiles } from './test-support/suite-fixture.js';
 
 /**
  * Files that crashed the loader with a stack trace, or were taken silently: deep nesting, alias
@@ -88,5 +89,12 @@ describe('files that are not regular files', () => {
     const fifo = join(dir, 'parley.yaml');
     execFileSync('mkfifo', [fifo]);
     expect(readConfigFile(fifo, SuiteSchema).issues.map(formatIssue)).toEqual([`${fifo}: is not a regular file (a FIFO, socket or device?)`]);
+  });
+
+  it('refuses a scenario file that is a FIFO like any other unreadable scenario, instead of skipping it', () => {
+    const dir = writeFiles(validSuiteFiles());
+    const fifo = join(dir, 'scenarios', 'piped.yaml');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => loadSuite(dir, { metricParams: METRIC_PARAMS })).toThrow(`${fifo}: is not a regular file (a FIFO, socket or device?)`);
   });
 });

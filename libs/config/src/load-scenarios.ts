@@ -1,4 +1,5 @@
-import { basename, extname, relative, sep } from 'node:path';
+import { globSync as globSyncNode, statSync } from 'node:fs';
+import { basename, extname, join, relative, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
@@ -26,7 +27,7 @@ export interface LoadedScenario {
 }
 
 /** Chooses scenarios by id and tags (`--scenario`, `--tag`); every scenario when absent. */
-export type ScenarioFilter = (scenario: { id: string; tags: string[] }) => boolean;
+export type ScenarioFilter = (scenario: { id: string; tags: string[]; title?: string }) => boolean;
 
 export interface ScenarioLoadContext {
   dir: string;
@@ -64,7 +65,7 @@ export function displayPath(dir: string, file: string): string {
 export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const { dir, config, suite } = context;
   const issues: ConfigIssue[] = [];
-  const files = globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }).sort();
+  const files = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualFiles(context)])].sort();
   if (files.length === 0) {
     issues.push(suite.issueAt(['scenarios'], `no scenario files match "${config.scenarios}"`, { severity: 'warning' }));
   }
@@ -120,15 +121,19 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   return { scenarios, unselected, issues };
 }
 
-/** Id and tags for the filter, from the validated data or, for a broken file, whatever can be read. */
-function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): { id: string; tags: string[] } {
-  if (source.data !== undefined) return { id: source.data.id, tags: source.data.tags };
+/** Id, tags and title for the filter, from the validated data or, for a broken file, whatever can be read. */
+function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): { id: string; tags: string[]; title?: string } {
+  if (source.data !== undefined) {
+    return { id: source.data.id, tags: source.data.tags, ...(source.data.title !== undefined ? { title: source.data.title } : {}) };
+  }
   const raw = source.raw !== null && typeof source.raw === 'object' ? source.raw : {};
   const id: unknown = Reflect.get(raw, 'id');
   const tags: unknown = Reflect.get(raw, 'tags');
+  const title: unknown = Reflect.get(raw, 'title');
   return {
     id: typeof id === 'string' ? id : stem,
     tags: Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    ...(typeof title === 'string' ? { title } : {}),
   };
 }
 
@@ -161,4 +166,25 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
   const problem = restrictedVerticalProblem(config.redaction, data.vertical);
   return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];
+}
+
+/**
+ * Matches of the scenarios glob that are neither regular files nor folders (a FIFO, socket or
+ * device). tinyglobby leaves them out silently; Node's own glob lists them, so they are read, and
+ * refused with their path like any other unreadable scenario, instead of being skipped.
+ */
+function unusualFiles(context: ScenarioLoadContext): string[] {
+  const { dir, config } = context;
+  const ignored = new Set(globSyncNode(context.ignore, { cwd: dir }));
+  return globSyncNode(config.scenarios, { cwd: dir })
+    .filter((path) => !ignored.has(path))
+    .map((path) => join(dir, path))
+    .filter((file) => {
+      try {
+        const stats = statSync(file);
+        return !stats.isFile() && !stats.isDirectory();
+      } catch {
+        return false;
+      }
+    });
 }

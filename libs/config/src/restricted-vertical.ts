@@ -1,14 +1,22 @@
 import type { RedactionConfig } from './redaction-schema.js';
 
 /**
- * The form verticals are compared in: Unicode NFKC, case folded (upper then lower case, so that
- * `ß` and `SS` meet), trimmed. `Medical`, ` medical `, `MEDICAL` and `ｍｅｄｉｃａｌ` (full-width)
+ * Code points Unicode says to render as nothing when not supported (zero-width space and joiners,
+ * soft hyphen, variation selectors, bidi marks…): `de\u200bntal` looks like `dental`, so it is read
+ * as `dental`.
+ */
+const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The form verticals are compared in: default-ignorable code points dropped, Unicode NFKC, case
+ * folded (upper then lower case, so that `ß` and `SS` meet), trimmed. `Medical`, ` medical `, `MEDICAL` and `ｍｅｄｉｃａｌ` (full-width)
  * are one vertical: a restriction must not be dodged by how a word is spelled.
  *
  * @example verticalKey(' Dental ') === verticalKey('DENTAL') // true
  */
 export function verticalKey(vertical: string): string {
-  return vertical.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').trim();
+  const visible = (text: string): string => text.replace(DEFAULT_IGNORABLE, '');
+  return visible(visible(vertical).normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC')).trim();
 }
 
 /** The entry of `names` that is the same vertical as `vertical` (see {@link verticalKey}), if any. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { ConfigError } from './config-error.js';
 
 /**
@@ -16,6 +16,7 @@ export interface FileIo {
   ftruncateSync(descriptor: number, length: number): void;
   closeSync(descriptor: number): void;
   renameSync(from: string, to: string): void;
+  linkSync(existing: string, link: string): void;
   rmSync(path: string, options: { force: true }): void;
 }
 
@@ -28,6 +29,7 @@ const nodeFileIo: FileIo = {
   ftruncateSync: (descriptor, length) => fs.ftruncateSync(descriptor, length),
   closeSync: (descriptor) => fs.closeSync(descriptor),
   renameSync: (from, to) => fs.renameSync(from, to),
+  linkSync: (existing, link) => fs.linkSync(existing, link),
   rmSync: (path, options) => fs.rmSync(path, options),
 };
 
@@ -62,6 +64,43 @@ export function temporaryPathFor(file: string): string {
 export interface AtomicWriteOptions {
   /** Replaces file-system calls (tests). */
   io?: Partial<FileIo>;
+  /**
+   * The folder (a suite) that `file` belongs to. When `file` is a symbolic link, it is written
+   * through only if it leads to a regular file inside this folder; any other link (dangling, to a
+   * folder, or leading outside) is refused with a ConfigError rather than followed or replaced.
+   */
+  inside?: string;
+}
+
+/**
+ * Where writing `file` must land. A plain path is itself. A symbolic link is resolved, so that a
+ * rename replaces the file the link leads to and not the link (a `human_labelled.yaml` linked from
+ * elsewhere in the suite stays linked and gets the change). Without `inside`, a link that leads to a
+ * regular file is followed and any other link is refused; with it, the target must also lie in it.
+ */
+export function writeTargetOf(file: string, inside?: string): string {
+  let link: fs.Stats;
+  try {
+    link = fs.lstatSync(file);
+  } catch {
+    return file; // absent: created where it is named
+  }
+  if (!link.isSymbolicLink()) return file;
+  let target: string;
+  try {
+    target = fs.realpathSync(file);
+  } catch {
+    throw new ConfigError({ file, message: 'is a symbolic link to nothing (dangling): remove the link or make it lead to a file in the suite' });
+  }
+  if (!fs.statSync(target).isFile()) throw new ConfigError({ file, message: `is a symbolic link to ${target}, which is not a regular file: nothing was written` });
+  if (inside !== undefined) {
+    const root = fs.realpathSync(inside);
+    const within = relative(root, target);
+    if (within === '' || within.startsWith('..') || isAbsolute(within)) {
+      throw new ConfigError({ file, message: `is a symbolic link to ${target}, outside ${inside}: nothing was written through it; replace the link with a file` });
+    }
+  }
+  return target;
 }
 
 /**
@@ -79,7 +118,26 @@ export interface AtomicWriteOptions {
  * @example writeFileAtomically('calibration/human_labelled.yaml', text);
  */
 export function writeFileAtomically(file: string, content: string | Iterable<string>, options: AtomicWriteOptions = {}): void {
+  writeAtomically(file, content, options, false);
+}
+
+/**
+ * Creates `file`, which must not exist yet (EEXIST otherwise, as `writeFileSync(file, text, { flag:
+ * 'wx' })` would throw), so that a full disk or a crash leaves no file at all rather than an empty
+ * or cut one: the whole content is written and fsynced beside it first (as in
+ * {@link writeFileAtomically}), then hard-linked to its name (a link, unlike a rename, refuses to
+ * replace a file that appeared meanwhile), then the temporary name is removed.
+ *
+ * @example writeNewFileAtomically('scenarios/spa_happy.yaml', yaml);
+ */
+export function writeNewFileAtomically(file: string, content: string | Iterable<string>, options: AtomicWriteOptions = {}): void {
+  writeAtomically(file, content, options, true);
+}
+
+function writeAtomically(named: string, content: string | Iterable<string>, options: AtomicWriteOptions, onlyNew: boolean): void {
   const io: FileIo = { ...nodeFileIo, ...options.io };
+  // A new file never goes through a link: linkSync fails with EEXIST on any link, dangling or not.
+  const file = onlyNew ? named : writeTargetOf(named, options.inside);
   const temporary = temporaryPathFor(file);
   try {
     const descriptor = io.openSync(temporary, 'wx');
@@ -92,10 +150,13 @@ export function writeFileAtomically(file: string, content: string | Iterable<str
     } finally {
       io.closeSync(descriptor);
     }
-    io.renameSync(temporary, file);
+    if (onlyNew) {
+      io.linkSync(temporary, file);
+      io.rmSync(temporary, { force: true });
+    } else io.renameSync(temporary, file);
   } catch (error) {
     io.rmSync(temporary, { force: true });
-    if (isDiskFull(error)) throw new DiskFullError(file);
+    if (isDiskFull(error)) throw new DiskFullError(named);
     throw error;
   }
   syncFolder(dirname(file), io);

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toYamlText, type ScenarioFile } from '@parley/config';
+import { writeNewFileAtomically } from '@parley/core';
 
 export interface PlannedScenario {
   scenario: ScenarioFile;
@@ -88,7 +89,7 @@ function scenarioYaml(scenario: ScenarioFile, header: string): string {
 
 function createExclusively(file: string, text: string): 'exists' | undefined {
   try {
-    writeFileSync(file, text, { flag: 'wx' });
+    writeNewFileAtomically(file, text);
     return undefined;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';

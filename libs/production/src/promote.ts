@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import { ConfigError, type ConfigIssue } from '@parley/core';
+import { ConfigError, type ConfigIssue, writeNewFileAtomically } from '@parley/core';
 import { toYamlText, type LoadedSuite, type RecordingEntry } from '@parley/config';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
 import { chooseAgent } from './choose-agent.js';
@@ -183,13 +183,13 @@ function writeExclusively(file: PromotedFile, yaml: string, entries: RecordingEn
   mkdirSync(dirname(file.recording_file), { recursive: true });
   mkdirSync(dirname(file.scenario_file), { recursive: true });
   try {
-    writeFileSync(file.recording_file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { flag: 'wx' });
+    writeNewFileAtomically(file.recording_file, entries.map((entry) => `${JSON.stringify(entry)}\n`));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return file.recording_file;
     throw error;
   }
   try {
-    writeFileSync(file.scenario_file, yaml, { flag: 'wx' });
+    writeNewFileAtomically(file.scenario_file, yaml);
   } catch (error) {
     rmSync(file.recording_file, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return file.scenario_file;

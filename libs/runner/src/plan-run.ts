@@ -58,13 +58,13 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);
   const agents = comparedAgents(loaded, options.agents);
-  const suite = agents ? withComparisonCases(loaded, agents) : loaded;
+  const suite = onlyCases(agents ? withComparisonCases(loaded, agents) : loaded, options.onlyCases);
   if (options.strict && suite.warnings.length > 0) {
     // --strict: what `parley validate` warns about (e.g. a judge judging its own model) stops the run.
     throw new ConfigError(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })));
   }
   if (suite.scenarios.length === 0) {
-    throw new ConfigError({ file: suite.file, message: 'no scenario matches the selection (check --scenario / --tag and the scenarios glob)' });
+    throw new ConfigError({ file: suite.file, message: 'no scenario matches the selection (check --scenario / --tag / --exclude / --grep / --last-failed and the scenarios glob)' });
   }
   const mode = options.mode ?? defaultMode(suite);
   refuseJudgeReplayWhileRecording(mode, options.judgeMode);
@@ -97,6 +97,22 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
     startedAt: resumed?.startedAt ?? clock.now(),
     startedMs: clock.monotonicMs(),
   };
+}
+
+/** `--last-failed`: the cases of the suite (comparison cases included) whose ids are listed. */
+function onlyCases(suite: LoadedSuite, ids: readonly string[] | undefined): LoadedSuite {
+  if (ids === undefined) return suite;
+  const wanted = new Set(ids);
+  return { ...suite, scenarios: suite.scenarios.filter((scenario) => wanted.has(scenario.data.id)) };
+}
+
+/**
+ * The case ids a run would run, in order, without running or storing anything (`parley run --list`):
+ * the plan phase alone, so every selection flag and usage error is the run's own.
+ */
+export async function listRunCases(options: RunOptions, dependencies: RunDependencies): Promise<string[]> {
+  const plan = await planRun(options, dependencies);
+  return plan.pending.map((scenario) => scenario.data.id);
 }
 
 /**

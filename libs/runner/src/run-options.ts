@@ -31,6 +31,8 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   budgetUsd?: number;
   /** `--budget-per-shard`: under `--shard I/N` every shard gets the whole budget instead of budget / N. */
   budgetPerShard?: boolean;
+  /** `--last-failed`: only these case ids (those that failed or errored in the suite's latest finished run). */
+  onlyCases?: string[];
   /** `--resume RUN_ID`: finish an interrupted run with its own flags (those given here are replaced). */
   resume?: string;
   /** `--repeat N`: every scenario N times; all pass → pass, all fail → fail, mixed → flaky. */

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,6 +30,27 @@ const FAKE_SCRIPT = {
 };
 
 describe('parley init', () => {
+  it('refuses to write .gitignore through a dangling link leading out of its folder (exit 2), creating nothing out there', async () => {
+    const project = emptyProject();
+    const outside = join(emptyProject(), 'elsewhere', '.gitignore');
+    symlinkSync(outside, join(project, '.gitignore'));
+    const init = await parley(['init', '--yes'], project);
+    expect(init.code).toBe(2);
+    expect(init.stderr).toMatch(/\.gitignore: is a symbolic link to nothing \(dangling\)/);
+    expect(init.stderr).not.toContain('this is a bug');
+    expect(existsSync(outside)).toBe(false);
+    expect(lstatSync(join(project, '.gitignore')).isSymbolicLink()).toBe(true);
+  });
+
+  it('adds its lines through a .gitignore linked to a regular file in its folder', async () => {
+    const project = emptyProject();
+    writeFileSync(join(project, 'shared-ignore'), 'dist/\n');
+    symlinkSync('shared-ignore', join(project, '.gitignore'));
+    expect((await parley(['init', '--yes'], project)).code).toBe(0);
+    expect(readFileSync(join(project, 'shared-ignore'), 'utf8')).toMatch(/^dist\/\n.*\.parley\//s);
+    expect(lstatSync(join(project, '.gitignore')).isSymbolicLink()).toBe(true);
+  });
+
   it('scaffolds a suite that validates, for every agent kind', async () => {
     for (const kind of SCAFFOLD_AGENT_KINDS) {
       const project = emptyProject();

@@ -1,7 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { displayPath } from '@parley/core';
+import { displayPath, writeFileAtomically, writeNewFileAtomically, writeTargetOf } from '@parley/core';
 import { Option, type Command } from 'commander';
 import { parse } from 'yaml';
 import {
@@ -78,6 +78,8 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     files.push({ path: join(workflowRoot, workflow.path), content: workflow.content });
   }
 
+  const gitignorePath = join(projectRoot, '.gitignore');
+  writeTargetOf(gitignorePath, projectRoot); // a .gitignore link that would be refused is refused before anything is written
   mkdirSync(suiteDir, { recursive: true });
   const written: string[] = [];
   const kept: string[] = [];
@@ -86,7 +88,6 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     else kept.push(file.path);
   }
   // .parley/ is made where parley runs, usually the project root: the project's .gitignore covers every depth.
-  const gitignorePath = join(projectRoot, '.gitignore');
   const gitignore = ensureGitignoreLines(gitignorePath);
 
   // The first scenario recorded, so `npx parley run` replays and passes offline at once.
@@ -159,7 +160,7 @@ function nodeVersionFile(packageRoot: string, gitRoot: string): string | undefin
 /** Writes a file, replacing one that exists (`--force`). */
 function replace(path: string, content: string): boolean {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
+  writeFileAtomically(path, content);
   return true;
 }
 
@@ -194,7 +195,7 @@ function writeNew(path: string, content: string): boolean {
   if (existsSync(path)) return false;
   mkdirSync(dirname(path), { recursive: true });
   try {
-    writeFileSync(path, content, { flag: 'wx' });
+    writeNewFileAtomically(path, content);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -203,9 +204,12 @@ function writeNew(path: string, content: string): boolean {
 }
 
 /** Adds the lines a suite's .gitignore needs; existing lines and comments are left as they are. */
-function ensureGitignoreLines(path: string): 'written' | 'appended' | 'kept' {
+function ensureGitignoreLines(named: string): 'written' | 'appended' | 'kept' {
+  // A linked .gitignore is written through only to a regular file in its own folder; a dangling link
+  // or one leading elsewhere is refused (exit 2) rather than followed to create a file out there.
+  const path = writeTargetOf(named, dirname(named));
   if (!existsSync(path)) {
-    writeFileSync(path, `# Parley's run history and reports (keep recordings/ and metrics/.rubric-lock.json)\n${SCAFFOLD_GITIGNORE_LINES.join('\n')}\n`);
+    writeNewFileAtomically(path, `# Parley's run history and reports (keep recordings/ and metrics/.rubric-lock.json)\n${SCAFFOLD_GITIGNORE_LINES.join('\n')}\n`);
     return 'written';
   }
   const text = readFileSync(path, 'utf8');

@@ -10,6 +10,12 @@ export interface RunFlags {
   judge?: string;
   scenario?: string[];
   tag?: string[];
+  exclude?: string[];
+  grep?: string[];
+  /** `--list`: print the selected cases and exit without running. */
+  list?: boolean;
+  /** `--last-failed`: the cases that failed or errored in the suite's latest finished run. */
+  lastFailed?: boolean;
   baseline?: string;
   exportBaseline?: string;
   /** `--export langfuse|otlp=URL`: send the finished run there (see export-command.ts). */
@@ -45,6 +51,8 @@ export function addRunFlags(command: Command): Command {
     .addOption(new Option('--judge <mode>', 'replay or live judging').choices(['replay', 'live']))
     .option('--scenario <glob>', 'only scenarios whose id matches (repeatable)', collect)
     .option('--tag <tag>', 'only scenarios with this tag (repeatable)', collect)
+    .option('--exclude <glob>', 'leave out scenarios whose id matches (repeatable)', collect)
+    .option('--grep <text>', 'only scenarios whose title or id contains TEXT, any case (repeatable)', collect)
     .option('--agent <name>', 'run every scenario against this agent instead of its own; twice or more compares them side by side (repeatable)', collect)
     .option('--baseline <file>', 'gate against a baseline file')
     .option('--export-baseline <file>', 'write a baseline from this run')
@@ -101,6 +109,8 @@ export function runOptionsFromFlags(flags: RunFlags) {
     ...(concurrency ? { concurrency } : {}),
     ...(flags.scenario?.length ? { globs: flags.scenario } : {}),
     ...(flags.tag?.length ? { tags: flags.tag } : {}),
+    ...(flags.exclude?.length ? { exclude: flags.exclude } : {}),
+    ...(flags.grep?.length ? { grep: flags.grep } : {}),
     ...(flags.agent?.length ? { agents: flags.agent } : {}),
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.out ? { outDir: flags.out } : {}),

@@ -14,14 +14,19 @@ export function register(program: Command, context: ProgramContext): void {
         .command('run')
         .description('run a suite and gate on its results (exit 0 pass, 1 fail, 2 configuration error)')
         .argument('[suite]', 'suite folder or parley.yaml', '.'),
-    ),
+    )
+      .option('--last-failed', 'only the cases that failed or errored in the suite\'s latest finished run')
+      .option('--list', 'print the selected cases, one per line (--format json: a JSON array), and run nothing'),
   ).action(async (suite: string, flags: RunFlags) => context.setExitCode(await runCommand(suite, flags, context)));
 }
 
 async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
-  const options = runOptionsFromFlags(flags);
+  const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags), flags, context);
+  if (selected === undefined) return 0;
+  const options = selected;
+  if (flags.list) return listCases(suiteArgument ?? '.', options, flags, context);
   // Checked before the run: missing Langfuse keys should not cost a run first.
   if (flags.dataset !== undefined && flags.export === undefined) throw new ConfigError('--dataset goes with --export langfuse');
   const destination = flags.export !== undefined ? await exportDestination(flags.export, context.env, flags.dataset) : undefined;
@@ -55,4 +60,34 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
   } finally {
     progress.stop();
   }
+}
+
+type CliRunOptions = ReturnType<typeof runOptionsFromFlags> & { onlyCases?: string[] };
+
+/**
+ * `--last-failed`: the options narrowed to the cases that failed or errored in the suite's latest
+ * finished run; undefined, with the reason on stderr, when there is nothing to run (exit 0).
+ */
+async function withLastFailed(suitePath: string, options: CliRunOptions, flags: RunFlags, context: CommandContext): Promise<CliRunOptions | undefined> {
+  if (!flags.lastFailed) return options;
+  const { lastFailedForRun } = await import('@parley/runner');
+  const last = lastFailedForRun({ suitePath, ...options }, { cwd: context.cwd });
+  if (last.kind === 'no-run') {
+    context.output.err('--last-failed: this suite has no finished run in the history yet; nothing to run\n');
+    return undefined;
+  }
+  if (last.kind === 'no-failures') {
+    context.output.err(`--last-failed: nothing failed or errored in the latest finished run ${last.runId}; nothing to run\n`);
+    return undefined;
+  }
+  context.output.err(`--last-failed: ${last.caseIds.length} case(s) that failed or errored in run ${last.runId}\n`);
+  return { ...options, onlyCases: last.caseIds };
+}
+
+/** `--list`: the plan phase only; prints the case ids and writes nothing. */
+async function listCases(suitePath: string, options: CliRunOptions, flags: RunFlags, context: CommandContext): Promise<number> {
+  const { listRunCases } = await import('@parley/runner');
+  const ids = await listRunCases({ suitePath, ...options }, { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners: [] });
+  context.output.out(flags.format === 'json' ? `${JSON.stringify(ids)}\n` : ids.map((id) => `${id}\n`).join(''));
+  return 0;
 }

@@ -205,7 +205,7 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: 'the log and feedback read as bounded lines of UTF-8 (invalid bytes refused with file:line:column, never written into a scenario); damaged files: exit 2 with file:line',
         tests: [{ file: LOG_FUZZ, title: 'monitor, promote and canary compare exit 2' }],
       },
-      'full disk': unchecked('new files not yet written atomically (issue 24, item 8)'),
+      'full disk': unchecked('new recordings and scenarios are written whole or not at all (write, fsync, link), but promote is not tried on a real full disk yet'),
       paths: unchecked('a file as `--out` (issue 24, item 12); symlinks (item 15)'),
     },
   },
@@ -237,8 +237,16 @@ export const FAULT_MATRIX: MatrixRow[] = [
         tests: [{ file: 'libs/providers/src/timeout-provider.test.ts', title: '' }],
       },
       'bad input': unchecked('not fuzzed yet'),
-      'full disk': unchecked('new files left empty or cut on a full disk (issue 24, item 8)'),
-      paths: unchecked('a file as the target, a 300-character name, `.gitignore` through a dangling symlink (issue 24, items 12, 15)'),
+      'full disk': {
+        status: 'open',
+        what: '`init`: each new file whole or absent at every fill level, exit 2 `disk full: nothing was changed`; `generate` writes its scenarios the same way but is not tried on a real full disk yet',
+        tests: [{ file: DISK_FULL, title: 'parley init: a full disk leaves each new file whole or absent' }],
+      },
+      paths: {
+        status: 'open',
+        what: '`.gitignore` through a dangling link or one leading out of its folder: exit 2 before anything is written; a link to a file in the folder is written through. Open: a file as the target, a 300-character name (issue 24, item 12)',
+        tests: [{ file: 'apps/cli/src/commands/init.test.ts', title: 'refuses to write .gitignore through a dangling link' }],
+      },
     },
   },
   {
@@ -252,7 +260,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         tests: [{ file: 'libs/config/src/hostile-input.test.ts', title: '' }],
       },
       'full disk': { status: 'n/a', what: 'writes nothing' },
-      paths: unchecked('a scenario that is a FIFO is skipped silently (issue 24, item 6)'),
+      paths: {
+        status: 'holds',
+        what: 'a scenario file that is a FIFO, socket or device is refused with its path (never opened, never skipped)',
+        tests: [{ file: 'libs/config/src/hostile-input.test.ts', title: 'refuses a scenario file that is a FIFO' }],
+      },
     },
   },
   {

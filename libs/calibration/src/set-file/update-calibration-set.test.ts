@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { calibrationFileWith, itemId, setWithItems, EXAMPLE_SET_TEXT } from '../test-support/calibration-fixture.js';
@@ -15,6 +15,25 @@ const rating = (reviewer: string, score: number) => ({
 });
 
 describe('saveRating', () => {
+  it('writes through a symbolic link to the set (as `tui rate` saves): the link stays and its target gets the rating', async () => {
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
+    const shared = join(dirname(file), 'shared');
+    mkdirSync(shared);
+    renameSync(file, join(shared, 'set.yaml'));
+    symlinkSync('shared/set.yaml', file);
+    expect(await saveRating(file, 'cal-2026-11-001', rating('rev-b', 3))).toBe('added');
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(loadCalibrationSet(join(shared, 'set.yaml')).items[0]?.ratings.map((entry) => entry.reviewer)).toEqual(['rev-a', 'rev-b']);
+  });
+
+  it('refuses to write through a dangling link, creating nothing where it points', async () => {
+    const file = calibrationFileWith(EXAMPLE_SET_TEXT);
+    renameSync(file, `${file}.moved`);
+    symlinkSync(join(dirname(file), 'gone', 'set.yaml'), file);
+    await expect(saveRating(file, 'cal-2026-11-001', rating('rev-b', 3))).rejects.toThrow();
+    expect(existsSync(join(dirname(file), 'gone'))).toBe(false);
+  });
+
   it("adds a reviewer's rating and keeps every comment and the key order", async () => {
     const file = calibrationFileWith(EXAMPLE_SET_TEXT);
     expect(await saveRating(file, 'cal-2026-11-001', { ...rating('rev-b', 3), note: 'asks: "which day?" # politely' })).toBe('added');

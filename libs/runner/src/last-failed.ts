@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defaultStorePath, openStore } from '@parley/store';
+import { loadSuiteForRun } from './plan-run.js';
+import type { RunDependencies, RunOptions } from './run-options.js';
+
+/** What `--last-failed` finds in the run history for one suite. */
+export type LastFailed =
+  | { kind: 'no-run' }
+  | { kind: 'no-failures'; runId: string }
+  | { kind: 'cases'; runId: string; caseIds: string[] };
+
+/**
+ * The cases (`fail` or `error`) of the latest finished run of `suite` in the store. An interrupted
+ * run is not finished: its missing cases would read as passes. A missing store means no run yet;
+ * it is not created just to be read.
+ */
+export function lastFailedCases(storePath: string, suite: string): LastFailed {
+  if (!existsSync(storePath)) return { kind: 'no-run' };
+  const store = openStore(storePath);
+  try {
+    const run = store.listRuns({ suite }).find((row) => row.finished && row.status !== 'interrupted');
+    if (run === undefined) return { kind: 'no-run' };
+    const caseIds = store
+      .getScenarioResults(run.id)
+      .filter((result) => result.status === 'fail' || result.status === 'error')
+      .map((result) => result.scenario_id);
+    return caseIds.length === 0 ? { kind: 'no-failures', runId: run.id } : { kind: 'cases', runId: run.id, caseIds };
+  } finally {
+    store.close();
+  }
+}
+
+/** `--last-failed` for a run with these options: the suite's name is read from its parley.yaml. */
+export function lastFailedForRun(options: RunOptions, dependencies: Pick<RunDependencies, 'cwd'>): LastFailed {
+  const { cwd } = dependencies;
+  const storePath = options.storePath !== undefined ? resolve(cwd, options.storePath) : defaultStorePath(cwd);
+  return lastFailedCases(storePath, loadSuiteForRun(resolve(cwd, options.suitePath)).config.suite);
+}

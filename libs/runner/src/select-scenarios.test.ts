@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { scenarioFilter } from './select-scenarios.js';
+
+const SCENARIOS = [
+  { id: 'spa_booking_swahili_happy', tags: ['booking'], title: 'Books a massage in Swahili' },
+  { id: 'spa_price_question_sw', tags: ['pricing'], title: 'Asks prices in SWAHILI' },
+  { id: 'spa_reschedule_en', tags: ['booking'] },
+];
+
+const kept = (selection: Parameters<typeof scenarioFilter>[0]): string[] => SCENARIOS.filter(scenarioFilter(selection)).map((scenario) => scenario.id);
+
+describe('scenarioFilter', () => {
+  it('--exclude drops ids matching any glob, after --scenario', () => {
+    expect(kept({ exclude: ['spa_booking_*'] })).toEqual(['spa_price_question_sw', 'spa_reschedule_en']);
+    expect(kept({ globs: ['spa_*'], exclude: ['*_sw', '*_en'] })).toEqual(['spa_booking_swahili_happy']);
+  });
+
+  it('--grep keeps a title or id containing any text, ignoring case; a scenario without a title matches by id', () => {
+    expect(kept({ grep: ['swahili'] })).toEqual(['spa_booking_swahili_happy', 'spa_price_question_sw']);
+    expect(kept({ grep: ['RESCHEDULE'] })).toEqual(['spa_reschedule_en']);
+    expect(kept({ grep: ['swahili'], tags: ['booking'] })).toEqual(['spa_booking_swahili_happy']);
+    expect(kept({ grep: ['nothing like this'] })).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 export type { JudgeMetric } from './judge-metric.js';
+export { renderTranscriptForJudge } from './render-transcript.js';
 export { judgeMetricCatalog, judgeMetricParamSchemas, judgeMetricVersions, expectationsWithFluency } from './judge-catalog.js';
 export { promptVersion } from './prompt-version.js';
 export { JudgeRun, modelVersion, type BudgetView, type CrossCheckPair } from './judge-run.js';

@@ -263,11 +263,18 @@ ${node}${npmCache}
             parley-
       - run: npx parley run${suiteArgument} --reporter github --out reports/parley
       - if: always()
+        id: upload
         ${pinnedUses('uploadArtifact')}
         with:
           name: parley-report
           path: ${inProject('reports/parley')}
           if-no-files-found: ignore
+      # The report folder's link in the job summary: its report.html opens offline, from the artifact.
+      - if: always() && steps.upload.outputs.artifact-url != ''
+        env:
+          REPORT_URL: \${{ steps.upload.outputs.artifact-url }}
+        run: |
+          echo "Parley report: [download the artifact]($REPORT_URL), unzip it and open report.html (or run npx parley show-report in its folder)" >> "$GITHUB_STEP_SUMMARY"
 `,
   };
 }

@@ -177,18 +177,22 @@ describe('parley init', () => {
     expect(existsSync(join(project, '.github'))).toBe(false);
     const text = readFileSync(join(repository, '.github', 'workflows', 'parley.yml'), 'utf8');
     const workflow = parse(text) as {
-      jobs: { parley: { defaults: { run: { 'working-directory': string } }; steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }> } };
+      jobs: { parley: { defaults: { run: { 'working-directory': string } }; steps: Array<{ id?: string; if?: string; env?: Record<string, string>; uses?: string; run?: string; with?: Record<string, unknown> }> } };
     };
     const job = workflow.jobs.parley;
     expect(job.defaults.run['working-directory']).toBe('packages/assistant');
-    expect(job.steps.map((step) => step.run ?? step.uses?.split('@')[0])).toEqual([
+    expect(job.steps.map((step) => step.run?.trim() ?? step.uses?.split('@')[0])).toEqual([
       'actions/checkout',
       'actions/setup-node',
       'npm ci',
       'actions/cache',
       'npx parley run evals --reporter github --out reports/parley',
       'actions/upload-artifact',
+      'echo "Parley report: [download the artifact]($REPORT_URL), unzip it and open report.html (or run npx parley show-report in its folder)" >> "$GITHUB_STEP_SUMMARY"',
     ]);
+    // The uploaded report folder (with report.html) is linked from the job summary.
+    expect(job.steps[5]).toMatchObject({ id: 'upload' });
+    expect(job.steps[6]).toMatchObject({ if: "always() && steps.upload.outputs.artifact-url != ''", env: { REPORT_URL: '${{ steps.upload.outputs.artifact-url }}' } });
     expect(job.steps[1]?.with).toEqual({ 'node-version-file': 'packages/assistant/.nvmrc', cache: 'npm', 'cache-dependency-path': 'packages/assistant/package-lock.json' });
     expect(job.steps[3]?.with?.['path']).toBe('packages/assistant/.parley/parley.db');
     expect(job.steps[5]?.with?.['path']).toBe('packages/assistant/reports/parley');

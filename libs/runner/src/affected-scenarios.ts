@@ -1,7 +1,8 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { isPromptAgent, SUITE_FILE_NAME, type LoadedScenario, type LoadedSuite, type SuiteFile } from '@parley/config';
+import { SUITE_FILE_NAME, type LoadedScenario, type LoadedSuite, type SuiteFile } from '@parley/config';
 import { canonicalJson } from '@parley/core';
+import { agentFiles } from './agent-files.js';
 
 /** How parley.yaml changed: not at all, in some agents' definitions only, or in a way that touches every scenario. */
 export type SuiteConfigChange = { kind: 'none' } | { kind: 'agents'; agents: ReadonlySet<string> } | { kind: 'all' };
@@ -52,7 +53,7 @@ export function affectedScenarios(suite: LoadedSuite, changedFiles: ReadonlySet<
     const reasons = [
       ...changed(scenario.file),
       ...changed(resolve(recordings, `${scenario.data.id}.jsonl`)),
-      ...agentFiles(suite, scenario.data.agent).flatMap(changed),
+      ...agentFiles(suite, scenario.data.agent).all.flatMap(changed),
       ...metricsOf(scenario).flatMap((name) => changed(metricFiles.get(name))),
     ];
     if (configChange.kind === 'all' || (configChange.kind === 'agents' && configChange.agents.has(scenario.data.agent))) reasons.push(suiteFile);
@@ -63,21 +64,6 @@ export function affectedScenarios(suite: LoadedSuite, changedFiles: ReadonlySet<
 }
 
 /** The files that make up an agent besides its parley.yaml entry. */
-function agentFiles(suite: LoadedSuite, name: string): string[] {
-  const agent = suite.config.agents[name];
-  if (agent === undefined) return [];
-  if (isPromptAgent(agent)) {
-    return [agent.system_prompt, agent.tools].filter((path): path is string => path !== undefined).map((path) => resolve(suite.dir, path));
-  }
-  if (agent.kind === 'module') return [resolve(suite.dir, agent.module)];
-  if (agent.kind === 'command') {
-    // ["python3", "agent.py"]: the arguments that name files of the suite are the agent's code.
-    const cwd = resolve(suite.dir, agent.cwd ?? '.');
-    return agent.command.slice(1).map((argument) => resolve(cwd, argument)).filter((path) => existsSync(path));
-  }
-  return [];
-}
-
 function metricsOf(scenario: LoadedScenario): string[] {
   const names = scenario.expectations.map((expectation) => expectation.metric);
   if (scenario.data.language !== undefined) names.push(`fluency_${scenario.data.language}`);

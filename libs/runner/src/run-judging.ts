@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import type { Expectation, LoadedScenario, LoadedSuite, ModelRef } from '@parley/config';
 import { ConfigError, type Clock, type MetricResult, type Provider, type RunMode, type Transcript } from '@parley/core';
 import {
@@ -16,6 +15,7 @@ import type { CallRecord } from '@parley/providers';
 import { readRecording, recordingPath } from '@parley/providers';
 import { openJudgeCache, type JudgeCacheStore } from '@parley/store';
 import type { ScenarioCassette } from './cassette.js';
+import { agentFiles } from './agent-files.js';
 import { liveModelProvider, meteredInto } from './model-provider.js';
 import { saveRecording, type ConversationContext } from './scenario-conversation.js';
 import { recordingsDir, resolveInSuite } from './suite-paths.js';
@@ -198,22 +198,10 @@ export class RunJudging {
   private promptVersionOf(agentName: string): Promise<string> {
     let version = this.promptVersions.get(agentName);
     if (version === undefined) {
-      version = promptVersion(this.agentFile(agentName), agentName);
+      version = promptVersion(agentFiles(this.suite, agentName).main, agentName);
       this.promptVersions.set(agentName, version);
     }
     return version;
-  }
-
-  private agentFile(agentName: string): string | undefined {
-    const agent = this.suite.config.agents[agentName];
-    if (agent === undefined) return undefined;
-    if ('system_prompt' in agent && agent.system_prompt !== undefined) return resolveInSuite(this.suite, agent.system_prompt);
-    if (agent.kind === 'module') return resolveInSuite(this.suite, agent.module);
-    if (agent.kind === 'command') {
-      const cwd = resolveInSuite(this.suite, agent.cwd ?? '.');
-      return agent.command.slice(1).map((argument) => (isAbsolute(argument) ? argument : resolve(cwd, argument))).find((path) => existsSync(path));
-    }
-    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copySuite, parleyIn, recordedGateSuite } from '../test-support/gate-suite.js';
@@ -46,7 +47,11 @@ describe('parley cost', () => {
   });
 
   it('says so when the window has no runs, and exits 2 for a bad --since or report', async () => {
-    expect((await parleyIn(suite, ['cost', '--since', '2027-01-01'])).stdout).toContain('no runs in this window');
+    // The store's runs are all at the (manual) clock's now, so a folder without a store is a window without runs.
+    expect((await parleyIn(mkdtempSync(join(tmpdir(), 'parley-cost-empty-')), ['cost'])).stdout).toContain('no runs in this window');
+    const future = await parleyIn(suite, ['cost', '--since', '2027-01-01']);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toContain('--since 2027-01-01 is in the future');
     expect((await parleyIn(suite, ['cost', '--since', 'soon'])).code).toBe(2);
     const missing = await parleyIn(suite, ['cost', 'no-such-folder']);
     expect(missing.code).toBe(2);

@@ -234,7 +234,7 @@ describe('live run view', () => {
     const cwd = writeLiveSuite(ids, 'concurrency: 4');
     const screen = openLive(cwd, { env: fakeLlmEnv(fake.server), runOptions: { suitePath: cwd, mode: 'live' } });
     for (const id of ids.slice(0, 32)) fake.release(id);
-    let frame = await waitForFrame(screen, (text) => text.includes('Failures (6)') && text.includes('32/40 done'), PATIENCE);
+    let frame = await waitForFrame(screen, (text) => text.includes('Failures (6)') && text.includes('32/40 done') && text.includes('4 running'), PATIENCE);
     expectFits(frame);
     const marked = (text: string) => text.split('\n').filter((line) => /^[✓✗▸·] s\d\d/.test(line)).map((line) => line.slice(0, 5));
     // While running: the latest five failures, then the list with what runs first; the rest is windowed.

@@ -6,7 +6,7 @@ import { monitorSetup, planMonitoring } from './plan-monitoring.js';
 import { deliverPendingScores, type ScoreDelivery } from './send-scores.js';
 
 /**
- * `parley monitor` (README, Production monitoring), as its phases: deliver (scores an earlier run left
+ * `parley monitor` (docs/production.md, "Online sampling"), as its phases: deliver (scores an earlier run left
  * in the outbox, when Langfuse is given) → plan (mask the sampled conversations not judged before,
  * refuse restricted verticals, estimate) → judge (and store each judged conversation, its Langfuse
  * scores in the outbox in the same transaction) → send (the outbox) → alert (the window against the

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
-import { openDatabase } from '@parley/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite.js';
@@ -17,21 +16,27 @@ const CONVERSATIONS = 280;
 const ANSWERED = 260;
 const CONCURRENCY = 4;
 
-let llm: FakeLlmServer | undefined;
-let langfuse: FakeLangfuse | undefined;
+/** The fakes a test started, closed after it. */
+const started: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
-  await llm?.close();
-  await langfuse?.close();
-  llm = undefined;
-  langfuse = undefined;
+  for (const server of started.splice(0)) await server.close();
 });
+
+async function fakes(): Promise<{ llm: FakeLlmServer; langfuse: FakeLangfuse }> {
+  const llm = await startFakeLlm({ script: { rules: [{ times: ANSWERED, reply: ANSWER }, { fault: { kind: 'hang' } }] } });
+  started.push(llm);
+  const langfuse = await startFakeLangfuse({ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY, scores: [] });
+  started.push(langfuse);
+  return { llm, langfuse };
+}
 
 /** Waits until `check` holds, polling the fakes' state (no fixed sleep). */
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setImmediate(resolve));
 }
 
-function savedConversations(suite: string): number {
+async function savedConversations(suite: string): Promise<number> {
+  const { openDatabase } = await import('@parley/store');
   const database = openDatabase(join(suite, '.parley', 'parley.db'));
   try {
     return database.prepare('SELECT COUNT(*) FROM monitor_conversations').pluck().get() as number;
@@ -44,8 +49,7 @@ describe('parley monitor killed (SIGKILL) after it saved judged conversations: t
   it('the killed run left its saved scores pending; --flush sends them, the next run judges only the rest and sends theirs', async () => {
     const suite = writeSuite({ ...MONITORED_SUITE, 'parley.yaml': `${MONITORED_SUITE['parley.yaml']!}settings: { concurrency: ${CONCURRENCY} }\n` });
     writeMonitorLog(suite, 'outbox-conv', CONVERSATIONS);
-    llm = await startFakeLlm({ script: { rules: [{ times: ANSWERED, reply: ANSWER }, { fault: { kind: 'hang' } }] } });
-    langfuse = await startFakeLangfuse({ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY, scores: [] });
+    const { llm, langfuse } = await fakes();
     const env = { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake-outbox', LANGFUSE_HOST: langfuse.url, ...KEYS };
     const args = ['monitor', '--logs', 'conversations.jsonl', '--sample', '100', '--format', 'json'];
 
@@ -54,10 +58,10 @@ describe('parley monitor killed (SIGKILL) after it saved judged conversations: t
     const server = llm;
     // Every worker waits on a hung call: all 260 answers were handled, so the first 250 are saved.
     await until(() => server.requests.length >= ANSWERED + CONCURRENCY);
-    expect(savedConversations(suite)).toBe(250);
+    expect(await savedConversations(suite)).toBe(250);
     child.kill('SIGKILL');
     expect(await killed).toBe('SIGKILL');
-    const scorePosts = () => langfuse!.requests.filter((request) => request.path === '/api/public/scores' && request.status === 200).length;
+    const scorePosts = () => langfuse.requests.filter((request) => request.path === '/api/public/scores' && request.status === 200).length;
     // Scores are sent after judging: the killed run sent none of them.
     expect(scorePosts()).toBe(0);
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,9 +5,8 @@ import { BaselineSchema } from '@parley/config';
 import { loadFakeScript, startFakeLlm } from '@parley/fake-llm';
 import { readReportFile } from '@parley/reports';
 import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
-import { parleyAsync } from './test-support/parley-process.js';
+import { parleyAsync, type ParleyProcessResult } from './test-support/parley-process.js';
 
-const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
 const NO_NETWORK = join(REPO_ROOT, 'apps/cli/src/test-support/no-network.cjs');
 /** Several `parley` processes one after another: more than the default 30 s on a busy machine. */
 const PROCESSES_TIMEOUT_MS = 240_000;
@@ -18,22 +16,11 @@ const PERSONAS = ['careful', 'rushed'];
 const IDS = LANGUAGES.flatMap((lang) => PERSONAS.map((persona) => `book_massage[lang=${lang},persona=${persona}]`));
 
 /** The real binary offline: any network attempt is logged (and refused) by no-network.cjs. */
-function offline(cwd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string; networkAttempts: string }> {
+async function offline(cwd: string, args: string[]): Promise<ParleyProcessResult & { networkAttempts: string }> {
   const networkLog = join(cwd, 'network.log');
   rmSync(networkLog, { force: true });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', NO_NETWORK, BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PARLEY_NETWORK_LOG: networkLog },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr, networkAttempts: existsSync(networkLog) ? readFileSync(networkLog, 'utf8') : '' }));
-  });
+  const run = await parleyAsync(args, { cwd, env: { PARLEY_NETWORK_LOG: networkLog }, nodeArgs: ['--require', NO_NETWORK] });
+  return { ...run, networkAttempts: existsSync(networkLog) ? readFileSync(networkLog, 'utf8') : '' };
 }
 
 const lines = (text: string): string[] => text.split('\n').filter((line) => line.length > 0);
@@ -129,6 +116,8 @@ describe('scenario variants through the parley binary (examples/variants: 3 lang
     const lastFailed = await offline(suite, ['run', '.', '--last-failed', '--list']);
     expect(lines(lastFailed.stdout)).toEqual(IDS.filter((id) => id.includes('lang=zu')));
 
+    const valid = await offline(suite, ['validate', '.']);
+    expect(valid.stdout).toContain('valid: suite ratiba_variants · 1 scenario (6 cases) · 2 agents');
     editScenario(suite, (text) => text.replace('persona: "A {{persona}} customer', 'persona: "A {{persna}} customer'));
     const validate = await offline(suite, ['validate', '.']);
     expect(validate.status).toBe(2);

@@ -1,20 +1,12 @@
+import type { ModelSpend } from './model-spend-store.js';
 import { openDatabase } from './open-database.js';
 
-/** What judge calls outside a run cost one model: `parley monitor` and `parley calibrate judge`. */
-export interface JudgeModelSpend {
-  provider: string;
-  model: string;
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  /** USD of the priced calls. */
-  cost_usd: number;
-  unpriced_calls: number;
-  cached_input_tokens: number;
-  cache_saving_usd: number;
-  /** What batch prices saved against the normal ones (`monitor --batch`). */
-  batch_saving_usd: number;
-}
+/**
+ * What judge calls outside a run cost one model (`parley monitor`, `parley calibrate judge`): the
+ * fields of a run's model spend without the role (always the judge), and what batch prices saved
+ * against the normal ones (`monitor --batch`).
+ */
+export type JudgeModelSpend = Omit<ModelSpend, 'role'> & { batch_saving_usd: number };
 
 /** Where judge spend outside runs comes from. */
 export type JudgeSpendSource = 'monitor' | 'calibration';

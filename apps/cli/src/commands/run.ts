@@ -1,10 +1,11 @@
+import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { gateNotes } from '../output/gate-notes.js';
 import { runProgress } from '../output/run-progress.js';
 import { chooseReporters } from '../reporters/reporter-choice.js';
-import { exportDestination, sendRun } from './export.js';
+import { exportDestination, flushExports, sendRun } from './export.js';
 import { addReporterFlags, addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
 export function register(program: Command, context: ProgramContext): void {
@@ -52,9 +53,12 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
     if (destination !== undefined && !outcome.interrupted) {
       const { loadRunForExport } = await import('@parley/telemetry');
       const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
-      const exported = await sendRun(run, destination, context);
+      const asked = { run: outcome.run_id, suite: resolve(context.cwd, suiteArgument ?? '.'), ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: destination.dataset } : {}) };
+      const exported = await sendRun(run, destination, context, asked);
       // An unreachable backend does not change the gate's verdict; it is reported above.
       if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
+      // The destination takes exports again: what earlier runs could not deliver to it goes now.
+      else if ((await flushExports(destination, context, outcome.run_id)) !== 0) context.output.err('some earlier exports are still pending (parley export --flush retries them)\n');
     }
     return outcome.exit_code;
   } finally {

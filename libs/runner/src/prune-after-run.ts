@@ -5,10 +5,10 @@ import type { RunDependencies, RunOutcome } from './run-options.js';
 
 /**
  * The most runs the prune after a run removes: a history far over its limit (a first run after
- * lowering `settings.history`, years of runs) is worked off a few hundred runs a time instead of
+ * lowering `settings.history`, years of runs) is worked off 50 runs a time (each report folder is a few milliseconds of file system work) instead of
  * holding up the run that found it; `parley runs prune` removes the rest at once.
  */
-export const maxRunsPrunedAfterRun = 200;
+const maxRunsPrunedAfterRun = 50;
 
 /**
  * Applies the suite's `settings.history` after a finished run (not after an interrupted one:

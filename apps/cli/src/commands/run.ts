@@ -52,7 +52,7 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
     const pruned = outcome.history_pruned;
     if (pruned?.error !== undefined) context.output.err(`history: the prune after the run failed (${terminalSafe(pruned.error)}); the run is kept, and the next run tries again\n`);
     else if (pruned !== undefined && pruned.runs > 0) {
-      const more = pruned.deferred > 0 ? `, ${pruned.deferred} more next time` : '';
+      const more = pruned.deferred > 0 ? `; ${pruned.deferred} more next time, or all now with parley runs prune` : '';
       context.output.err(`history: removed ${pruned.runs} old run${pruned.runs === 1 ? '' : 's'} of this suite and ${pruned.folders} report folder${pruned.folders === 1 ? '' : 's'} (settings.history${more})\n`);
     }
     if (destination !== undefined && !outcome.interrupted) {

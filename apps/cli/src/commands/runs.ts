@@ -1,6 +1,7 @@
 import { ConfigError, terminalSafe } from '@parley/core';
 import { withheldScenarioReason } from '@parley/reports';
 import { resolve } from 'node:path';
+import { loadSuiteConfig } from '@parley/config';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { formatOption, integerFlag } from '../program/flags.js';
@@ -94,7 +95,6 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
  * business; this prints it.
  */
 async function runsPruneCommand(suitePath: string, flags: PruneFlags, context: CommandContext): Promise<number> {
-  const { loadSuiteConfig } = await import('@parley/config');
   const { defaultHistoryRetention, defaultStorePath, openStore, pruneHistory } = await import('@parley/store');
   const { formatPruneOutcome } = await import('../output/prune-summary.js');
   const { config } = loadSuiteConfig(resolve(context.cwd, suitePath));

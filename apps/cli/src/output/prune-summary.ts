@@ -40,7 +40,7 @@ function plural(count: number, noun: string): string {
 }
 
 /** Bytes in binary units, one decimal from KiB up. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units = ['KiB', 'MiB', 'GiB'];
   if (bytes < 1024) return `${bytes} B`;
   let value = bytes / 1024;

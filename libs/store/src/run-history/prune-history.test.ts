@@ -77,6 +77,17 @@ describe('pruneHistory', () => {
     expect(existsSync(join(folder.path, '.parley', 'runs', runId(5)))).toBe(true);
   });
 
+  it("removes a removed run's re-recordings under .parley/rerecordings/<run_id>, and no one else's", () => {
+    addRuns(3);
+    for (const index of [0, 2]) {
+      mkdirSync(join(folder.path, '.parley', 'rerecordings', runId(index)), { recursive: true });
+      writeFileSync(join(folder.path, '.parley', 'rerecordings', runId(index), 'greeting.jsonl'), '{}\n');
+    }
+    pruneHistory(store, { suite: SUITE, retention: { keep_runs: 2 }, now: new Date(start + 3 * dayMs) });
+    expect(existsSync(join(folder.path, '.parley', 'rerecordings', runId(0)))).toBe(false);
+    expect(existsSync(join(folder.path, '.parley', 'rerecordings', runId(2), 'greeting.jsonl'))).toBe(true);
+  });
+
   it('keep_days counts back from the injected clock; with keep_runs too, a run must be within both', () => {
     addRuns(60);
     const now = new Date(start + 59 * dayMs + 3_600_000); // an hour after the newest run

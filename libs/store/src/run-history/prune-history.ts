@@ -1,3 +1,4 @@
+import { dirname, join, resolve } from 'node:path';
 import type { Store } from '../store.js';
 import type { HistoryRetention, PrunedRun, ProtectedRun } from './prune-runs.js';
 import { checkReportFolder, type FolderLeftReason, removeReportFolder } from './report-folders.js';
@@ -32,6 +33,7 @@ export interface PruneHistoryOutcome {
   deferred: number;
   results: number;
   row_bytes: number;
+  /** Report folders removed (`removed`), and `bytes` of those and of the runs' `.parley/rerecordings/<run_id>/`. */
   folders: { removed: number; bytes: number; left: Array<{ path: string; reason: FolderLeftReason }> };
   /** The database file (with its write-ahead log) before and after, and whether it was compacted. */
   database: { bytes_before: number; bytes_after: number; compacted: boolean; compact_error?: string };
@@ -60,6 +62,13 @@ export function pruneHistory(store: Store, options: PruneHistoryOptions): PruneH
       folders.removed += 1;
       folders.bytes += check.bytes;
     } else if (check.kind === 'left') folders.left.push({ path: check.path, reason: check.reason });
+    // The run's re-recordings (live and record runs, for triage): an accepted one was copied into
+    // the suite's recordings, so the run's own copy goes with the run.
+    const rerecordings = checkReportFolder(join(dirname(resolve(store.path)), 'rerecordings', run.id), store.path);
+    if (rerecordings.kind === 'removable') {
+      removable.push(rerecordings.path);
+      folders.bytes += rerecordings.bytes;
+    }
   }
   const outcome: PruneHistoryOutcome = {
     suite: plan.suite,

@@ -1,5 +1,4 @@
 import { ConfigError, terminalSafe } from '@parley/core';
-import { withheldScenarioReason } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { formatOption, integerFlag } from '../program/flags.js';
@@ -54,6 +53,7 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
 async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openStore } = await import('@parley/store');
   const { formatRunDetail } = await import('../output/runs-table.js');
+  const { withheldScenarioReason } = await import('@parley/reports');
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);

@@ -133,6 +133,9 @@ user: { opening: "{{lang}} {{persona}}" }
       expect.stringContaining('variable names use letters, digits and _'),
       expect.stringContaining('give at least one value'),
     ]);
+    const values = `[${Array.from({ length: 22 }, (_, index) => `v${index}`).join(', ')}]`;
+    const huge = `id: greet\nagent: booking\nvars: { a: ${values}, b: ${values}, c: ${values} }\n`;
+    expect(issuesOf({ 'scenarios/greet.yaml': huge })).toEqual([expect.stringContaining('vars: makes 10,648 variants (the product of the lists); at most 10,000')]);
     const cased = 'id: greet\nagent: booking\nvars: { lang: [EN, en] }\n';
     expect(issuesOf({ 'scenarios/greet.yaml': cased })).toEqual([expect.stringContaining('"en" and "EN" differ only in letter case')]);
   });

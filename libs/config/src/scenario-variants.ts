@@ -22,6 +22,9 @@ export interface ScenarioVariant {
   data: ScenarioFile;
 }
 
+/** More variants than this from one file is a mistake in the lists, not a test plan: refused before they are made. */
+const MAX_VARIANTS = 10_000;
+
 /** `{{ name }}`: a variable in a scenario text. Other braces are left alone. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
@@ -78,6 +81,11 @@ export function variantIssues(data: ScenarioFile, source: Pick<ParsedConfigFile<
   if (data.vars !== undefined) {
     names = Object.keys(data.vars);
     if (names.length === 0) issues.push(source.issueAt(['vars'], 'vars: names no variable; give at least one, e.g. vars: { lang: [en, sw] }'));
+    const count = Object.values(data.vars).reduce((product, values) => product * values.length, 1);
+    if (count > MAX_VARIANTS) {
+      issues.push(source.issueAt(['vars'], `vars: makes ${count.toLocaleString('en-US')} variants (the product of the lists); at most ${MAX_VARIANTS.toLocaleString('en-US')}: list the rows you need under cases: instead`, { target: 'key' }));
+      return issues;
+    }
     for (const [name, values] of Object.entries(data.vars)) {
       const seen = new Set<string>();
       values.forEach((value, index) => {

@@ -280,6 +280,31 @@ export const FAULT_MATRIX: MatrixRow[] = [
       paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
     },
   },
+  {
+    command: 'runs prune',
+    cells: {
+      signals: {
+        status: 'holds',
+        what: 'the removed runs\' rows go in one transaction: a prune killed half-way (even SIGKILL) leaves the history whole and consistent; report folders are deleted only after the commit',
+        tests: [{ file: 'libs/store/src/run-history/prune-history.test.ts', title: 'a prune killed (SIGKILL) half-way through its transaction' }],
+      },
+      timeouts: notNetworked('runs prune'),
+      'bad input': {
+        status: 'holds',
+        what: 'a bad `settings.history` (or any parley.yaml error) is exit 2 naming file:line:column, and nothing is removed',
+        tests: [{ file: 'apps/cli/src/commands/runs-prune.test.ts', title: 'a parley.yaml with a bad history setting is a configuration error' }],
+      },
+      'full disk': {
+        status: 'limit',
+        what: 'deleting needs no room, but the VACUUM after a large prune needs room for a copy of what is kept: when it fails the prune stays committed, the file keeps its size, the output says why, and the next prune tries again (not tried on a full disk)',
+      },
+      paths: {
+        status: 'holds',
+        what: 'only real folders inside `.parley/` are deleted: a `--out` folder elsewhere, a symbolic link, or a folder reached through a link out of `.parley/` is left and named; links inside a deleted folder are not followed',
+        tests: [{ file: 'libs/store/src/run-history/prune-history.test.ts', title: 'deletes only real folders under .parley/' }],
+      },
+    },
+  },
 ];
 
 /** The matrix as the doc shows it: a grid of statuses, then each cell that is not `n/a` with its tests. */

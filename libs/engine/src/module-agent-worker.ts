@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 
 const { file, exportName } = workerData;
+const label = workerData.label ?? 'module agent';
 let respond;
 let controller;
 
@@ -21,7 +22,7 @@ async function load() {
   try {
     exports = await import(pathToFileURL(workerData.compiledFile ?? file).href);
   } catch (error) {
-    throw new LoadFailed('cannot load module agent ' + file + ': ' + (error && error.message ? error.message : String(error)));
+    throw new LoadFailed('cannot load ' + label + ' ' + file + ': ' + (error && error.message ? error.message : String(error)));
   }
   const name = exportName ?? 'respond';
   const candidate =
@@ -29,7 +30,7 @@ async function load() {
     (exportName === undefined && typeof exports.default === 'function' ? exports.default : undefined) ??
     (exports.default && typeof exports.default === 'object' ? exports.default[name] : undefined);
   if (typeof candidate !== 'function') {
-    throw new LoadFailed('module agent ' + file + ' exports no function "' + name + '" (exports: ' + (Object.keys(exports).join(', ') || 'none') + ')');
+    throw new LoadFailed(label + ' ' + file + ' exports no function "' + name + '" (exports: ' + (Object.keys(exports).join(', ') || 'none') + ')');
   }
   return candidate;
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
+import { copyExample } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
 
 /** The booking example's scenarios that use its two code metrics (metrics/booking_reference.ts, metrics/booked_slot_offered.py). */
@@ -28,18 +28,6 @@ afterEach(async () => {
   llm = undefined;
 });
 
-/**
- * A copy of the booking example as a project of its own would have it: `parley-eval` installed in
- * its node_modules (here a link to this repository's package), so `import { defineMetric } from
- * 'parley-eval'` in metrics/booking_reference.ts resolves.
- */
-function bookingProject(): string {
-  const suite = copyExample('booking');
-  mkdirSync(join(suite, 'node_modules'));
-  symlinkSync(join(REPO_ROOT, 'apps', 'cli'), join(suite, 'node_modules', 'parley-eval'), 'dir');
-  return suite;
-}
-
 /** Replays the suite with every provider pointed at fake-llm, so any network call would be counted there. */
 async function replay(suite: string, args: string[], out: string) {
   llm ??= await startFakeLlm({});
@@ -60,7 +48,8 @@ function append(file: string, text: string): void {
 
 describe('code metrics in the booking example (the real binary)', () => {
   it('replays both (TypeScript module, Python command) with no network call, their per-message results kept as judges keep theirs', async () => {
-    const suite = bookingProject();
+    // A copy without node_modules: 'parley-eval' in booking_reference.ts resolves to the Parley that runs it.
+    const suite = copyExample('booking');
     const { run, report } = await replay(suite, [], 'out');
     expect(run.status, run.stderr).toBe(0);
     expect(llm!.requests).toHaveLength(0);
@@ -85,7 +74,7 @@ describe('code metrics in the booking example (the real binary)', () => {
   });
 
   it('a metric that throws, or prints what is not JSON, is an error result naming it; the run goes on', async () => {
-    const suite = bookingProject();
+    const suite = copyExample('booking');
     writeFileSync(join(suite, 'metrics', 'booking_reference.ts'), `export default { evaluate(): never { throw new Error('catalogue unreachable'); } };\n`);
     writeFileSync(join(suite, 'metrics', 'booked_slot_offered.py'), `print("all good")\n`);
     const { run, report } = await replay(suite, [], 'out');
@@ -109,9 +98,9 @@ describe('code metrics in the booking example (the real binary)', () => {
   });
 
   it('--changed-since reruns exactly the scenarios using an edited metric (its module, its script), and the edit changes the fingerprint', async () => {
-    const suite = bookingProject();
+    const suite = copyExample('booking');
     git(suite, 'init', '--quiet', '--initial-branch=main');
-    writeFileSync(join(suite, '.gitignore'), '.parley/\nout*/\nnode_modules/\n');
+    writeFileSync(join(suite, '.gitignore'), '.parley/\nout*/\n');
     git(suite, 'add', '.');
     git(suite, 'commit', '--quiet', '-m', 'suite');
     const before = await replay(suite, [], 'out-before');
@@ -139,7 +128,7 @@ describe('code metrics in the booking example (the real binary)', () => {
   });
 
   it('a bad metric file is a config error at file:line:column, exit 2', async () => {
-    const suite = bookingProject();
+    const suite = copyExample('booking');
     writeFileSync(join(suite, 'metrics', 'booking_reference.yaml'), 'name: booking_reference\nversion: 1.0.0\nkind: modul\nmodule: metrics/booking_reference.ts\n');
     writeFileSync(join(suite, 'metrics', 'booked_slot_offered.yaml'), 'name: booked_slot_offered\nversion: 1.0.0\nkind: module\nmodule: metrics/missing.ts\n');
     const validate = await parleyAsync(['validate', '.'], { cwd: suite });

@@ -9,6 +9,23 @@
 export const MODULE_AGENT_WORKER_SOURCE = String.raw`
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import * as nodeModule from 'node:module';
+
+// 'parley-eval' (for defineAgent / defineMetric) resolves to the Parley that runs the module when
+// the module's own folder has no such package (a suite copied outside its project, a global
+// install). Node 22.15+ has in-thread resolve hooks; older Nodes resolve as usual.
+if (workerData.parleyEvalUrl && typeof nodeModule.registerHooks === 'function') {
+  nodeModule.registerHooks({
+    resolve(specifier, context, nextResolve) {
+      try {
+        return nextResolve(specifier, context);
+      } catch (error) {
+        if (specifier === 'parley-eval' && error && error.code === 'ERR_MODULE_NOT_FOUND') return { url: workerData.parleyEvalUrl, shortCircuit: true };
+        throw error;
+      }
+    },
+  });
+}
 
 const { file, exportName } = workerData;
 const label = workerData.label ?? 'module agent';

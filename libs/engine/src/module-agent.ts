@@ -77,7 +77,7 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
     if (!existsSync(options.file)) throw new ProviderError('agent', `cannot load ${label} ${options.file}: file not found`);
     compiledFile = await compileIfNeeded(options.file, label);
     const started = new Worker(WORKER_URL, {
-      workerData: { file: options.file, exportName: options.exportName, compiledFile, label },
+      workerData: { file: options.file, exportName: options.exportName, compiledFile, label, parleyEvalUrl: parleyEvalUrl() },
       env: { ...process.env, ...options.env },
       stdout: true,
       stderr: true,
@@ -140,6 +140,19 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       await thread?.terminate();
     },
   };
+}
+
+/**
+ * The URL of the running Parley's public entry (the `parley-eval` package), given to the module's
+ * thread for modules whose folder cannot resolve it; undefined when it cannot be found (a source
+ * checkout not built yet).
+ */
+function parleyEvalUrl(): string | undefined {
+  try {
+    return import.meta.resolve('parley-eval');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 # --github, in the sub-folder with it), every next step init prints executed as printed (the
 # record step against tools/fake-llm, the http stub in the background), each suite green offline
 # with the network refused, the workflow linted with actionlint, the booking example replayed,
-# `parley tui --help`, and the README's API snippets compiled under tsc --strict without
+# `parley tui --help`, and the API snippets of docs/getting-started.md compiled under tsc --strict without
 # @types/node in an ES module and a CommonJS project, then run.
 #
 #   scripts/consumer-test.sh            # Node 22 and 24
@@ -101,15 +101,15 @@ for _ in $(seq 1 100); do grep -q 'listening on' "$fake_log" && break; sleep 0.1
 fake_url="$(grep -o 'http://[^ ]*' "$fake_log" | head -1)"
 echo "fake-llm at $fake_url"
 
-# The README's two TypeScript snippets, written out as files.
+# The two TypeScript snippets of docs/getting-started.md, written out as files.
 readme_snippet() {
   node -e '
     const text = require("fs").readFileSync(process.argv[1], "utf8");
     const at = text.indexOf("<!-- snippet: " + process.argv[2]);
-    if (at < 0) { console.error("README has no snippet " + process.argv[2]); process.exit(1); }
+    if (at < 0) { console.error("docs/getting-started.md has no snippet " + process.argv[2]); process.exit(1); }
     const start = text.indexOf("```ts\n", at) + 6;
     process.stdout.write(text.slice(start, text.indexOf("```\n", start)));
-  ' "$repo/README.md" "$1"
+  ' "$repo/docs/getting-started.md" "$1"
 }
 
 for major in "${majors[@]}"; do
@@ -155,7 +155,7 @@ for major in "${majors[@]}"; do
     step "npx parley tui --help"
     npx parley tui --help | head -3
 
-    step "the README's API snippets: tsc --strict, no @types/node, ES module and CommonJS projects; then run"
+    step "the API snippets of docs/getting-started.md: tsc --strict, no @types/node, ES module and CommonJS projects; then run"
     for type in module commonjs; do
       project="$repository/api-$type"
       mkdir -p "$project/agents" "$project/node_modules"

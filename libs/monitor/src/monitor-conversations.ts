@@ -6,7 +6,7 @@ import { monitorSetup, planMonitoring } from './plan-monitoring.js';
 import { sendScores } from './send-scores.js';
 
 /**
- * `parley monitor` (README, Production monitoring), as its phases: plan (mask the sampled conversations not
+ * `parley monitor` (docs/production.md, "Online sampling"), as its phases: plan (mask the sampled conversations not
  * judged before, refuse restricted verticals, estimate) → judge (and store each judged
  * conversation) → send (scores to Langfuse when asked) → alert (the window against the previous
  * ones). A dry run stops after the plan: no call, nothing stored. An interrupted run (input.signal)

@@ -142,7 +142,7 @@ function expectationJsonSchema(
         if: { type: 'object', properties: { metric: { enum: builtIns } }, required: ['metric'] },
         // Any other metric (a rubric or a metric written in code): the common keys, and `params:`,
         // which only a metric written in code takes (`parley validate` knows which is which).
-        else: describedCommon({ type: 'object', properties: { ...common, params: { type: 'object' } }, additionalProperties: false }, descriptions),
+        else: describedCommon({ type: 'object', properties: { ...common, params: { type: 'object', description: CODE_METRIC_PARAMS_DESCRIPTION } }, additionalProperties: false }, descriptions),
       },
     ],
   };
@@ -153,6 +153,10 @@ function describedCommon(schema: JsonObject, descriptions: SchemaDescriptions | 
   describeKeys(copy, [], descriptions?.expectation ?? {}, false);
   return copy;
 }
+
+/** The `params:` of an expectation of a metric written in code (docs/file-formats.md, §6.1). */
+const CODE_METRIC_PARAMS_DESCRIPTION =
+  "Parameters of a metric written in code (kind: module or command): any mapping, given to the metric as `params`. A rubric metric takes none. See docs/file-formats.md, 'Metrics written in code'.";
 
 /** Built-in metrics that need one of some optional parameters (zod refinements, written out here). */
 const AT_LEAST_ONE_OF: Record<string, string[]> = {

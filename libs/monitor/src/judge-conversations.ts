@@ -9,6 +9,7 @@ import { BatchJudging, BatchPendingError, type BatchState } from './batch-judgin
 import { JudgeSpend } from './judge-spend.js';
 import type { ConversationRef, JudgedConversation, MonitorInput, MonitorOutcome } from './monitor-outcome.js';
 import type { MonitorPlan, MonitorSetup, PlannedJudging } from './plan-monitoring.js';
+import { scoreDeliveries } from './send-scores.js';
 
 /** What the judge phase came to. */
 export interface JudgedWindow {
@@ -19,8 +20,6 @@ export interface JudgedWindow {
   not_judged: ConversationRef[];
   spend: JudgeSpend;
   batch: MonitorOutcome['batch'];
-  /** Each judged conversation with its stored scores, in the order they were judged (what the send phase sends). */
-  scored: Array<{ conversation: LoggedConversation; scores: MonitorScore[] }>;
 }
 
 const PRODUCTION_PROMPT_VERSION = 'production';
@@ -79,7 +78,6 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
   const skipped: ConversationRef[] = [];
   const notJudged: ConversationRef[] = [];
   const waiting: PlannedJudging[] = [];
-  const scored: JudgedWindow['scored'] = [];
   const saves = monitoredSaves(store);
   const batches = new Map<string, BatchState>();
   const noteBatches = (states: readonly BatchState[]) => {
@@ -117,16 +115,19 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
         const conversation = item.conversation_data;
         const status = answer.results.some((result) => result.error === true) ? 'error' : 'judged';
         const scores = answer.results.map((result) => storedScore(result, item.scoped, modelVersion(setup.primary)));
+        const judgedAt = input.clock.now().toISOString();
         saves.save({
           suite: setup.suiteName,
           conversation_id: conversation.conversation_id,
           ended_at: conversationEnd(conversation)?.toISOString() ?? null,
-          judged_at: input.clock.now().toISOString(),
+          judged_at: judgedAt,
           tenant: conversation.tenant ?? null,
           prompt_version: promptVersionOf(conversation) ?? null,
           status,
           cost_usd: answer.spend.usd,
           scores,
+          // The scores owed to Langfuse go into the outbox with the conversation (the send phase delivers them).
+          ...(input.langfuse ? { deliveries: scoreDeliveries(input.langfuse, setup.suiteName, conversation, scores, judgedAt) } : {}),
         });
         judged.push({
           source: item.source,
@@ -135,7 +136,6 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           scores: answer.results.map((result) => ({ metric: result.metric, score: result.score, passed: result.passed, error: result.error === true })),
           cost_usd: answer.spend.usd,
         });
-        scored.push({ conversation, scores });
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency ?? suite.config.settings?.concurrency ?? 4, items.length)) }, worker));
@@ -167,7 +167,6 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
     not_judged: notJudged.sort((left, right) => compareSource(left.source, right.source)),
     spend,
     batch: batching === undefined ? null : { batches: [...batches.values()], waiting: waiting.map(({ source, conversation }) => ({ source, conversation })).sort((left, right) => compareSource(left.source, right.source)) },
-    scored,
   };
 }
 

@@ -50,7 +50,10 @@ export interface CodeMetricToolCall {
   result?: string;
 }
 
-/** What a code metric is given (the stdin document of a `kind: command` metric). */
+/**
+ * What a code metric is given (the stdin document of a `kind: command` metric).
+ * @public part of the parley-eval package's API (apps/cli/src/index.ts)
+ */
 export interface CodeMetricInput {
   metric: { name: string; version: string };
   /** The scenario's fields as validated (id, title, agent, language, tags, user, tools, expect …). */
@@ -85,12 +88,18 @@ export interface CodeMetricContext {
   signal: AbortSignal | undefined;
 }
 
-/** A metric written as a module: its default export. */
+/**
+ * A metric written as a module: its default export.
+ * @public part of the parley-eval package's API (apps/cli/src/index.ts)
+ */
 export interface CodeMetric {
   evaluate(input: CodeMetricInput, context: CodeMetricContext): CodeMetricAnswer | Promise<CodeMetricAnswer>;
 }
 
-/** Returns the metric unchanged: it only gives a module metric its types. */
+/**
+ * Returns the metric unchanged: it only gives a module metric its types.
+ * @public part of the parley-eval package's API (apps/cli/src/index.ts)
+ */
 export function defineMetric(metric: CodeMetric): CodeMetric {
   return metric;
 }

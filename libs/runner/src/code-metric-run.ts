@@ -54,7 +54,7 @@ export async function evaluateCodeMetric(
 }
 
 /** The one document a code metric reads (docs/file-formats.md, "Code metrics"). */
-export function codeMetricInput(metric: LoadedCodeMetric, expectation: Expectation, scenario: LoadedScenario, transcript: Transcript): CodeMetricInput {
+function codeMetricInput(metric: LoadedCodeMetric, expectation: Expectation, scenario: LoadedScenario, transcript: Transcript): CodeMetricInput {
   const turns = transcript.turns.map((turn) => ({
     role: turn.role,
     content: turn.content,

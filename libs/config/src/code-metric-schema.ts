@@ -34,6 +34,6 @@ export const CommandMetricSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
 });
 
-/** A metric written in code (docs/file-formats.md, "Code metrics"). */
+/** A metric written in code (docs/file-formats.md, "Metrics written in code"). */
 export const CodeMetricSchema = z.discriminatedUnion('kind', [ModuleMetricSchema, CommandMetricSchema]);
 export type CodeMetricFile = z.infer<typeof CodeMetricSchema>;

@@ -154,7 +154,7 @@ function describedCommon(schema: JsonObject, descriptions: SchemaDescriptions | 
   return copy;
 }
 
-/** The `params:` of an expectation of a metric written in code (docs/file-formats.md, §6.1). */
+/** The `params:` of an expectation of a metric written in code (docs/file-formats.md, "Metrics written in code"). */
 const CODE_METRIC_PARAMS_DESCRIPTION =
   "Parameters of a metric written in code (kind: module or command): any mapping, given to the metric as `params`. A rubric metric takes none. See docs/file-formats.md, 'Metrics written in code'.";
 

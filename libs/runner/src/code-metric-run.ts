@@ -53,7 +53,7 @@ export async function evaluateCodeMetric(
   }
 }
 
-/** The one document a code metric reads (docs/file-formats.md, "Code metrics"). */
+/** The one document a code metric reads (docs/file-formats.md, "Metrics written in code"). */
 function codeMetricInput(metric: LoadedCodeMetric, expectation: Expectation, scenario: LoadedScenario, transcript: Transcript): CodeMetricInput {
   const turns = transcript.turns.map((turn) => ({
     role: turn.role,

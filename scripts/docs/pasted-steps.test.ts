@@ -87,6 +87,10 @@ describe('the shell blocks of the README and docs/', () => {
   it('finds the blocks: the README has pasted steps, docs/ has more', () => {
     expect(blocks.filter((block) => block.file === 'README.md' && block.kind === 'pasted').length).toBeGreaterThanOrEqual(3);
     expect(blocks.length).toBeGreaterThan(15);
+    const parleyLines = blocks
+      .filter((block) => block.kind !== 'not-run')
+      .flatMap((block) => block.commands.flatMap((line) => (simpleCommands(line) as string[][]).filter((words) => parleyArguments(words) !== undefined)));
+    expect(parleyLines.length).toBeGreaterThan(25);
   });
 
   it('marks every block with how the pasted-steps test covers it', () => {

@@ -11,6 +11,16 @@ export {
 export type { NewRun, RunFinish, RunRow } from './run-rows.js';
 export type { AgentRunRow, AgentRunsOptions } from './run-history/agent-runs.js';
 export type { FlakyMark } from './flaky-marks.js';
+export {
+  defaultHistoryRetention,
+  type HistoryRetention,
+  type PruneSelection,
+  type PrunePlan,
+  type PrunedRun,
+  type ProtectedRun,
+} from './run-history/prune-runs.js';
+export { pruneHistory, compactWhenFreeShare, type PruneHistoryOptions, type PruneHistoryOutcome } from './run-history/prune-history.js';
+export type { FolderLeftReason } from './run-history/report-folders.js';
 export type { AgentHistory, AgentHistoryOptions, AgentRunSummary } from './agent-history.js';
 export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migration } from './migrations.js';
 export { openDatabase, busyTimeoutMs } from './open-database.js';
@@ -30,3 +40,4 @@ export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord
 export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';
 export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';
 export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
+export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';

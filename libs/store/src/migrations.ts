@@ -348,10 +348,10 @@ export const migrations: readonly Migration[] = [
   {
     description: 'judge spend outside runs',
     sql: `
-      -- What judge calls made outside a run cost (\`parley cost\`): \`parley monitor\` and
-      -- \`parley calibrate judge\`. One row per recording (a monitor run, a saved group of judged
-      -- conversations, a calibration session) and model. batch_saving_usd is what batch prices
-      -- saved against the normal ones.
+      -- What judge calls made outside a run cost (\`parley cost\`), source \`monitor\`: one row per
+      -- model each time \`parley monitor\` saves judged conversations (and once more at its end for
+      -- calls of conversations it did not finish). batch_saving_usd is what batch prices saved
+      -- against the normal ones. (\`parley calibrate judge\` keeps its cost on each stored rating.)
       CREATE TABLE judge_spend (
         source              TEXT NOT NULL,
         suite               TEXT NOT NULL,

@@ -1,4 +1,4 @@
-import { ConfigError } from '@parley/core';
+import { ConfigError, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { gateNotes } from '../output/gate-notes.js';
@@ -49,6 +49,12 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
     if (warnings && !reporters.some((reporter) => reporter.showsWarnings)) context.output.err(warnings);
     for (const reporter of reporters) await reporter.onRunEnd(outcome);
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    const pruned = outcome.history_pruned;
+    if (pruned?.error !== undefined) context.output.err(`history: the prune after the run failed (${terminalSafe(pruned.error)}); the run is kept, and the next run tries again\n`);
+    else if (pruned !== undefined && pruned.runs > 0) {
+      const more = pruned.deferred > 0 ? `; ${pruned.deferred} more next time, or all now with parley runs prune` : '';
+      context.output.err(`history: removed ${pruned.runs} old run${pruned.runs === 1 ? '' : 's'} of this suite and ${pruned.folders} report folder${pruned.folders === 1 ? '' : 's'} (settings.history${more})\n`);
+    }
     if (destination !== undefined && !outcome.interrupted) {
       const { loadRunForExport } = await import('@parley/telemetry');
       const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });

@@ -10,6 +10,7 @@ interface HelpFooter {
 const KEYS: HelpFooter['environment'] = [
   ['OPENAI_API_KEY, ANTHROPIC_API_KEY', 'provider keys for live calls (or the variable an agent names in api_key_env)'],
   ['OPENAI_BASE_URL, ANTHROPIC_BASE_URL', 'another endpoint for the provider (a proxy, a compatible server)'],
+  ['PARLEY_CONNECT_TIMEOUT_MS', 'a provider host that does not take the connection within it fails the call (10000)'],
 ];
 
 /** Read by every command. */
@@ -226,6 +227,13 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
     examples: [
       ['parley runs show 20261126-101500', 'one run (an id prefix is enough)'],
       ['parley runs show 20261126-101500-a1b2c3 --format json', 'the same as JSON'],
+    ],
+    environment: [],
+  },
+  'runs prune': {
+    examples: [
+      ['parley runs prune --dry-run', "what settings.history would remove from this suite's runs"],
+      ['parley runs prune examples/booking', 'remove them, with their report folders'],
     ],
     environment: [],
   },

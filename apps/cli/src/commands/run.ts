@@ -2,10 +2,6 @@ import { resolve } from 'node:path';
 import { ConfigError, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { gateNotes } from '../output/gate-notes.js';
-import { runProgress } from '../output/run-progress.js';
-import { chooseReporters } from '../reporters/reporter-choice.js';
-import { exportDestination, flushExports, sendRun } from './export.js';
 import { addReporterFlags, addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
 export function register(program: Command, context: ProgramContext): void {
@@ -22,6 +18,11 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
+  // Loaded when the command runs, not when it is registered (every `parley --help` registers it).
+  const { chooseReporters } = await import('../reporters/reporter-choice.js');
+  const { runProgress } = await import('../output/run-progress.js');
+  const { gateNotes } = await import('../output/gate-notes.js');
+  const { exportDestination, flushExports, sendRun } = await import('./export.js');
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
   const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags), flags, context);

@@ -1,7 +1,5 @@
 import { ConfigError, terminalSafe } from '@parley/core';
-import { withheldScenarioReason } from '@parley/reports';
 import { resolve } from 'node:path';
-import { loadSuiteConfig } from '@parley/config';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { formatOption, integerFlag } from '../program/flags.js';
@@ -68,6 +66,7 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
 async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openStore } = await import('@parley/store');
   const { formatRunDetail } = await import('../output/runs-table.js');
+  const { withheldScenarioReason } = await import('@parley/reports');
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);
@@ -97,6 +96,7 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
 async function runsPruneCommand(suitePath: string, flags: PruneFlags, context: CommandContext): Promise<number> {
   const { defaultHistoryRetention, defaultStorePath, openStore, pruneHistory } = await import('@parley/store');
   const { formatPruneOutcome } = await import('../output/prune-summary.js');
+  const { loadSuiteConfig } = await import('@parley/config');
   const { config } = loadSuiteConfig(resolve(context.cwd, suitePath));
   const store = openStore(defaultStorePath(context.cwd));
   try {

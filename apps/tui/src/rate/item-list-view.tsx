@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { ListRow } from '../components/list-row.js';
 import { ratingProgress, type RatingSession, type RatingSessionItem } from '@parley/calibration';
@@ -17,8 +17,12 @@ const COLUMNS = { id: 22, state: 8, scores: 8, language: 4 } as const;
 
 export interface ItemListProps {
   session: RatingSession;
-  /** Items each reviewer had rated when the session started; this reviewer's count is kept current. */
-  reviewers: Readonly<Record<string, number>>;
+  /**
+   * Items each reviewer has rated, read from the set file now: other reviewers rate in their own
+   * sessions meanwhile, so the list reads the counts each time it opens (this reviewer's own count
+   * comes from the session).
+   */
+  readReviewers(): Readonly<Record<string, number>>;
   /** Opens the item at this index of `session.items` for rating (or revising). */
   onOpen(index: number): void;
   onClose(): void;
@@ -30,7 +34,8 @@ export interface ItemListProps {
  * scores (never anyone else's), skipped or still to do; how many items each reviewer has rated.
  * `/` filters (an id jumps to that item), Enter opens the item to rate it or revise its rating.
  */
-export function ItemListView({ session, reviewers, onOpen, onClose, onQuit }: ItemListProps) {
+export function ItemListView({ session, readReviewers, onOpen, onClose, onQuit }: ItemListProps) {
+  const [reviewers] = useState(readReviewers);
   const bodyRows = useBodyRows();
   const filter = useFilter();
   const skipped = new Map(session.skipped.map((entry) => [entry.id, entry.reason]));

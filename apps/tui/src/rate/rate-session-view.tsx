@@ -20,8 +20,8 @@ export interface RateSessionSource {
   session: RatingSession;
   setFile: string;
   rubric: CalibrationRubric;
-  /** Items each reviewer had rated when the session started (see `ratedPerReviewer`). */
-  reviewers: Readonly<Record<string, number>>;
+  /** Items each reviewer has rated as the set file says now (see `ratedPerReviewer`): read when the item list opens. */
+  readReviewers(): Readonly<Record<string, number>>;
 }
 
 const RATE_KEYS: readonly KeyHint[] = [
@@ -90,7 +90,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
     return (
       <ItemListView
         session={session}
-        reviewers={source.reviewers}
+        readReviewers={source.readReviewers}
         onOpen={(index) => run((current) => openItem(current, index))}
         onClose={() => run((current) => ({ ...current, mode: 'rate' }))}
         onQuit={() => run((current) => askToLeave({ ...current, mode: 'rate' }, 'quit', options))}

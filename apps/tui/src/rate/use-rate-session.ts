@@ -6,6 +6,7 @@ import {
   knownRating,
   lastSaved,
   missingAxes,
+  nextPosition,
   ratingToSave,
   recordSave,
   recordSkip,
@@ -212,6 +213,12 @@ async function save(state: RateState, options: RateSessionOptions): Promise<Rate
       focus: session.axes.indexOf(missing[0]!),
       message: { text: `not saved: rate ${missing.join(', ')} first`, error: true },
     };
+  }
+  // Enter on a rated item left as it was writes nothing (its rated_at stays the time it was rated)
+  // and moves on as a save would.
+  if (item.own && !hasUnsavedWork(state)) {
+    const next = freshItem({ ...state, session: { ...session, position: nextPosition(session, session.position) } });
+    return { ...next, message: { text: `${item.id} unchanged: your rating stays as it was (nothing written)`, error: false } };
   }
   const given: OwnRating = state.note.trim() === '' ? { scores: state.scores } : { scores: state.scores, note: state.note.trim() };
   return saveGiven(state, item.id, given, item.own ?? null, options);

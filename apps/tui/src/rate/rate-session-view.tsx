@@ -77,7 +77,8 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
     rubricRows: bodyRows,
     rubricLineOf: rubric.startOf,
   };
-  const options = { setFile: source.setFile, rubricText: source.rubric.text, clock, leave: navigation.back, quit: navigation.quit };
+  const leave = (answered?: boolean) => (answered && navigation.depth === 0 ? navigation.quit() : navigation.back());
+  const options = { setFile: source.setFile, rubricText: source.rubric.text, clock, leave, quit: navigation.quit };
   const { state, run } = useRateSession(source.session, layout, options);
 
   const { session } = state;

@@ -87,8 +87,12 @@ export interface RateSessionOptions {
   setFile: string;
   rubricText: string;
   clock: Clock;
-  /** Esc (when nothing unsaved is in the way): back to the previous screen, or out of the TUI. */
-  leave(): void;
+  /**
+   * Esc (when nothing unsaved is in the way): back to the previous screen (on the first screen the
+   * frame asks whether to quit). `answered`: the reviewer has just said y to leaving without saving,
+   * so nothing is asked again.
+   */
+  leave(answered?: boolean): void;
   /** q (when nothing unsaved is in the way): out of the TUI. */
   quit(): void;
 }
@@ -369,7 +373,7 @@ function confirmingLeave(state: RateState, stroke: Keystroke, options: RateSessi
     const leaving = state.leaving;
     if (typeof leaving === 'object') return { ...freshItem({ ...state, session: showItem(state.session, leaving.show) }), mode: 'rate', leaving: undefined, message: undefined };
     if (leaving === 'quit') options.quit();
-    else options.leave();
+    else options.leave(true);
     return { ...state, mode: 'rate' };
   }
   if (('text' in stroke && stroke.text.toLowerCase() === 'n') || ('name' in stroke && stroke.name === 'escape')) {

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
-import type { ScenarioResult } from '@parley/core';
 import { EXIT_INTERRUPTED, triageOrder } from '@parley/gate';
 import type { RunOutcome } from '@parley/runner';
 import type { KeyHint } from '../components/footer.js';

@@ -47,6 +47,22 @@ function expectFits(frame: string) {
 }
 
 describe('index screen', () => {
+  it('/ filters the agents by text in name, type, kind, status or tags; Enter keeps it, Esc clears it', async () => {
+    const rendered = renderIndex();
+    await waitForFrame(rendered, (text) => text.includes('4 of 4 agents'));
+    await press(rendered, '/', ...'desk', KEYS.enter);
+    let frame = await waitForFrame(rendered, (text) => text.includes('2 of 4 agents (filtered)'));
+    expect(frame).toContain('filter> desk  (2 matches)');
+    expect(agentsShown(frame)).toEqual(['desk_cli', 'desk_http']);
+    expectFits(frame);
+    await press(rendered, KEYS.escape, '/', ...'status:failing', KEYS.enter);
+    frame = await waitForFrame(rendered, (text) => text.includes('1 of 4 agents (filtered)'));
+    expect(agentsShown(frame)).toEqual(['booking']);
+    // Enter opens the match; the keys are the list's again.
+    await press(rendered, KEYS.enter);
+    await waitForFrame(rendered, (text) => text.includes('opened {"screen":"runs","agent":"booking"}'));
+  });
+
   it('shows every agent of the suite, prompts and services, with kind, scenarios, last pass rate, status and trend in the first frame', () => {
     const rendered = renderIndex();
     // No waiting: the history is read before the first frame.

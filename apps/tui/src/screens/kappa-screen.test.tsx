@@ -288,4 +288,28 @@ describe('kappa screen', () => {
     expect(scrolled).toContain('the set changed since this report');
     expect(scrolled).toMatch(/per reviewer · set read \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   });
+
+  it('/ narrows per reviewer to the reviewers whose name has the text; Esc clears it', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    const set = loadCalibrationSet(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'));
+    for (const item of set.items) {
+      const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
+      for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push(CalibrationRatingSchema.parse({ ...revA, reviewer }));
+    }
+    writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));
+    const rendered = renderKappa();
+    await press(rendered, 'c', 'c', 'c');
+    await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    await press(rendered, '/', ...'rev-e', KEYS.enter);
+    let frame = await waitForFrame(rendered, (text) => text.includes('per reviewer · filter> rev-e (1 of'));
+    expect(frame).toMatch(/rev-e\s+\d\.\d{3}/);
+    expect(frame).not.toMatch(/rev-[a-d]\s+\d\.\d{3}/);
+    expect(frame).not.toContain('more below');
+    expectFits(frame);
+    // The matrix keys are back after Enter; Esc clears the filter before it goes back.
+    await press(rendered, KEYS.escape);
+    frame = await waitForFrame(rendered, (text) => text.includes('per reviewer · set read'));
+    expect(frame).toMatch(/rev-a\s+\d\.\d{3}/);
+    expect(frame).toMatch(/^Kappa/);
+  });
 });

@@ -1,6 +1,6 @@
-import { ConfigError, type ScenarioResult } from '@parley/core';
+import { ConfigError, type ScenarioResult, type Status } from '@parley/core';
 import type Database from 'better-sqlite3';
-import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory } from './agent-history.js';
+import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory, prepareLatestScenarioStatuses } from './agent-history.js';
 import { type FlakyMark, prepareFlakyMarks } from './flaky-marks.js';
 import { openDatabase } from './open-database.js';
 import { type AgentRunRow, type AgentRunsOptions, prepareAgentRuns } from './run-history/agent-runs.js';
@@ -100,6 +100,8 @@ export interface Store {
   metricHistory(scenarioId: string, metric: string, limit?: number): MetricHistoryEntry[];
   /** Each agent's recent runs with the statuses of its scenarios, newest first (the TUI's agent index). */
   agentHistory(options?: AgentHistoryOptions): AgentHistory;
+  /** The newest reported status of each of an agent's scenarios over the runs `runIds` (scenario id → status). */
+  latestScenarioStatuses(agent: string, runIds: readonly string[]): Map<string, Status>;
   /** Marks a scenario of a suite flaky (triage), replacing an earlier mark of it. */
   markFlaky(mark: FlakyMark): void;
   /** Removes the scenario's flaky mark; false when it had none. */
@@ -133,6 +135,7 @@ class SqliteStore implements Store {
   private readonly statements: Statements;
   private readonly readAgentRuns: ReturnType<typeof prepareAgentRuns>;
   private readonly readAgentHistory: ReturnType<typeof prepareAgentHistory>;
+  private readonly readLatestScenarioStatuses: ReturnType<typeof prepareLatestScenarioStatuses>;
   private readonly flaky: ReturnType<typeof prepareFlakyMarks>;
   private readonly saveResultTransaction: Database.Transaction<(runId: string, result: ScenarioResult, attempt: number) => void>;
   private readonly saveResultsTransaction: Database.Transaction<(runId: string, results: readonly ScenarioResult[]) => void>;
@@ -144,6 +147,7 @@ class SqliteStore implements Store {
     this.statements = prepareStatements(database);
     this.readAgentRuns = prepareAgentRuns(database);
     this.readAgentHistory = prepareAgentHistory(database);
+    this.readLatestScenarioStatuses = prepareLatestScenarioStatuses(database);
     this.flaky = prepareFlakyMarks(database);
     this.saveResultTransaction = database.transaction((runId: string, result: ScenarioResult, attempt: number) =>
       this.writeScenarioResult(runId, result, attempt),
@@ -263,6 +267,10 @@ class SqliteStore implements Store {
 
   agentHistory(options: AgentHistoryOptions = {}): AgentHistory {
     return this.readAgentHistory(options);
+  }
+
+  latestScenarioStatuses(agent: string, runIds: readonly string[]): Map<string, Status> {
+    return this.readLatestScenarioStatuses(agent, runIds);
   }
 
   markFlaky(mark: FlakyMark): void {

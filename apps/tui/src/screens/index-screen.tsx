@@ -138,6 +138,11 @@ function AgentLine({ row, selected, width, theme }: { row: AgentIndexRow; select
 
 /** What the table has no room for: the selected agent's last run and its tags. */
 function selectedLine(row: AgentIndexRow): string {
+  if (row.latest && row.lastRun) {
+    const { latest, lastRun } = row;
+    const partial = `last run ${lastRun.run_id} was partial: ${lastRun.scenarios} of ${row.scenarios ?? '?'} scenarios, ${percent(lastRun.passRate)} passing`;
+    return `${row.name}: newest result of each scenario ${percent(latest.passRate)} of ${latest.scenarios} (${latest.failing} failing) · ${partial}`;
+  }
   const last = row.lastRun
     ? `last run ${row.lastRun.run_id} at ${formatStartTime(row.lastRun.started_at)}: ${percent(row.lastRun.passRate)} of ${row.lastRun.scenarios}`
     : 'no run yet';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Status } from '@parley/core';
-import { formatDuration, formatStartTime, formatUsd } from '@parley/reports';
+import { formatDuration, formatStartTime, formatUsd, runSelection } from '@parley/reports';
 import { runState, type RunRow } from '@parley/store';
 import { ListRow } from '../components/list-row.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -169,6 +169,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
               wrapText(
                 [
                   `run ${selected.run.id}`,
+                  ...(runSelection(selected.run.options) ? [`partial: ${runSelection(selected.run.options)}`] : []),
                   `suite ${selected.run.suite}`,
                   `${formatStartTime(selected.run.started_at)} UTC`,
                   ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),

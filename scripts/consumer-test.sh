@@ -6,8 +6,9 @@
 # --github, in the sub-folder with it), every next step init prints executed as printed (the
 # record step against tools/fake-llm, the http stub in the background), each suite green offline
 # with the network refused, the workflow linted with actionlint, the booking example replayed,
-# `parley tui --help`, and the README's API snippets compiled under tsc --strict without
-# @types/node in an ES module and a CommonJS project, then run.
+# `parley tui --help`, the API snippets of docs/getting-started.md compiled under tsc --strict without
+# @types/node in an ES module and a CommonJS project, then run, and the pasted steps of the README
+# and docs/getting-started.md (their `<!-- pasted: project -->` shell blocks) executed as written.
 #
 #   scripts/consumer-test.sh            # Node 22 and 24
 #   scripts/consumer-test.sh 24         # one runtime
@@ -40,6 +41,20 @@ echo "$(basename "$tarball"): $(du -k "$tarball" | cut -f1) KiB"
 kinds=(openai openai-responses anthropic openai-compatible http command module)
 no_network="--require $repo/apps/cli/src/test-support/no-network.cjs"
 
+# One step, as printed or pasted: a record step against tools/fake-llm (AGENT_URL for an http stub),
+# or any other step with the network refused and no keys (a network attempt fails the test).
+record_step() {
+  echo "\$ $1   (against tools/fake-llm)"
+  AGENT_URL="${2:-}" OPENAI_API_KEY=sk-consumer-test ANTHROPIC_API_KEY=sk-ant-consumer-test \
+    OPENAI_BASE_URL="$fake_url/v1" ANTHROPIC_BASE_URL="$fake_url" bash -c "$1" >/dev/null
+}
+offline_step() {
+  echo "\$ $1   (network refused, no keys)"
+  rm -f network.log
+  PARLEY_NETWORK_LOG="$PWD/network.log" NODE_OPTIONS="$no_network" env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY bash -c "$1" >/dev/null
+  test ! -s network.log
+}
+
 # Runs the next steps `parley init` printed (lines of commands: npx, node, git), as printed, in
 # bash. The first, `npx parley run` (a replay), runs with the network refused and no keys: green
 # at once, offline. The http stub's line ("in a second terminal") runs in the background until the
@@ -57,17 +72,8 @@ run_printed_steps() {
         for _ in $(seq 1 150); do grep -q 'listening on' "$work/stub.out" && break; sleep 0.2; done
         grep -q 'listening on' "$work/stub.out" || { cat "$work/stub.out"; return 1; }
         ;;
-      "  npx parley run "*"--mode record"*)
-        echo "\$ $command"
-        AGENT_URL="http://127.0.0.1:$port" OPENAI_API_KEY=sk-consumer-test ANTHROPIC_API_KEY=sk-ant-consumer-test \
-          OPENAI_BASE_URL="$fake_url/v1" ANTHROPIC_BASE_URL="$fake_url" bash -c "$command" >/dev/null
-        ;;
-      "  npx parley run"*)
-        echo "\$ $command   (network refused, no keys)"
-        rm -f network.log
-        PARLEY_NETWORK_LOG="$PWD/network.log" NODE_OPTIONS="$no_network" env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY bash -c "$command" >/dev/null
-        test ! -s network.log
-        ;;
+      "  npx parley run "*"--mode record"*) record_step "$command" "http://127.0.0.1:$port" ;;
+      "  npx parley run"*) offline_step "$command" ;;
       *)
         echo "\$ $command"
         bash -c "$command" >/dev/null
@@ -101,15 +107,48 @@ for _ in $(seq 1 100); do grep -q 'listening on' "$fake_log" && break; sleep 0.1
 fake_url="$(grep -o 'http://[^ ]*' "$fake_log" | head -1)"
 echo "fake-llm at $fake_url"
 
-# The README's two TypeScript snippets, written out as files.
+# The two TypeScript snippets of docs/getting-started.md, written out as files.
 readme_snippet() {
   node -e '
     const text = require("fs").readFileSync(process.argv[1], "utf8");
     const at = text.indexOf("<!-- snippet: " + process.argv[2]);
-    if (at < 0) { console.error("README has no snippet " + process.argv[2]); process.exit(1); }
+    if (at < 0) { console.error("docs/getting-started.md has no snippet " + process.argv[2]); process.exit(1); }
     const start = text.indexOf("```ts\n", at) + 6;
     process.stdout.write(text.slice(start, text.indexOf("```\n", start)));
-  ' "$repo/README.md" "$1"
+  ' "$repo/docs/getting-started.md" "$1"
+}
+
+# The shell blocks the README and docs/getting-started.md mark `<!-- pasted: project -->`, executed
+# line by line as written in a fresh project of the git repository (one per file), the tarball's
+# path put where the docs say /path/to/parley-eval-<version>.tgz. Record steps talk to
+# tools/fake-llm; init runs with no keys (it records its starter conversation from a scripted
+# responder on 127.0.0.1); every other parley step runs with the network refused and no keys.
+run_pasted_steps() {
+  local doc=$1 project
+  project="$(pwd)/pasted-$(basename "$doc" .md)"
+  mkdir -p "$project"
+  (
+    cd "$project"
+    npm init -y >/dev/null
+    local count=0
+    while IFS= read -r command; do
+      command="$(sed -E "s#/path/to/parley-eval-[0-9][0-9.]*\.tgz#$tarball#g" <<<"$command")"
+      count=$((count + 1))
+      case "$command" in
+        *"--mode record"*) record_step "$command" ;;
+        "npx parley init"*)
+          echo "\$ $command   (no keys)"
+          env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY bash -c "$command" >/dev/null
+          ;;
+        "npx parley "*) offline_step "$command" ;;
+        *)
+          echo "\$ $command"
+          bash -c "$command" >/dev/null
+          ;;
+      esac
+    done < <(node "$repo/scripts/docs/shell-blocks.mjs" project "$doc")
+    [ "$count" -gt 0 ] || { echo "$doc has no pasted: project block" >&2; exit 1; }
+  )
 }
 
 for major in "${majors[@]}"; do
@@ -155,7 +194,7 @@ for major in "${majors[@]}"; do
     step "npx parley tui --help"
     npx parley tui --help | head -3
 
-    step "the README's API snippets: tsc --strict, no @types/node, ES module and CommonJS projects; then run"
+    step "the API snippets of docs/getting-started.md: tsc --strict, no @types/node, ES module and CommonJS projects; then run"
     for type in module commonjs; do
       project="$repository/api-$type"
       mkdir -p "$project/agents" "$project/node_modules"
@@ -173,6 +212,12 @@ for major in "${majors[@]}"; do
     done
     cp -r booking api-module/booking
     (cd api-module/booking && node -e "import('../check.mts').then((m) => m.check()).then((line) => { console.log(line); if (!/pass \(exit 0\)/.test(line)) process.exit(1); })")
+    if [ "$mode" = full ]; then
+      for doc in README.md docs/getting-started.md; do
+        step "the pasted steps of $doc (its pasted: project blocks), in a fresh project of the git repository"
+        run_pasted_steps "$doc"
+      done
+    fi
     echo "node $(node --version): consumer test took $((SECONDS - started)) s"
   )
 done

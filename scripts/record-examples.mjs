@@ -27,7 +27,7 @@ const GENERATE_COMMANDS = {
     ],
   ],
 };
-const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['examples/booking', 'examples/municipal', 'examples/generate'];
+const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['examples/booking', 'examples/municipal', 'examples/generate', 'examples/variants'];
 /** One recording pass: the suite, and the agent it runs every scenario against (none: each scenario's own). */
 const passes = targets.flatMap((target) => {
   const [suite, agent] = target.split('@');

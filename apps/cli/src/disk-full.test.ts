@@ -1,6 +1,6 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
 import { startFakeLlm } from '@parley/fake-llm';
@@ -10,6 +10,7 @@ import type { parseCalibrationSet as ParseCalibrationSetFunction } from '@parley
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { GATE_FAKE_SCRIPT, recordedGateSuite } from './test-support/gate-suite.js';
 import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-support/small-disk.js';
+import { ZURI_SUITE } from './test-support/zuri-suite.js';
 
 type ParseCalibrationSet = typeof ParseCalibrationSetFunction;
 
@@ -19,6 +20,22 @@ type ParseCalibrationSet = typeof ParseCalibrationSetFunction;
  * before the command is shorter or unparsable after it.
  */
 const FREE_BYTES = [0, 4096, 12_288, 24_576, 65_536];
+
+/** The description examples/generate's committed recording answers (its README shows it): generate drafts offline. */
+const GENERATE_DESCRIPTION =
+  'A booking assistant for a chain of unisex hair salons in the Bay Area: it finds salons by city, gives their rating, phone and address, and books appointments. Test a customer who changes the time, one who gives no date, a refund it must refuse, a prompt injection, and a city with no salon.';
+
+/** A production conversation with a 👎 for promote (a Zuri booking; no name or number to mask). */
+const PROMOTED = {
+  conversation_id: 'wa:disk-full:2026-11-27',
+  vertical: 'salon',
+  turns: [
+    { role: 'user', content: "I'd like a blow-dry on Thursday afternoon.", timestamp: '2026-11-27T09:00:00Z' },
+    { role: 'assistant', content: 'We have 14:00 or 15:00 on Thursday.', timestamp: '2026-11-27T09:00:04Z' },
+    { role: 'user', content: '15:00 please. How much is it?', timestamp: '2026-11-27T09:01:00Z' },
+    { role: 'assistant', content: 'Done, you are booked for 15:00 on Thursday!', timestamp: '2026-11-27T09:01:03Z' },
+  ],
+};
 
 async function parley(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const output = captureOutput();
@@ -159,6 +176,71 @@ describe('a full disk (real tmpfs) never costs a file its data', () => {
         outcomes.push('written');
       }
     }
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('written');
+  });
+
+  /**
+   * A command that writes new files into a suite, tried at every fill level: each file it leaves
+   * is whole (byte for byte what it writes with room to spare) or absent, never empty or cut, the
+   * files that were there keep their data, and it either finishes (exit 0) or says the disk is full
+   * (exit 2). `copy` makes the suite's starting files in a folder; `command` runs in it.
+   */
+  async function newFilesWholeOrAbsent(label: string, copy: (dir: string) => void, command: string[]): Promise<string[]> {
+    const roomy = join(mkdtempSync(join(tmpdir(), `parley-disk-full-${label}-`)), label);
+    copy(roomy);
+    const start = snapshotFiles(roomy);
+    const spacious = await parley(command, roomy);
+    expect(spacious.code, spacious.stderr).toBe(0);
+    const whole = snapshotFiles(roomy);
+    const created = [...whole.keys()].filter((path) => !start.has(path));
+    expect(created.length, `${label} writes new files`).toBeGreaterThan(0);
+    const outcomes: string[] = [];
+    for (const free of [...FREE_BYTES, 131_072]) {
+      const dir = join(disk.dir, `${label}-${free}`);
+      copy(dir);
+      const before = snapshotFiles(dir);
+      fillDisk(disk.dir, free);
+      const result = await parley(command, dir);
+      fillDisk(disk.dir, Number.MAX_SAFE_INTEGER);
+      const after = snapshotFiles(dir);
+      expect(damagedFiles(before, dir, (_path, old, now) => old.equals(now)), `free ${free} bytes`).toEqual([]);
+      const cut = [...after].filter(([path, bytes]) => !before.has(path) && whole.get(path)?.equals(bytes) !== true).map(([path, bytes]) => `${path} (${bytes.length} bytes)`);
+      expect(cut, `free ${free} bytes: a new file is whole or absent`).toEqual([]);
+      if (result.code === 2) {
+        expect(result.stderr, `free ${free} bytes`).toMatch(/disk full/);
+        expect(result.stderr, `free ${free} bytes`).not.toMatch(/internal error/);
+        outcomes.push('refused');
+      } else {
+        expect(result.code, result.stderr).toBe(0);
+        expect([...after.keys()].filter((path) => !before.has(path)).sort(), `free ${free} bytes`).toEqual(created.sort());
+        outcomes.push('written');
+      }
+      rmSync(dir, { recursive: true, force: true }); // room for the next level
+    }
+    return outcomes;
+  }
+
+  it('parley generate: a full disk leaves each drafted scenario whole or absent, never empty or cut', async () => {
+    const copy = (dir: string) => {
+      for (const part of ['parley.yaml', 'prompts', 'tools', 'recordings']) cpSync(join(REPO_ROOT, 'examples/generate', part), join(dir, part), { recursive: true });
+    };
+    const outcomes = await newFilesWholeOrAbsent('generate', copy, ['generate', '--from', GENERATE_DESCRIPTION, '--count', '5']);
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('written');
+  });
+
+  it('parley promote: a full disk leaves the promoted scenario and its recording whole or absent, never empty or cut', async () => {
+    const copy = (dir: string) => {
+      mkdirSync(dir, { recursive: true });
+      for (const [path, text] of Object.entries(ZURI_SUITE)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      writeFileSync(join(dir, 'logs.jsonl'), `${JSON.stringify(PROMOTED)}\n`);
+      writeFileSync(join(dir, 'feedback.jsonl'), `${JSON.stringify({ conversation_id: PROMOTED.conversation_id, user_feedback: '👎', comment: 'no price' })}\n`);
+    };
+    const outcomes = await newFilesWholeOrAbsent('promote', copy, ['promote', '--logs', 'logs.jsonl', '--feedback', 'feedback.jsonl', '--suite', '.']);
     expect(outcomes[0]).toBe('refused');
     expect(outcomes.at(-1)).toBe('written');
   });

@@ -25,6 +25,7 @@ import { addHelpFooters, allCommands } from './program/command-help.js';
 import type { CommandContext, ProgramContext, RegisterCommand } from './program/command-context.js';
 import { describeInternalError } from './program/internal-error.js';
 import { PARLEY_PACKAGE_VERSION } from './program/package-info.js';
+import { userErrorOf } from './program/user-error.js';
 import { renderIssueAnnotations } from './reporters/github-annotations.js';
 
 
@@ -78,6 +79,12 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
     if (error instanceof CommanderError) {
       // --help and --version end here with code 0; every usage error is a configuration error.
       return error.exitCode === 0 ? EXIT_OK : EXIT_CONFIG_ERROR;
+    }
+    // A path that cannot be used, a lock another machine holds: the user's to fix (exit 2, one line).
+    const userError = userErrorOf(error, context.cwd);
+    if (userError) {
+      printIssues(context.output, userError.issues, context.cwd);
+      return EXIT_CONFIG_ERROR;
     }
     if (isConfigError(error)) {
       printIssues(context.output, error.issues, context.cwd);

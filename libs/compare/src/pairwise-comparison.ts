@@ -91,7 +91,7 @@ export interface PairwiseComparison {
 }
 
 /**
- * Pairwise judging of two runs (README, "Judges": a win only when both orders agree): for every
+ * Pairwise judging of two runs (docs/judges.md, "--pairwise": a win only when both orders agree): for every
  * scenario both runs have a transcript of, the judge compares the two in both orders and a run wins
  * only when both orders agree. Scenarios that are `metadata_only` in either run are left out: their
  * content stays out of comparisons.

@@ -58,4 +58,11 @@ describe('CalibrationSetSchema', () => {
       `${whereIs(prod, 'prod ')} "source" is invalid: source is production, synthetic or scenario:<scenario id> (got "prod")`,
     ]);
   });
+
+  it('takes a stored run case as source: a scenario, a variant, either against another agent', () => {
+    for (const id of ['spa_booking', 'spa_booking[lang=zu,persona=rushed]', 'spa_booking@booking_v2', 'spa_booking[lang=zu]@booking_v2']) {
+      expect(messages(EXAMPLE_CALIBRATION.replace('source: production', `source: "scenario:${id}"`)), id).toEqual([]);
+    }
+    expect(messages(EXAMPLE_CALIBRATION.replace('source: production', 'source: "scenario:spa[lang=zu"')).length).toBe(1);
+  });
 });

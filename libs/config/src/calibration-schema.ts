@@ -34,7 +34,8 @@ const CalibrationItemSchema = z.strictObject({
   added: z.iso.date(),
   source: z
     .string()
-    .regex(/^(?:production|synthetic|scenario:[a-z0-9_-]+)$/, 'source is production, synthetic or scenario:<scenario id>'),
+    // A stored run's case: a scenario id, a variant's (`greet[lang=zu]`), either against another agent (`…@v2`).
+    .regex(/^(?:production|synthetic|scenario:[a-z0-9_-]+(?:\[[A-Za-z0-9_.+=,-]+\])?(?:@[A-Za-z0-9_-]+)?)$/, 'source is production, synthetic or scenario:<scenario id>'),
   language: z.string().regex(/^[a-z]{2,3}$/, 'use an ISO 639 language code such as en, sw or zu'),
   vertical: z.string().optional(),
   /** Already masked (docs/privacy.md). */

@@ -34,6 +34,11 @@ export interface ParsedConfigFile<Data> {
   locate(path: DataPath, target?: LocationTarget): SourcePosition;
   /** A located issue at a path of this file. */
   issueAt(path: DataPath, message: string, options?: { target?: LocationTarget; severity?: 'error' | 'warning' }): ConfigIssue;
+  /**
+   * A located issue at a piece of text inside the string at `path` (e.g. `{{lang}}` in a script
+   * line): its own line and column when the text is written as it reads, else the string's.
+   */
+  issueAtText(path: DataPath, text: string, message: string): ConfigIssue;
 }
 
 /**
@@ -58,6 +63,11 @@ export function parseConfigText<Schema extends z.ZodType>(
     message,
     severity: issueOptions.severity ?? 'error',
   });
+  const issueAtText: ParsedConfigFile<unknown>['issueAtText'] = (path, needle, message) => {
+    const start = locate(path);
+    const found = source.indexOf(needle, offsetOfPosition(source, start));
+    return { file, ...(found === -1 ? start : positionOfOffset(source, found)), message, severity: 'error' };
+  };
   const result = (data: z.output<Schema> | undefined, raw: unknown, issues: ConfigIssue[]): ParsedConfigFile<z.output<Schema>> => ({
     file,
     data,
@@ -65,6 +75,7 @@ export function parseConfigText<Schema extends z.ZodType>(
     issues,
     locate,
     issueAt,
+    issueAtText,
   });
 
   if (control) return result(undefined, undefined, [control]);
@@ -106,6 +117,7 @@ export function readConfigFile<Schema extends z.ZodType>(
     issues: [issue],
     locate: () => ({ line: 1, column: 1 }),
     issueAt: (_path, message, issueOptions = {}) => ({ file, message, severity: issueOptions.severity ?? 'error' }),
+    issueAtText: (_path, _text, message) => ({ file, message, severity: 'error' }),
   };
 }
 
@@ -189,6 +201,17 @@ function parseJson(text: string, file: string): ParseOutcome {
 function firstYamlErrorPosition(text: string): SourcePosition | undefined {
   const start = parseDocument(text).errors[0]?.linePos?.[0];
   return start === undefined ? undefined : { line: start.line, column: start.col };
+}
+
+/** The offset of a 1-based line and column in a text (the end of the text when past it). */
+function offsetOfPosition(text: string, position: SourcePosition): number {
+  let offset = 0;
+  for (let line = 1; line < position.line; line++) {
+    const newline = text.indexOf('\n', offset);
+    if (newline === -1) return text.length;
+    offset = newline + 1;
+  }
+  return Math.min(text.length, offset + position.column - 1);
 }
 
 function positionOfOffset(text: string, offset: number): SourcePosition {

@@ -3,6 +3,7 @@ export * from './suite-schema.js';
 export * from './redaction-schema.js';
 export * from './restricted-vertical.js';
 export * from './scenario-schema.js';
+export * from './scenario-variants.js';
 export * from './recording-schema.js';
 export * from './rubric-metric-schema.js';
 export * from './baseline-schema.js';

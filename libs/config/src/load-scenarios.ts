@@ -11,6 +11,7 @@ import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
+import { expandScenario, variantIssues } from './scenario-variants.js';
 
 export interface LoadedScenario {
   /** Absolute path of the scenario file. */
@@ -24,10 +25,24 @@ export interface LoadedScenario {
    * levels add up; an expectation with only common keys tunes the broader ones (see mergeExpectations).
    */
   expectations: Expectation[];
+  /** For a variant of a scenario with `vars:` / `cases:`: the scenario file's id and the variant's values. */
+  variant?: { scenario: string; vars: Record<string, string> };
 }
 
-/** Chooses scenarios by id and tags (`--scenario`, `--tag`); every scenario when absent. */
-export type ScenarioFilter = (scenario: { id: string; tags: string[]; title?: string }) => boolean;
+/**
+ * Chooses scenarios by id and tags (`--scenario`, `--tag`); every scenario when absent. A variant
+ * is offered with its own id (`spa_booking[lang=zu]`) and its file's (`scenario: spa_booking`).
+ */
+export type ScenarioFilter = (scenario: ScenarioFacts) => boolean;
+
+/** What a filter sees of a scenario or variant. */
+export interface ScenarioFacts {
+  id: string;
+  /** The scenario file's id, for a variant. */
+  scenario?: string;
+  tags: string[];
+  title?: string;
+}
 
 export interface ScenarioLoadContext {
   dir: string;
@@ -78,35 +93,54 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   for (const file of files) {
     const stem = basename(file, extname(file));
     const source = readConfigFile(file, ScenarioSchema, { format: 'yaml' });
-    if (context.filter && !context.filter(filterFacts(source, stem))) {
-      if (source.data !== undefined) unselected.push(source.data);
+    const template = source.data;
+    const problems = template === undefined ? [] : variantIssues(template, source);
+    // A scenario with variables runs as its variants: each is selected, checked and run on its own.
+    const cases = template === undefined || problems.length > 0 ? undefined : expandScenario(template);
+    const candidates = cases ?? (template === undefined ? [] : [{ id: template.id, scenario: template.id, data: template, vars: undefined }]);
+    const selected = context.filter ? candidates.filter((candidate) => context.filter!(variantFacts(candidate.data, candidate.scenario))) : candidates;
+    if (context.filter && (template === undefined ? !context.filter(filterFacts(source, stem)) : selected.length === 0)) {
+      unselected.push(...candidates.map((candidate) => candidate.data));
       continue;
     }
-    issues.push(...source.issues);
-    const data = source.data;
-    if (data === undefined) continue;
+    unselected.push(...candidates.filter((candidate) => !selected.includes(candidate)).map((candidate) => candidate.data));
+    issues.push(...source.issues, ...problems);
+    if (template === undefined) continue;
 
-    if (data.id !== stem) issues.push(source.issueAt(['id'], `the scenario id "${data.id}" must equal the file name "${stem}"`));
-    const agent = Object.hasOwn(config.agents, data.agent) ? config.agents[data.agent] : undefined;
+    if (template.id !== stem) issues.push(source.issueAt(['id'], `the scenario id "${template.id}" must equal the file name "${stem}"`));
+    const entries = filesById.get(template.id) ?? [];
+    entries.push({ file, issueAt: source.issueAt });
+    filesById.set(template.id, entries);
+    if (problems.length > 0) continue;
+
+    const agent = Object.hasOwn(config.agents, template.agent) ? config.agents[template.agent] : undefined;
     if (agent === undefined) {
-      const suggestion = didYouMean(data.agent, agentNames);
+      const suggestion = didYouMean(template.agent, agentNames);
       const known = suggestion || `; the suite's agents are ${agentNames.join(', ')}`;
-      issues.push(source.issueAt(['agent'], `unknown agent "${data.agent}"${known}`));
+      issues.push(source.issueAt(['agent'], `unknown agent "${template.agent}"${known}`));
     }
     const broader = new Set([...defaults, ...(agent?.expect ?? [])].map((expectation) => expectation.metric));
-    issues.push(...checkExpectations(data.expect, ['expect'], source, context.catalog, broader));
-    issues.push(...scenarioWarnings(data, source, context));
-    issues.push(...restrictedVerticalIssues(data, source, config));
+    // Each variant is checked with its own values; a problem every variant has is said once.
+    const perVariant = selected.map((candidate) => ({
+      id: candidate.id,
+      issues: [
+        ...languageIssues(candidate.data, template, source),
+        ...checkExpectations(candidate.data.expect, ['expect'], source, context.catalog, broader),
+        ...scenarioWarnings(candidate.data, source, context),
+        ...restrictedVerticalIssues(candidate.data, source, config),
+      ],
+    }));
+    issues.push(...mergeVariantIssues(perVariant, cases !== undefined));
 
-    const entries = filesById.get(data.id) ?? [];
-    entries.push({ file, issueAt: source.issueAt });
-    filesById.set(data.id, entries);
-    scenarios.push({
-      file,
-      data,
-      gate: data.gate ?? config.settings?.gate ?? 'blocking',
-      expectations: mergeExpectations([defaults, agent?.expect ?? [], data.expect]),
-    });
+    for (const candidate of selected) {
+      scenarios.push({
+        file,
+        data: candidate.data,
+        gate: candidate.data.gate ?? config.settings?.gate ?? 'blocking',
+        expectations: mergeExpectations([defaults, agent?.expect ?? [], candidate.data.expect]),
+        ...(candidate.vars !== undefined ? { variant: { scenario: candidate.scenario, vars: candidate.vars } } : {}),
+      });
+    }
   }
 
   for (const [id, entries] of filesById) {
@@ -121,11 +155,39 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   return { scenarios, unselected, issues };
 }
 
-/** Id, tags and title for the filter, from the validated data or, for a broken file, whatever can be read. */
-function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): { id: string; tags: string[]; title?: string } {
-  if (source.data !== undefined) {
-    return { id: source.data.id, tags: source.data.tags, ...(source.data.title !== undefined ? { title: source.data.title } : {}) };
+function variantFacts(data: ScenarioFile, scenario: string): ScenarioFacts {
+  return { id: data.id, ...(scenario !== data.id ? { scenario } : {}), tags: data.tags, ...(data.title !== undefined ? { title: data.title } : {}) };
+}
+
+/**
+ * A variant's language (`language: "{{lang}}"`) must be a language code once its value is in.
+ */
+function languageIssues(data: ScenarioFile, template: ScenarioFile, source: ParsedConfigFile<ScenarioFile>): ConfigIssue[] {
+  if (data.language === undefined || /^[a-z]{2,3}$/.test(data.language)) return [];
+  return [source.issueAt(['language'], `"${template.language}" gives "${data.language}": use an ISO 639 language code such as en, sw or zu`)];
+}
+
+/**
+ * The issues of a scenario's variants, each said once: one every variant has as it is, one only
+ * some have with the variants it concerns (an expectation parameter that only one row breaks).
+ */
+function mergeVariantIssues(perVariant: ReadonlyArray<{ id: string; issues: ConfigIssue[] }>, hasVariants: boolean): ConfigIssue[] {
+  const byKey = new Map<string, { issue: ConfigIssue; ids: string[] }>();
+  for (const { id, issues } of perVariant) {
+    for (const issue of issues) {
+      const key = `${issue.line ?? 0}:${issue.column ?? 0}:${issue.severity}:${issue.message}`;
+      const entry = byKey.get(key);
+      if (entry === undefined) byKey.set(key, { issue, ids: [id] });
+      else if (!entry.ids.includes(id)) entry.ids.push(id);
+    }
   }
+  return [...byKey.values()].map(({ issue, ids }) =>
+    !hasVariants || ids.length === perVariant.length ? issue : { ...issue, message: `${issue.message} (in ${ids.join(', ')})` },
+  );
+}
+
+/** Id, tags and title for the filter of a file that did not validate: whatever can be read. */
+function filterFacts(source: ParsedConfigFile<ScenarioFile>, stem: string): ScenarioFacts {
   const raw = source.raw !== null && typeof source.raw === 'object' ? source.raw : {};
   const id: unknown = Reflect.get(raw, 'id');
   const tags: unknown = Reflect.get(raw, 'tags');

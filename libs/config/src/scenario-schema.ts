@@ -3,6 +3,21 @@ import { ExpectationSchema, GateSchema } from './expectation-schema.js';
 
 const SCENARIO_ID_PATTERN = /^[a-z0-9_-]+$/;
 
+/** A variable's name in `vars:` / `cases:` and in `{{name}}`. */
+const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A variable's value names its variant (`spa_booking[lang=zu]`), in ids, file names and on command
+ * lines: letters, digits, `_ . + -`, up to 64 characters; a number or true/false is its text.
+ */
+const VariableValueSchema = z.union([
+  z.string().regex(/^[A-Za-z0-9_.+-]{1,64}$/, 'a variable value names its variant: use letters, digits, _ . + - (up to 64 characters)'),
+  z.number(),
+  z.boolean(),
+]);
+const VariableNameSchema = z.string().regex(VARIABLE_NAME_PATTERN, 'variable names use letters, digits and _ and do not start with a digit');
+/** A language code, or a variable that gives one (`language: "{{lang}}"`). */
+const LANGUAGE_PATTERN = /^(?:[a-z]{2,3}|\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\})$/;
+
 const MockedToolSchema = z.union([
   z.strictObject({ returns: z.unknown() }),
   z.strictObject({ error: z.string() }),
@@ -12,11 +27,15 @@ export const ScenarioSchema = z.strictObject({
   id: z.string().regex(SCENARIO_ID_PATTERN, 'scenario ids use lowercase letters, digits, _ and -'),
   title: z.string().optional(),
   agent: z.string().min(1),
-  language: z.string().regex(/^[a-z]{2,3}$/, 'use an ISO 639 language code such as en, sw or zu').optional(),
+  language: z.string().regex(LANGUAGE_PATTERN, 'use an ISO 639 language code such as en, sw or zu, or a variable such as "{{lang}}"').optional(),
   tags: z.array(z.string()).default([]),
   gate: GateSchema.optional(),
   vertical: z.string().optional(),
   metadata_only: z.boolean().default(false),
+  /** Variants: each name's list of values, every combination a case (scenario-variants.ts). */
+  vars: z.record(VariableNameSchema, z.array(VariableValueSchema).min(1, 'give at least one value')).optional(),
+  /** Variants: explicit rows of values, one case each. */
+  cases: z.array(z.record(VariableNameSchema, VariableValueSchema)).min(1, 'give at least one case').optional(),
   user: z
     .strictObject({
       opening: z.string().optional(),

@@ -76,7 +76,7 @@ function pairwiseTask(first: Transcript, second: Transcript, language?: string):
 }
 
 /**
- * Pairwise judging of one scenario's two transcripts (README, "Judges"): the judge sees them in both orders
+ * Pairwise judging of one scenario's two transcripts (docs/judges.md, "judges each scenario's two transcripts in both orders"): the judge sees them in both orders
  * (before as A, then after as A), and a side wins only when both orders pick it. LLM judges prefer
  * whichever answer they read first (or second) often enough to decide close calls; asking both
  * ways cancels that bias instead of reporting it as a difference between the runs.

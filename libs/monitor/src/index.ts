@@ -7,3 +7,4 @@ export * from './monitor-conversations.js';
 export * from './monitor-outcome.js';
 export * from './batch-judging.js';
 export * from './langfuse-conversations.js';
+export { deliverPendingScores } from './send-scores.js';

@@ -4,11 +4,12 @@ import { JudgeRun, liveJudgeProvider, modelVersion } from '@parley/judge';
 import { conversationEnd, type LoggedConversation } from '@parley/production';
 import { createBatchClient, meteredProvider, ProviderError } from '@parley/providers';
 import type { Redactor } from '@parley/redaction';
-import { openJudgeCache, openMonitorBatchStore, type MonitoredConversation, type MonitorScore, type MonitorStore } from '@parley/store';
+import { openJudgeCache, openJudgeSpend, openMonitorBatchStore, type MonitoredConversation, type MonitorScore, type MonitorStore } from '@parley/store';
 import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
 import { JudgeSpend } from './judge-spend.js';
 import type { ConversationRef, JudgedConversation, MonitorInput, MonitorOutcome } from './monitor-outcome.js';
 import type { MonitorPlan, MonitorSetup, PlannedJudging } from './plan-monitoring.js';
+import { scoreDeliveries } from './send-scores.js';
 
 /** What the judge phase came to. */
 export interface JudgedWindow {
@@ -19,8 +20,6 @@ export interface JudgedWindow {
   not_judged: ConversationRef[];
   spend: JudgeSpend;
   batch: MonitorOutcome['batch'];
-  /** Each judged conversation with its stored scores, in the order they were judged (what the send phase sends). */
-  scored: Array<{ conversation: LoggedConversation; scores: MonitorScore[] }>;
 }
 
 const PRODUCTION_PROMPT_VERSION = 'production';
@@ -35,7 +34,14 @@ const SAVES_PER_TRANSACTION = 250;
  */
 export async function judgeConversations(input: MonitorInput, setup: MonitorSetup, plan: MonitorPlan, store: MonitorStore): Promise<JudgedWindow> {
   const { suite } = input;
-  const spend = new JudgeSpend(setup.pricing);
+  const spend = new JudgeSpend(setup.pricing, setup.normalPricing);
+  // What was paid and not yet recorded for `parley cost`: recorded each time judged conversations are saved, and at the end.
+  let unrecorded = new JudgeSpend(setup.pricing, setup.normalPricing);
+  const spendStore = openJudgeSpend(input.storePath);
+  const recordSpend = (): void => {
+    spendStore.add('monitor', setup.suiteName, input.clock.now().toISOString(), unrecorded.models());
+    unrecorded = new JudgeSpend(setup.pricing, setup.normalPricing);
+  };
   const limit = input.budgetUsd;
   const budget = spend.budget(limit);
   const cache = openJudgeCache(input.storePath, () => input.clock.now());
@@ -79,8 +85,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
   const skipped: ConversationRef[] = [];
   const notJudged: ConversationRef[] = [];
   const waiting: PlannedJudging[] = [];
-  const scored: JudgedWindow['scored'] = [];
-  const saves = monitoredSaves(store);
+  const saves = monitoredSaves(store, recordSpend);
   const batches = new Map<string, BatchState>();
   const noteBatches = (states: readonly BatchState[]) => {
     for (const state of states) {
@@ -106,6 +111,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           // Cut short by the signal: its answered calls are paid (and their verdicts cached, so
           // the next run does not pay again), but the conversation is not judged until it is whole.
           spend.add(answer.spend);
+          unrecorded.add(answer.spend);
           notJudged.push({ source: item.source, conversation: item.conversation });
           continue;
         }
@@ -114,19 +120,23 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           continue;
         }
         spend.add(answer.spend);
+        unrecorded.add(answer.spend);
         const conversation = item.conversation_data;
         const status = answer.results.some((result) => result.error === true) ? 'error' : 'judged';
         const scores = answer.results.map((result) => storedScore(result, item.scoped, modelVersion(setup.primary)));
+        const judgedAt = input.clock.now().toISOString();
         saves.save({
           suite: setup.suiteName,
           conversation_id: conversation.conversation_id,
           ended_at: conversationEnd(conversation)?.toISOString() ?? null,
-          judged_at: input.clock.now().toISOString(),
+          judged_at: judgedAt,
           tenant: conversation.tenant ?? null,
           prompt_version: promptVersionOf(conversation) ?? null,
           status,
           cost_usd: answer.spend.usd,
           scores,
+          // The scores owed to Langfuse go into the outbox with the conversation (the send phase delivers them).
+          ...(input.langfuse ? { deliveries: scoreDeliveries(input.langfuse, setup.suiteName, conversation, scores, judgedAt) } : {}),
         });
         judged.push({
           source: item.source,
@@ -135,7 +145,6 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           scores: answer.results.map((result) => ({ metric: result.metric, score: result.score, passed: result.passed, error: result.error === true })),
           cost_usd: answer.spend.usd,
         });
-        scored.push({ conversation, scores });
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency ?? suite.config.settings?.concurrency ?? 4, items.length)) }, worker));
@@ -158,6 +167,8 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
     }
   } finally {
     saves.close();
+    recordSpend();
+    spendStore.close();
     cache.close();
     batchStore?.close();
   }
@@ -167,7 +178,6 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
     not_judged: notJudged.sort((left, right) => compareSource(left.source, right.source)),
     spend,
     batch: batching === undefined ? null : { batches: [...batches.values()], waiting: waiting.map(({ source, conversation }) => ({ source, conversation })).sort((left, right) => compareSource(left.source, right.source)) },
-    scored,
   };
 }
 
@@ -179,7 +189,7 @@ async function judgeOne(
   setup: MonitorSetup,
   interrupt: AbortSignal | undefined,
 ): Promise<{ results: MetricResult[]; spend: JudgeSpend; waitsForBatch: boolean }> {
-  const spend = new JudgeSpend(setup.pricing);
+  const spend = new JudgeSpend(setup.pricing, setup.normalPricing);
   let waitsForBatch = false;
   const metered = (model: ModelRef): Provider => {
     const inner = meteredProvider(providerOf(model), (call) => spend.addCall(call));
@@ -214,12 +224,15 @@ async function judgeOne(
  * more than the rest of the state path); those not stored yet when a run dies are judged again
  * next time, from the verdict cache, which every verdict is written to at once.
  */
-function monitoredSaves(store: MonitorStore): { save(conversation: MonitoredConversation): void; close(): void } {
+function monitoredSaves(store: MonitorStore, saved: () => void): { save(conversation: MonitoredConversation): void; close(): void } {
   const unsaved: MonitoredConversation[] = [];
   return {
     save(conversation) {
       unsaved.push(conversation);
-      if (unsaved.length >= SAVES_PER_TRANSACTION) store.saveAll(unsaved.splice(0));
+      if (unsaved.length >= SAVES_PER_TRANSACTION) {
+        store.saveAll(unsaved.splice(0));
+        saved();
+      }
     },
     close() {
       store.saveAll(unsaved.splice(0));

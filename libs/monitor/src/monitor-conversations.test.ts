@@ -9,6 +9,7 @@ import { judgeMetricParamSchemas } from '@parley/judge';
 import { deterministicMetrics } from '@parley/metrics';
 import type { Located, LoggedConversation } from '@parley/production';
 import { suiteRedactor } from '@parley/redaction';
+import { openOutbox } from '@parley/store';
 import { monitorScoreId } from './monitor-score-id.js';
 import type { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -198,6 +199,46 @@ describe('monitorConversations', () => {
       [monitorScoreId('wa-002', 'service_quality', '1.0.0'), 'wa-002', 'service_quality', 0.75],
     ]);
     expect(JSON.stringify(scores)).not.toContain('Grace Achieng');
+  });
+
+  it('keeps the scores Langfuse did not take in the outbox (exit 1) and sends them first on the next run, judging nothing again', async () => {
+    await judgeAnswering(4);
+    // Every score post fails (503) through the client's retries.
+    langfuse = await startFakeLangfuse({ publicKey: 'pk-lf-m', secretKey: 'sk-lf-m', scores: [], faults: [{ path: '/api/public/scores', status: 503, times: 1_000 }] });
+    const target = { baseUrl: langfuse.url, publicKey: 'pk-lf-m', secretKey: 'sk-lf-m' };
+    const quick = { langfuse: target, langfuseOptions: { sleep: async () => {}, retry: { maxRetries: 1 } } };
+    const items = conversations('wa', 3, T0);
+    const down = await monitorConversations(input(items, T0, quick));
+    expect(down).toMatchObject({ pushed_scores: 0, undelivered_scores: 3, exit_code: 1 });
+    expect(down.delivery_error).toContain('HTTP 503');
+    expect(down.judged).toHaveLength(3);
+    expect(langfuse.scores()).toHaveLength(0);
+    const paid = judgeCalls().length;
+    expect(paid).toBe(3);
+    const ids = ['wa-000', 'wa-001', 'wa-002'].map((id) => monitorScoreId(id, 'service_quality', '1.0.0')).sort();
+    const outbox = openOutbox(join(dir, '.parley', 'parley.db'));
+    try {
+      const pending = outbox.pending('monitor_score', `langfuse ${target.baseUrl}`);
+      expect(pending.map((item) => item.item_key).sort()).toEqual(ids);
+      expect(pending.every((item) => item.attempts === 1 && item.last_error?.includes('HTTP 503'))).toBe(true);
+    } finally {
+      outbox.close();
+    }
+
+    // Langfuse is back at the same address: the next run sends the three first, once each.
+    const port = Number(new URL(langfuse.url).port);
+    await langfuse.close();
+    langfuse = await startFakeLangfuse({ port, publicKey: 'pk-lf-m', secretKey: 'sk-lf-m', scores: [] });
+    const delivered = await monitorConversations(input(items, T0, quick));
+    expect(delivered).toMatchObject({ already_judged: 3, pushed_scores: 3, undelivered_scores: 0, delivery_error: null, exit_code: 0 });
+    expect(langfuse.scores().map((score) => score.id).sort()).toEqual(ids);
+    const posts = () => langfuse!.requests.filter((request) => request.path === '/api/public/scores').length;
+    expect(posts()).toBe(3);
+    const later = await monitorConversations(input(items, T0, quick));
+    expect(later.pushed_scores).toBe(0);
+    expect(posts()).toBe(3);
+    // Nothing was judged again in the later runs.
+    expect(judgeCalls()).toHaveLength(paid);
   });
 
   it('refuses a suite without a judge, and a --metric that is not a judge metric', async () => {

@@ -86,11 +86,16 @@ export interface MonitorOutcome {
   /** Input tokens of the judge calls read from the providers' prompt caches, and what that saved (USD; null when unpriced). */
   cached_input_tokens: number;
   cache_saving_usd: number | null;
+  /** Scores Langfuse accepted in this run: those earlier runs left in the outbox, then this run's. */
   pushed_scores: number;
+  /** Scores still in the outbox for this Langfuse: the next run, or `parley monitor --flush`, sends them. */
+  undelivered_scores: number;
+  /** Why Langfuse did not take them, or null. */
+  delivery_error: string | null;
   /** `--batch` only: the batches this run submitted, collected or found still in progress, and the conversations waiting for them. */
   batch: { batches: BatchState[]; waiting: ConversationRef[] } | null;
   windows: MetricWindowComparison[];
   alerts: string[];
-  /** 130 (Ctrl-C) or 143 (SIGTERM) when interrupted, else 1 when there is an alert, else 0. */
+  /** 130 (Ctrl-C) or 143 (SIGTERM) when interrupted, else 1 when there is an alert or Langfuse did not take the scores, else 0. */
   exit_code: 0 | 1 | 130 | 143;
 }

@@ -20,6 +20,8 @@ export interface MonitorSetup {
   catalog: ReadonlyMap<string, JudgeMetric>;
   /** The prices every figure uses: batch prices under `--batch`. */
   pricing: Record<string, ModelPrice> | undefined;
+  /** Under `--batch`, the normal prices (what batch prices saved against is shown as a saving); else undefined. */
+  normalPricing: Record<string, ModelPrice> | undefined;
   /** When the run started: the end of the window it compares. */
   now: Date;
 }
@@ -55,6 +57,7 @@ export function monitorSetup(input: MonitorInput): MonitorSetup {
     now: input.clock.now(),
     // Batch calls cost half: every figure (estimate, budget, spend) uses the batch price.
     pricing: input.batch ? batchPrices(suite.config.pricing) : suite.config.pricing,
+    normalPricing: input.batch ? (suite.config.pricing ?? {}) : undefined,
   };
 }
 

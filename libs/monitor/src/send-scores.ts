@@ -1,24 +1,78 @@
-import { ConfigError } from '@parley/core';
-import { LangfuseError, sendLangfuseScores, type LangfuseScore } from '@parley/langfuse';
+import type { Clock } from '@parley/core';
+import { LangfuseError, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
 import type { LoggedConversation } from '@parley/production';
-import type { MonitorScore } from '@parley/store';
-import type { JudgedWindow } from './judge-conversations.js';
-import type { MonitorInput } from './monitor-outcome.js';
+import { openOutbox, type MonitorScore, type OutboxEntry } from '@parley/store';
 import { monitorScoreId } from './monitor-score-id.js';
 
-/** The send phase: the judged scores go to Langfuse when a target is given; returns how many were sent. */
-export async function sendScores(input: MonitorInput, judged: JudgedWindow): Promise<number> {
-  if (!input.langfuse) return 0;
-  const scores = judged.scored.flatMap(({ conversation, scores }) => langfuseScores(conversation, scores));
-  if (scores.length === 0) return 0;
+/** What a delivery of pending scores came to. */
+export interface ScoreDelivery {
+  /** Scores Langfuse accepted now. */
+  sent: number;
+  /** Scores still pending for this Langfuse (a failure left them for the next run or `--flush`). */
+  pending: number;
+  /** Scores pending for another Langfuse host (sent when monitor runs with that host again). */
+  pending_elsewhere: number;
+  /** Why Langfuse did not take them (after the client's retries), or null. */
+  error: string | null;
+}
+
+/** The outbox destination of a Langfuse: its base URL without credentials (the keys are never stored). */
+function langfuseDestination(target: LangfuseTarget): string {
+  return `langfuse ${target.baseUrl.replace(/\/\/[^/@]*@/, '//')}`;
+}
+
+/**
+ * The Langfuse scores of a judged conversation as outbox entries (errors are not sent): saved with
+ * the conversation, in its transaction, so a judged conversation never loses its scores.
+ */
+export function scoreDeliveries(target: LangfuseTarget, suite: string, conversation: LoggedConversation, scores: readonly MonitorScore[], at: string): OutboxEntry[] {
+  const destination = langfuseDestination(target);
+  return langfuseScores(conversation, scores).map((score) => ({
+    kind: 'monitor_score' as const,
+    destination,
+    item_key: score.id,
+    suite,
+    payload_json: JSON.stringify(score),
+    created_at: at,
+  }));
+}
+
+/**
+ * Sends every score pending for this Langfuse in the outbox of the store at `storePath`, marking
+ * each delivered as soon as Langfuse accepted it. Refused keys stay a ConfigError; any other
+ * failure leaves the rest pending and is returned as `error`.
+ */
+export async function deliverPendingScores(target: LangfuseTarget, storePath: string, clock: Clock, options: SendScoresOptions = {}): Promise<ScoreDelivery> {
+  const destination = langfuseDestination(target);
+  const outbox = openOutbox(storePath);
   try {
-    await sendLangfuseScores(input.langfuse, scores, input.langfuseOptions);
-  } catch (error) {
-    // The scores are stored already; Langfuse not taking them after the retries is said as a configuration problem, as reading does.
-    if (error instanceof LangfuseError) throw new ConfigError(`pushing scores to Langfuse failed: ${error.message}`);
-    throw error;
+    const pending = outbox.pending('monitor_score', destination);
+    const elsewhere = outbox.pendingElsewhere('monitor_score', destination);
+    let sent = 0;
+    const delivered = new Set<string>();
+    try {
+      await sendLangfuseScores(
+        target,
+        pending.map((item) => JSON.parse(item.payload_json) as LangfuseScore),
+        {
+          ...options,
+          onAccepted: (score) => {
+            outbox.delivered('monitor_score', destination, score.id, clock.now().toISOString());
+            delivered.add(score.id);
+            sent += 1;
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof LangfuseError)) throw error;
+      const left = pending.filter((item) => !delivered.has(item.item_key)).map((item) => item.item_key);
+      outbox.failed('monitor_score', destination, left, error.message, clock.now().toISOString());
+      return { sent, pending: left.length, pending_elsewhere: elsewhere, error: error.message };
+    }
+    return { sent, pending: 0, pending_elsewhere: elsewhere, error: null };
+  } finally {
+    outbox.close();
   }
-  return scores.length;
 }
 
 /** The conversation's judged metrics as Langfuse scores on its trace (errors are not sent). */

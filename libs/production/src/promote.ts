@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import { ConfigError, type ConfigIssue, writeNewFileAtomically } from '@parley/core';
+import { ConfigError, type ConfigIssue, scenarioFileId, writeNewFileAtomically } from '@parley/core';
 import { toYamlText, type LoadedSuite, type RecordingEntry } from '@parley/config';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
 import { chooseAgent } from './choose-agent.js';
@@ -71,7 +71,7 @@ export async function promoteConversations(input: PromoteInput): Promise<Promoti
   const agent = chooseAgent(suite, input.agent, 'the conversations were with');
   const scenariosDir = input.outDir ?? join(suite.dir, 'scenarios', 'from_production');
   const recordingsDir = isAbsolute(suite.config.recordings) ? suite.config.recordings : join(suite.dir, suite.config.recordings);
-  const existingIds = new Set(suite.scenarios.map((scenario) => scenario.data.id));
+  const existingIds = new Set(suite.scenarios.map((scenario) => scenarioFileId(scenario.data.id)));
   const feedbackById = indexFeedback(input.feedback);
   const matched = new Set<Feedback>();
 

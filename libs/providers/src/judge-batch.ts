@@ -5,7 +5,7 @@ import { fromAnthropicMessage, toAnthropicParams } from './anthropic-provider.js
 import { fromOpenAiCompletion, toOpenAiParams } from './openai-provider.js';
 import { ProviderError } from './provider-error.js';
 import { providerConnection, type LiveProviderSettings } from './live-provider.js';
-import { lazySdkClient, type SdkClientOptions } from './sdk-client.js';
+import { connectTimeoutFromEnv, lazySdkClient, type SdkClientOptions } from './sdk-client.js';
 import { toProviderError } from './sdk-errors.js';
 
 /**
@@ -56,7 +56,13 @@ export function createBatchClient(settings: LiveProviderSettings, env: NodeJS.Pr
   }
   const { keyVariable, apiKey, baseURL } = providerConnection(settings, env);
   if (!apiKey) throw new ProviderError('missing_api_key', `${keyVariable} is not set: batch judging calls the provider`);
-  const options: SdkClientOptions = { apiKey, ...(baseURL ? { baseURL } : {}), ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) };
+  const connectTimeoutMs = connectTimeoutFromEnv(env);
+  const options: SdkClientOptions = {
+    apiKey,
+    ...(baseURL ? { baseURL } : {}),
+    ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+  };
   return settings.kind === 'anthropic' ? anthropicBatchClient(options) : openAiBatchClient(options);
 }
 

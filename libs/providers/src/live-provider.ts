@@ -3,6 +3,7 @@ import { createAnthropicProvider } from './anthropic-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import { createOpenAiResponsesProvider } from './openai-responses-provider.js';
 import { ProviderError } from './provider-error.js';
+import { connectTimeoutFromEnv } from './sdk-client.js';
 
 export interface LiveProviderSettings {
   kind: ProviderKind;
@@ -35,17 +36,17 @@ export function providerConnection(settings: LiveProviderSettings, env: NodeJS.P
 export function createLiveProvider(settings: LiveProviderSettings, env: NodeJS.ProcessEnv): Provider {
   const { keyVariable, apiKey, baseURL } = providerConnection(settings, env);
   const timeoutMs = settings.timeoutMs;
+  const connectTimeoutMs = connectTimeoutFromEnv(env);
+  const limits = { ...(timeoutMs ? { timeoutMs } : {}), ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}) };
   if (settings.kind === 'anthropic') {
-    return apiKey
-      ? createAnthropicProvider({ apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) })
-      : missingKey(keyVariable);
+    return apiKey ? createAnthropicProvider({ apiKey, ...(baseURL ? { baseURL } : {}), ...limits }) : missingKey(keyVariable);
   }
   if (settings.kind === 'openai-compatible') {
     // Local servers (vLLM, Ollama, llama.cpp) usually take any key; the SDK insists on one.
-    return createOpenAiProvider({ apiKey: apiKey ?? 'not-needed', ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+    return createOpenAiProvider({ apiKey: apiKey ?? 'not-needed', ...(baseURL ? { baseURL } : {}), ...limits });
   }
   if (!apiKey) return missingKey(keyVariable);
-  const options = { apiKey, ...(baseURL ? { baseURL } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+  const options = { apiKey, ...(baseURL ? { baseURL } : {}), ...limits };
   return settings.kind === 'openai-responses' ? createOpenAiResponsesProvider(options) : createOpenAiProvider(options);
 }
 

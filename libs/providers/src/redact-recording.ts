@@ -1,3 +1,4 @@
+import type { CompletionRequest, Provider } from '@parley/core';
 import type { RecordingEntry } from '@parley/config';
 import { materialKey } from './request-key.js';
 
@@ -43,4 +44,42 @@ function redactStrings<Value>(value: Value, redact: (text: string) => string): V
     return (changed ? Object.fromEntries(entries) : value) as Value;
   }
   return value;
+}
+
+/**
+ * A provider that passes every request through `redact` (the suite's secrets redactor) before the
+ * inner provider sees it. A replay answers from recordings whose requests were masked when they
+ * were written (see {@link redactRecordingEntries}), so it must key the masked request too: a
+ * secret in a system prompt, a scenario turn, a tool mock or an environment value then replays,
+ * and a genuine miss diffs masked against masked text, showing what really changed. Messages are
+ * masked once each: later requests of a conversation repeat the earlier message objects.
+ */
+export function maskedRequests(inner: Provider, redact: (text: string) => string): Provider {
+  const known = new WeakMap<object, unknown>();
+  let lastSystem: { text: string | undefined; masked: string | undefined } = { text: undefined, masked: undefined };
+  const once = <Value extends object>(value: Value): Value => {
+    let masked = known.get(value) as Value | undefined;
+    if (masked === undefined) {
+      masked = redactStrings(value, redact);
+      known.set(value, masked);
+    }
+    return masked;
+  };
+  return {
+    complete(request, context, signal) {
+      const { messages, tools, system, ...rest } = request;
+      const maskedMessages = messages.map(once);
+      const maskedTools = tools === undefined ? undefined : once(tools);
+      // The system prompt is the same long text in every call of an agent: masked once.
+      if (system !== undefined && system !== lastSystem.text) lastSystem = { text: system, masked: redact(system) };
+      const maskedSystem = system === undefined ? undefined : lastSystem.masked;
+      const maskedRest = redactStrings(rest, redact);
+      const unchanged =
+        maskedRest === rest && maskedSystem === system && maskedTools === tools && maskedMessages.every((message, index) => message === messages[index]);
+      const masked: CompletionRequest = unchanged
+        ? request
+        : { ...maskedRest, messages: maskedMessages, ...(maskedSystem !== undefined ? { system: maskedSystem } : {}), ...(maskedTools !== undefined ? { tools: maskedTools } : {}) };
+      return inner.complete(masked, context, signal);
+    },
+  };
 }

@@ -21,11 +21,13 @@ export function toProviderError(error: unknown, context: CallContext, provider: 
   // Prefer the class name: some SDK errors keep the generic `name` "Error".
   const name = `${(error as { constructor?: { name?: string } })?.constructor?.name ?? ''} ${sdkError.name ?? ''}`;
   const message = scrub(sdkError.message ?? String(error));
+  const connectTimeout = connectTimeoutOf(error);
+  if (connectTimeout !== undefined) return new ProviderError('timeout', `${provider} ${connectTimeout}`, { context });
   if (name === 'AbortError' || name === 'APIUserAbortError') {
     return new ProviderError('aborted', `${provider} call aborted`, { context });
   }
   if (name.includes('Timeout')) {
-    return new ProviderError('timeout', `${provider} call timed out`, { context });
+    return new ProviderError('timeout', `${provider} call timed out (the call's timeout: settings.timeout_ms, 60000 ms unless set)`, { context });
   }
   if (name.includes('Connection')) {
     return new ProviderError('connection', `${provider} connection failed: ${message}`, { context });
@@ -46,6 +48,14 @@ export function toProviderError(error: unknown, context: CallContext, provider: 
     });
   }
   return new ProviderError('connection', `${provider} call failed: ${message}`, { context });
+}
+
+/** The message of our connect-timeout error (see sdk-client.ts) along the error's causes (the SDKs wrap what fetch threw). */
+function connectTimeoutOf(error: unknown): string | undefined {
+  for (let cause: unknown = error, depth = 0; cause !== null && typeof cause === 'object' && depth < 5; cause = (cause as { cause?: unknown }).cause, depth += 1) {
+    if ((cause as { code?: unknown }).code === 'PARLEY_CONNECT_TIMEOUT') return String((cause as { explanation?: unknown }).explanation);
+  }
+  return undefined;
 }
 
 function readRetryAfter(headers: SdkErrorLike['headers']): number | undefined {

@@ -162,6 +162,7 @@ function scenarioRunContext(plan: RunPlan, run: OpenRun, dependencies: RunDepend
     // A plain copy: every scenario spreads it into its hooks' environment, and spreading
     // process.env itself costs a call into Node per variable.
     env: { ...dependencies.env },
+    secrets: (text: string) => run.secrets.text(text),
     ...(dependencies.liveProvider ? { liveProvider: dependencies.liveProvider } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(plan.gate.baseline ? { gateMetrics: plan.gate.baseline.gateMetrics } : {}),

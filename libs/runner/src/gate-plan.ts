@@ -6,7 +6,7 @@ import type { RunSelection } from '@parley/reports';
 import { prepareBaselineGating, type BaselineGating } from './baseline-gating.js';
 import { selectForRun } from './run-selection.js';
 
-/** The CI-gating options of a run (README, Gating in CI). */
+/** The CI-gating options of a run (docs/gating.md). */
 export interface GatingOptions {
   suitePath: string;
   strict?: boolean;

@@ -85,7 +85,7 @@ function notStartedResult(scenario: LoadedScenario): Omit<ScenarioResult, 'statu
 }
 
 /**
- * A scenario the budget stopped before it started (README, `--budget`), with the reason in the report: a
+ * A scenario the budget stopped before it started (docs/reference.md, "--budget"), with the reason in the report: a
  * blocking one is `warn` — it did not pass, so `--strict` fails the run — and an advisory one
  * `skipped`.
  */

@@ -224,4 +224,13 @@ describe('locateTriage', () => {
     });
     expect(locateTriage({ id: 'r', mode: 'live', out_dir: 'o', options: {} }, 'missing', { suitePath: root, storePath: 'p.db', cwd: '/' }).scenarioFile).toBeUndefined();
   });
+  it('finds the file of a variant (and of a variant of another agent) by the scenario id before the brackets', () => {
+    const root = writeTempSuite({
+      'parley.yaml': 'suite: s\nagents:\n  a: { kind: openai, model: m }\n',
+      'scenarios/greet.yaml': 'id: greet\nagent: a\nvars: { lang: [en, zu] }\nuser: { opening: "{{lang}}" }\n',
+    });
+    for (const id of ['greet[lang=zu]', 'greet[lang=zu]@b']) {
+      expect(locateTriage({ id: 'r', mode: 'live', out_dir: 'o', options: {} }, id, { suitePath: root, storePath: 'p.db', cwd: '/' }).scenarioFile).toBe(join(root, 'scenarios', 'greet.yaml'));
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { manualClock, seededRandom } from '@parley/core';
 import { loadFakeScript, startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { openStore } from '@parley/store';
 import { estimateRerunCost, rerunModes, rerunOptions, storedRepeat } from './rerun-scenario.js';
+import { scenarioFilter } from './select-scenarios.js';
 import { runSuite } from './run-suite.js';
 import type { RunDependencies } from './run-options.js';
 import { locateTriage } from './triage-location.js';
@@ -91,5 +92,13 @@ describe('re-running one scenario of a stored run', () => {
       strict: true,
       budgetUsd: 2,
     });
+  });
+
+  it('re-runs one variant of a scenario: its escaped id selects it and no other variant', () => {
+    const run = { id: 'r', mode: 'live' as const, out_dir: 'out', options: {} };
+    const { globs } = rerunOptions(run, 'greet[lang=zu,persona=rushed]', { suiteDir: '/suite' }, { mode: 'replay', repeat: 1 }, '/db');
+    const keep = scenarioFilter({ globs: globs! });
+    const variants = ['greet[lang=zu,persona=rushed]', 'greet[lang=zu,persona=careful]', 'greet[lang=en,persona=rushed]'].map((id) => ({ id, scenario: 'greet', tags: [] }));
+    expect(variants.filter(keep).map((variant) => variant.id)).toEqual(['greet[lang=zu,persona=rushed]']);
   });
 });

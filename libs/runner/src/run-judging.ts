@@ -12,7 +12,7 @@ import {
   type JudgeMetric,
 } from '@parley/judge';
 import type { CallRecord } from '@parley/providers';
-import { readRecording, recordingPath } from '@parley/providers';
+import { maskedRequests, readRecording, recordingPath } from '@parley/providers';
 import { openJudgeCache, type JudgeCacheStore } from '@parley/store';
 import type { ScenarioCassette } from './cassette.js';
 import { agentFiles } from './agent-files.js';
@@ -187,7 +187,8 @@ export class RunJudging {
   private providerFor(model: ModelRef, context: ConversationContext & { cassette: ScenarioCassette }, calls: CallRecord[], recordingFile: string): Provider {
     if (this.judgeMode === 'replay') {
       const file = relative(this.suite.dir, recordingFile) || recordingFile;
-      return meteredInto(context.cassette.replay(() => ({ entries: readRecording(recordingFile), file })), calls, context);
+      const replay = context.cassette.replay(() => ({ entries: readRecording(recordingFile), file }));
+      return meteredInto(context.secrets ? maskedRequests(replay, context.secrets) : replay, calls, context);
     }
     // Live runs record too: the recording is kept for triage (rerecording.ts).
     const recorder = this.runMode !== 'replay' ? context.cassette.recorder(context.clock) : undefined;

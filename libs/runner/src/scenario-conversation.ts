@@ -5,6 +5,7 @@ import {
   createRecorder,
   createReplayProvider,
   isProviderError,
+  maskedRequests,
   meteredProvider,
   readRecording,
   recordingPath,
@@ -48,6 +49,11 @@ export interface ConversationContext extends ModelCallContext {
   onTurn?: (turn: TranscriptTurn) => void;
   /** Under `--repeat N`: the recording the scenario's attempts share (see cassette.ts). */
   cassette?: ScenarioCassette;
+  /**
+   * The suite's secrets redactor. Recordings are written masked, so a replay masks each request
+   * the same way before it is keyed (`maskedRequests`): a secret in a prompt, turn or tool mock replays.
+   */
+  secrets?: (text: string) => string;
   /**
    * Under `--repeat N`: which attempt this is, from 1. A live attempt must never be answered from
    * a cache filled by an earlier attempt of the same run (the judge cache keys on it).
@@ -104,6 +110,7 @@ export async function playScenario(
       const { entries, file, recordCommand } = recording();
       replay = createReplayProvider(entries, file, recordCommand);
     }
+    if (replay && context.secrets) replay = maskedRequests(replay, context.secrets);
   } catch (error) {
     if (isConfigError(error)) throw error; // a damaged recording is a bad file: exit 2 with file:line
     return failure('recording', (error as Error).message);

@@ -21,4 +21,15 @@ describe('scenarioFilter', () => {
     expect(kept({ grep: ['swahili'], tags: ['booking'] })).toEqual(['spa_booking_swahili_happy']);
     expect(kept({ grep: ['nothing like this'] })).toEqual([]);
   });
+
+  it('matches a variant by its id as written (brackets are not a character class), as a glob, or by its scenario id', () => {
+    const variants = ['en', 'sw', 'zu'].map((lang) => ({ id: `spa_booking[lang=${lang}]`, scenario: 'spa_booking', tags: [] }));
+    const keptVariants = (selection: Parameters<typeof scenarioFilter>[0]): string[] => variants.filter(scenarioFilter(selection)).map((variant) => variant.id);
+    expect(keptVariants({ globs: ['spa_booking[lang=zu]'] })).toEqual(['spa_booking[lang=zu]']);
+    expect(keptVariants({ globs: ['spa_booking'] })).toHaveLength(3);
+    expect(keptVariants({ globs: ['spa_*'], exclude: ['spa_booking[lang=en]'] })).toEqual(['spa_booking[lang=sw]', 'spa_booking[lang=zu]']);
+    expect(keptVariants({ globs: ['spa_booking\\[lang=s*'] })).toEqual(['spa_booking[lang=sw]']);
+    expect(keptVariants({ grep: ['LANG=ZU'] })).toEqual(['spa_booking[lang=zu]']);
+    expect(keptVariants({ exclude: ['spa_booking'] })).toEqual([]);
+  });
 });

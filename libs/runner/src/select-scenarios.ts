@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import type { ScenarioFilter } from '@parley/config';
 
 export interface ScenarioSelection {
   /** `--scenario GLOB` (repeatable): ids matching any glob are kept. */
@@ -11,16 +12,27 @@ export interface ScenarioSelection {
   grep?: string[];
 }
 
-/** A predicate for the loader: which scenarios a run takes. Every filter given must hold. */
-export function scenarioFilter(selection: ScenarioSelection): (scenario: { id: string; tags: string[]; title?: string }) => boolean {
+/**
+ * A predicate for the loader: which scenarios a run takes. Every filter given must hold. A
+ * variant (`spa_booking[lang=zu]`) is matched by its own id, written as it is (its brackets are
+ * not a glob's character class) or as a glob, and by its scenario's id (`spa_booking`, `spa_*`
+ * take every variant).
+ */
+export function scenarioFilter(selection: ScenarioSelection): ScenarioFilter {
   const globs = selection.globs?.filter((glob) => glob.length > 0) ?? [];
   const excluded = selection.exclude?.filter((glob) => glob.length > 0) ?? [];
   const texts = (selection.grep ?? []).filter((text) => text.length > 0).map((text) => text.toLowerCase());
   const tags = new Set(selection.tags ?? []);
-  const matchesId = globs.length ? picomatch(globs) : () => true;
-  const isExcluded = excluded.length ? picomatch(excluded) : () => false;
+  const matchesId = globs.length ? idMatcher(globs) : () => true;
+  const isExcluded = excluded.length ? idMatcher(excluded) : () => false;
   const matchesText = (scenario: { id: string; title?: string }): boolean =>
     texts.length === 0 || texts.some((text) => scenario.id.toLowerCase().includes(text) || (scenario.title ?? '').toLowerCase().includes(text));
   return (scenario) =>
-    matchesId(scenario.id) && !isExcluded(scenario.id) && matchesText(scenario) && (tags.size === 0 || scenario.tags.some((tag) => tags.has(tag)));
+    matchesId(scenario) && !isExcluded(scenario) && matchesText(scenario) && (tags.size === 0 || scenario.tags.some((tag) => tags.has(tag)));
+}
+
+function idMatcher(globs: readonly string[]): (scenario: { id: string; scenario?: string }) => boolean {
+  const glob = picomatch([...globs]);
+  const literal = new Set(globs);
+  return (scenario) => literal.has(scenario.id) || glob(scenario.id) || (scenario.scenario !== undefined && glob(scenario.scenario));
 }

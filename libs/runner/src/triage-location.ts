@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
-import { ConfigError, type RunMode } from '@parley/core';
+import { ConfigError, scenarioFileId, type RunMode } from '@parley/core';
 import { readConfigFile, ScenarioSchema, SuiteSchema, type ScenarioFile, type SuiteFile } from '@parley/config';
 import { rerecordingsDir } from './rerecording.js';
 
@@ -55,7 +55,7 @@ export function locateTriage(run: StoredRunFacts, scenarioId: string, paths: Tri
   const config = parsed.data;
   const suiteDir = dirname(suiteFile);
   const inSuite = (path: string): string => (isAbsolute(path) ? path : resolve(suiteDir, path));
-  const scenarioFile = findScenarioFile(suiteDir, config.scenarios, scenarioId);
+  const scenarioFile = findScenarioFile(suiteDir, config.scenarios, scenarioFileId(scenarioId));
   const scenario = scenarioFile === undefined ? undefined : readConfigFile(scenarioFile, ScenarioSchema, { format: 'yaml' }).data;
   return {
     suiteDir,

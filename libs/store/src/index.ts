@@ -29,3 +29,5 @@ export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary
 export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
 export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';
 export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';
+export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
+export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';

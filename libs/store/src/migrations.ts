@@ -318,6 +318,58 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE calibration_sessions ADD COLUMN interrupted_by TEXT;
     `,
   },
+  {
+    description: 'delivery outbox',
+    sql: `
+      -- What Parley owes an outside service (Langfuse scores of \`parley monitor\`, run exports to
+      -- Langfuse or an OTLP collector): written in the same transaction as what it reports, marked
+      -- delivered only once the service accepted it. Every run first sends what is still pending, so a
+      -- killed process loses nothing. One row per kind, destination and item.
+      CREATE TABLE outbox (
+        -- monitor_score (payload: the Langfuse score) or run_export (payload: what to export).
+        kind            TEXT NOT NULL,
+        -- Where it goes, without credentials: "langfuse <base URL>" or "otlp <traces URL>".
+        destination     TEXT NOT NULL,
+        -- The item's own id there: a score id, a run id.
+        item_key        TEXT NOT NULL,
+        suite           TEXT NOT NULL,
+        payload_json    TEXT NOT NULL,
+        created_at      TEXT NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        last_attempt_at TEXT,
+        last_error      TEXT,
+        -- NULL while pending.
+        delivered_at    TEXT,
+        PRIMARY KEY (kind, destination, item_key)
+      );
+      CREATE INDEX outbox_pending ON outbox (kind, destination, delivered_at);
+    `,
+  },
+  {
+    description: 'judge spend outside runs',
+    sql: `
+      -- What judge calls made outside a run cost (\`parley cost\`), source \`monitor\`: one row per
+      -- model each time \`parley monitor\` saves judged conversations (and once more at its end for
+      -- calls of conversations it did not finish). batch_saving_usd is what batch prices saved
+      -- against the normal ones. (\`parley calibrate judge\` keeps its cost on each stored rating.)
+      CREATE TABLE judge_spend (
+        source              TEXT NOT NULL,
+        suite               TEXT NOT NULL,
+        spent_at            TEXT NOT NULL,
+        provider            TEXT NOT NULL,
+        model               TEXT NOT NULL,
+        calls               INTEGER NOT NULL,
+        input_tokens        INTEGER NOT NULL,
+        output_tokens       INTEGER NOT NULL,
+        cost_usd            REAL NOT NULL,
+        unpriced_calls      INTEGER NOT NULL,
+        cached_input_tokens INTEGER NOT NULL,
+        cache_saving_usd    REAL NOT NULL,
+        batch_saving_usd    REAL NOT NULL
+      );
+      CREATE INDEX judge_spend_by_time ON judge_spend (spent_at);
+    `,
+  },
 ];
 
 /** The database was written by a newer Parley whose schema this one does not know. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './open-database.js';
+import { outboxOn, type OutboxEntry, type OutboxStore } from './outbox-store.js';
 
 /** A production conversation `parley monitor` judged, with its scores. */
 export interface MonitoredConversation {
@@ -12,6 +13,8 @@ export interface MonitoredConversation {
   status: 'judged' | 'error';
   cost_usd: number | null;
   scores: MonitorScore[];
+  /** What is owed a destination for it (its Langfuse scores): added to the outbox in the same transaction. */
+  deliveries?: OutboxEntry[];
 }
 
 export interface MonitorScore {
@@ -78,6 +81,7 @@ class SqliteMonitorStore implements MonitorStore {
   private readonly insertScore: Database.Statement;
   private readonly saveTransaction: Database.Transaction<(conversation: MonitoredConversation) => void>;
   private readonly saveAllTransaction: Database.Transaction<(conversations: readonly MonitoredConversation[]) => void>;
+  private readonly outbox: OutboxStore;
 
   constructor(
     readonly path: string,
@@ -93,9 +97,12 @@ class SqliteMonitorStore implements MonitorStore {
       ON CONFLICT (suite, conversation_id, metric) DO UPDATE SET metric_version = excluded.metric_version, score = excluded.score,
         threshold = excluded.threshold, passed = excluded.passed, error = excluded.error, reason = excluded.reason,
         judge_model = excluded.judge_model, prompt_version = excluded.prompt_version, at = excluded.at`);
+    this.outbox = outboxOn(database);
     this.saveTransaction = database.transaction((conversation: MonitoredConversation) => {
-      const { scores, ...row } = conversation;
+      const { scores, deliveries, ...row } = conversation;
       this.insertConversation.run(row);
+      // Saved with the scores or not at all: a kill never leaves a judged conversation whose scores nobody will send.
+      if (deliveries) this.outbox.add(deliveries);
       this.deleteScores.run(conversation.suite, conversation.conversation_id);
       const at = conversation.ended_at ?? conversation.judged_at;
       for (const score of scores) {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ConfigError } from '@parley/core';
 import { DatabaseVersionError, migrate, type Migration, migrations, schemaVersion } from './migrations.js';
 
 /** How long a connection waits for another process's write lock before giving up. */
@@ -43,6 +44,11 @@ function configureConnection(database: Database.Database, path: string): number 
     return schemaVersion(database);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown }).code;
+    // A file that is not a database (or a damaged one) is the user's to move aside, not a bug: exit 2 saying so.
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new ConfigError(`cannot open ${path} as a Parley database: ${message}; move it aside (the run history then starts afresh) and run again`);
+    }
     throw new Error(`cannot open ${path} as a Parley database: ${message}`, { cause: error });
   }
 }

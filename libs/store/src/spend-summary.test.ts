@@ -47,6 +47,29 @@ describe('summarizeSpend', () => {
   });
 
   it('is all zeros for no runs', () => {
-    expect(summarizeSpend([])).toEqual({ total_usd: 0, cache_saving_usd: 0, runs: 0, by_suite: [], by_model: [], by_month: [] });
+    expect(summarizeSpend([])).toEqual({
+      total_usd: 0,
+      cache_saving_usd: 0,
+      batch_saving_usd: 0,
+      runs: 0,
+      by_source: ['runs', 'monitor', 'calibration'].map((source) => ({ source, calls: 0, usd: 0, unpriced_calls: 0 })),
+      by_suite: [],
+      by_model: [],
+      by_month: [],
+    });
+  });
+
+  it('adds judge spend outside runs as its own sources, to the models and months, with batch savings apart', () => {
+    const row = { provider: 'openai', model: 'gpt-4.1', calls: 2, input_tokens: 2000, output_tokens: 80, cost_usd: 0.00232, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0, batch_saving_usd: 0.00232 };
+    const summary = summarizeSpend([], [
+      { ...row, source: 'monitor', suite: 'zuri', spent_at: '2026-11-02T10:00:00.000Z' },
+      { ...row, source: 'calibration', suite: 'calibration', spent_at: '2026-12-01T10:00:00.000Z', batch_saving_usd: 0 },
+    ]);
+    expect(summary.total_usd).toBeCloseTo(0.00464, 12);
+    expect(summary.batch_saving_usd).toBeCloseTo(0.00232, 12);
+    expect(summary.by_source.map((source) => [source.source, source.calls])).toEqual([['runs', 0], ['monitor', 2], ['calibration', 2]]);
+    expect(summary.by_model).toEqual([expect.objectContaining({ model: 'gpt-4.1', calls: 4, input_tokens: 4000 })]);
+    expect(summary.by_month).toEqual([{ month: '2026-11', runs: 0, usd: 0.00232 }, { month: '2026-12', runs: 0, usd: 0.00232 }]);
+    expect(summary.by_suite).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { Option, type Command } from 'commander';
@@ -35,6 +36,7 @@ async function compareCommand(before: string, after: string, flags: CompareFlags
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
   const seed = flags.seed === undefined ? 1 : integerFlag('--seed', flags.seed, 0);
   const resamples = flags.resamples === undefined ? 10_000 : integerFlag('--resamples', flags.resamples, 100);
+  if (flags.suite !== undefined && !isFolder(resolve(context.cwd, flags.suite))) throw new ConfigError({ file: flags.suite, message: 'no such folder: give the suite folder with --suite' });
   const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
   const { defaultStorePath } = await import('@parley/store');
   const where = { cwd: context.cwd, storePath: defaultStorePath(context.cwd) };
@@ -56,4 +58,12 @@ async function pairwiseSection(before: string, after: string, flags: CompareFlag
   const afterRun = loadRunTranscripts(after, where);
   const judge = pairwiseJudgeOf(resolve(context.cwd, flags.suite ?? afterRun.suite_dir ?? beforeRun.suite_dir ?? '.'));
   return comparePairwise(beforeRun, afterRun, { ...judge, provider: liveJudgeProvider(judge.model, context.env) }, context.signal);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

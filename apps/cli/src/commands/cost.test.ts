@@ -38,10 +38,10 @@ describe('parley cost', () => {
     expect(cost.by_month).toEqual([{ month: '2026-01', runs: 3, usd: expect.any(Number) }]);
   });
 
-  it('prints the three tables within 80 columns', async () => {
+  it('prints the four tables within 80 columns', async () => {
     const result = await parleyIn(suite, ['cost']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^spend since 2025-12-02: \$\d+\.\d{4} over 2 runs\nby suite\n/);
+    expect(result.stdout).toMatch(/^spend since 2025-12-02: \$\d+\.\d{4} over 2 runs\nby source\n[\s\S]*by suite \(runs\)\n/);
     expect(result.stdout).toMatch(/by model\n[\s\S]*by month\n[\s\S]*2026-01/);
     for (const line of result.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
   });

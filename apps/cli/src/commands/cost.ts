@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readReportFile } from '@parley/reports';
-import type { RunSpend, SpendSummary } from '@parley/store';
+import type { JudgeSpendEntry, RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -16,7 +16,7 @@ interface CostFlags {
 export function register(program: Command, context: ProgramContext): void {
   program
     .command('cost')
-    .description('what runs spent on models, by suite, model and month (from .parley/parley.db and report folders)')
+    .description('what runs, monitor and calibrate judge spent on models, by source, suite, model and month (from .parley/parley.db and report folders)')
     .argument('[reports...]', 'report folders (or report.json files) of runs not in this store, e.g. CI shard artifacts')
     .option('--since <window>', 'runs started in this window: 30d, 12w, or a date', '30d')
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']))
@@ -30,17 +30,24 @@ export function register(program: Command, context: ProgramContext): void {
  * by suite, model and month. Exit 0, or 2 for a bad --since or an unreadable report.
  */
 async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openModelSpend, summarizeSpend } = await import('@parley/store');
+  const { defaultStorePath, openJudgeSpend, openModelSpend, summarizeSpend } = await import('@parley/store');
   const { sinceCutoff } = await import('@parley/production');
   const since = sinceCutoff(flags.since, context.clock.now());
   const storePath = defaultStorePath(context.cwd);
   const runs: RunSpend[] = [];
+  const outside: JudgeSpendEntry[] = [];
   if (existsSync(storePath)) {
     const spendStore = openModelSpend(storePath);
     try {
       runs.push(...spendStore.runsSince(since.toISOString()));
     } finally {
       spendStore.close();
+    }
+    const judgeSpend = openJudgeSpend(storePath);
+    try {
+      outside.push(...judgeSpend.since(since.toISOString()));
+    } finally {
+      judgeSpend.close();
     }
   }
   const known = new Set(runs.map((run) => run.run_id));
@@ -59,7 +66,7 @@ async function costCommand(reportPaths: readonly string[], flags: CostFlags, con
       ...(report.merged_from !== undefined ? { merged_from: report.merged_from.map((shard) => shard.run_id) } : {}),
     });
   }
-  const summary = summarizeSpend(runs);
+  const summary = summarizeSpend(runs, outside);
   const notes: string[] = [];
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ since: since.toISOString(), ...summary, notes }, null, 2)}\n`);
@@ -72,10 +79,15 @@ async function costCommand(reportPaths: readonly string[], flags: CostFlags, con
 function renderCost(summary: SpendSummary, since: Date, notes: readonly string[], color: boolean): string {
   const colors = paint(color);
   const style = { head: color ? ['bold'] : [], border: color ? ['grey'] : [] };
-  const lines = [colors.bold(`spend since ${since.toISOString().slice(0, 10)}: ${usd(summary.total_usd)} over ${summary.runs} run${summary.runs === 1 ? '' : 's'}`)];
-  if (summary.runs === 0) {
+  const lines = [colors.bold(`spend since ${since.toISOString().slice(0, 10)}: ${usd(summary.total_usd)} over ${summary.runs} run${summary.runs === 1 ? '' : 's'}${outsideRuns(summary)}`)];
+  if (summary.runs === 0 && summary.by_source.every((row) => row.source === 'runs' || row.calls === 0)) {
     lines.push('no runs in this window: start one with `parley run <suite>`');
     return `${lines.join('\n')}\n`;
+  }
+  const sources = new Table({ head: ['source', 'calls', 'spend'], style, colAligns: ['left', 'right', 'right'] });
+  for (const row of summary.by_source) {
+    const unpriced = row.unpriced_calls > 0 ? ` (+${row.unpriced_calls} unpriced)` : '';
+    sources.push([SOURCE_NAMES[row.source], row.calls === 0 ? '—' : String(row.calls), `${usd(row.usd)}${unpriced}`]);
   }
   const suites = new Table({ head: ['suite', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
   for (const row of summary.by_suite) suites.push([row.suite, String(row.runs), usd(row.usd)]);
@@ -94,10 +106,21 @@ function renderCost(summary: SpendSummary, since: Date, notes: readonly string[]
   }
   const months = new Table({ head: ['month', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
   for (const row of summary.by_month) months.push([row.month, String(row.runs), usd(row.usd)]);
-  lines.push('by suite', suites.toString(), 'by model', summary.by_model.length > 0 ? models.toString() : colors.dim('  no calls reached a provider (replays cost nothing)'), 'by month', months.toString());
+  lines.push('by source', sources.toString());
+  if (summary.by_suite.length > 0) lines.push('by suite (runs)', suites.toString());
+  lines.push('by model', summary.by_model.length > 0 ? models.toString() : colors.dim('  no calls reached a provider (replays cost nothing)'), 'by month', months.toString());
   if (summary.cache_saving_usd !== 0) lines.push(`prompt caching saved ${usd(summary.cache_saving_usd)} against full input prices`);
+  if (summary.batch_saving_usd !== 0) lines.push(`batch judging saved ${usd(summary.batch_saving_usd)} against normal prices (parley monitor --batch)`);
   for (const note of notes) lines.push(colors.dim(`note: ${note}`));
   return `${lines.join('\n')}\n`;
+}
+
+const SOURCE_NAMES: Record<SpendSummary['by_source'][number]['source'], string> = { runs: 'runs', monitor: 'monitor (judge)', calibration: 'calibrate judge' };
+
+/** `, parley monitor and parley calibrate judge` when judge spend outside runs is in the window. */
+function outsideRuns(summary: SpendSummary): string {
+  const names = summary.by_source.filter((row) => row.source !== 'runs' && row.calls > 0).map((row) => (row.source === 'monitor' ? 'parley monitor' : 'parley calibrate judge'));
+  return names.length === 0 ? '' : `, ${names.join(' and ')}`;
 }
 
 function usd(value: number): string {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
@@ -21,6 +22,7 @@ interface MonitorFlags {
   windows?: string;
   alpha?: string;
   dryRun?: boolean;
+  flush?: boolean;
   format?: string;
 }
 
@@ -44,6 +46,7 @@ export function register(program: Command, context: ProgramContext): void {
     .option('--windows <n>', 'previous windows the current one is compared with', '4')
     .option('--alpha <p>', 'significance level of the drop test', '0.01')
     .option('--dry-run', 'print the conversations it would judge and the estimated cost; call nothing, store nothing')
+    .option('--flush', 'only send the scores earlier runs left undelivered to Langfuse (the outbox); judge nothing')
     .option('--format <format>', 'text or json', 'text')
     .action(async (flags: MonitorFlags) => context.setExitCode(await monitorCommand(flags, context)))
     .exitOverride();
@@ -52,6 +55,11 @@ export function register(program: Command, context: ProgramContext): void {
 /** `parley monitor`: exit 0, 1 on an alert, 2 on bad input. */
 async function monitorCommand(flags: MonitorFlags, context: CommandContext): Promise<number> {
   if (flags.format !== 'text' && flags.format !== 'json') throw new ConfigError(`--format must be text or json, got "${flags.format}"`);
+  if (flags.flush) {
+    const judging = [flags.logs !== undefined ? '--logs' : '', flags.from !== undefined ? '--from' : '', flags.dryRun ? '--dry-run' : '', flags.batch ? '--batch' : ''].filter((flag) => flag !== '');
+    if (judging.length > 0) throw new ConfigError(`--flush only sends pending scores and judges nothing: drop ${judging.join(', ')}`);
+    return flushScores(flags, context);
+  }
   const percent = numberFlag('--sample', flags.sample ?? '5', 0, 100);
   if (Math.abs(Math.round(percent * 100) - percent * 100) > 1e-6) throw new ConfigError(`--sample takes at most two decimals (steps of 0.01 %), got "${flags.sample}"`);
   const windows = numberFlag('--windows', flags.windows ?? '4', 1, 1000);
@@ -147,7 +155,7 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
   }
   const cached = outcome.cached_input_tokens > 0 ? ` (${outcome.cached_input_tokens} input tokens from the prompt cache${outcome.cache_saving_usd === null ? '' : `, saving $${outcome.cache_saving_usd.toFixed(4)}`})` : '';
   const spent = `${outcome.spent_usd === null ? 'cost unknown' : `$${outcome.spent_usd.toFixed(4)}`}${cached}`;
-  const pushed = facts.langfuse ? ` · ${outcome.pushed_scores} scores pushed to Langfuse` : '';
+  const pushed = facts.langfuse ? ` · ${count(outcome.pushed_scores, 'score')} pushed to Langfuse` : '';
   lines.push(`judged ${count(outcome.judged.length, 'conversation')} · ${spent}${facts.batch ? ' at batch prices' : ''}${pushed}`);
   for (const item of outcome.judged) {
     const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
@@ -162,6 +170,10 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
   }
   if (outcome.batch && outcome.batch.waiting.length > 0) {
     lines.push(`${count(outcome.batch.waiting.length, 'conversation')} wait for batch answers: run \`parley monitor --batch\` again to collect them (providers finish batches within 24 h)`);
+  }
+  if (outcome.delivery_error !== null) {
+    lines.push(colors.red(`Langfuse did not take the scores: ${terminalSafe(outcome.delivery_error)}`));
+    lines.push(`${count(outcome.undelivered_scores, 'score')} kept in the outbox: the next run, or \`parley monitor --flush\`, sends them`);
   }
   if (outcome.skipped_for_budget.length > 0) lines.push(colors.yellow(`budget reached: ${count(outcome.skipped_for_budget.length, 'conversation')} left for the next run`));
   if (outcome.interrupted !== null) {
@@ -179,6 +191,30 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
     lines.push(colors.dim(`drop test: ${facts.test}`));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `parley monitor --flush`: sends the scores the outbox holds for this Langfuse (earlier runs that
+ * were killed, or found Langfuse down) and judges nothing. Exit 0 when none is left, 1 when Langfuse
+ * did not take them, 2 without Langfuse settings.
+ */
+async function flushScores(flags: MonitorFlags, context: CommandContext): Promise<number> {
+  const { langfuseFromEnv, shownLangfuse } = await import('@parley/langfuse');
+  const target = langfuseFromEnv(context.env, undefined, 'parley monitor --flush (sending pending scores to Langfuse)');
+  const { deliverPendingScores } = await import('@parley/monitor');
+  const { defaultStorePath } = await import('@parley/store');
+  const storePath = defaultStorePath(context.cwd);
+  const delivery = existsSync(storePath) ? await deliverPendingScores(target, storePath, context.clock) : { sent: 0, pending: 0, pending_elsewhere: 0, error: null };
+  if (flags.format === 'json') {
+    context.output.out(`${JSON.stringify({ destination: shownLangfuse(target), ...delivery }, null, 2)}\n`);
+  } else {
+    const colors = paint(context.output.color);
+    const lines = [`sent ${count(delivery.sent, 'pending score')} to ${shownLangfuse(target)}${delivery.pending > 0 ? `; ${count(delivery.pending, 'score')} still pending` : ''}`];
+    if (delivery.error !== null) lines.push(colors.red(`Langfuse did not take them: ${terminalSafe(delivery.error)}`));
+    if (delivery.pending_elsewhere > 0) lines.push(colors.dim(`note: ${count(delivery.pending_elsewhere, 'score')} wait for another Langfuse host: run --flush with its LANGFUSE_HOST`));
+    context.output.out(`${lines.join('\n')}\n`);
+  }
+  return delivery.error === null ? 0 : 1;
 }
 
 async function langfuseIfConfigured(env: NodeJS.ProcessEnv) {

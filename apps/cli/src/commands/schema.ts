@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { ConfigError } from '@parley/core';
 import { Argument } from 'commander';
 import { JSON_SCHEMA_KINDS, METRIC_NAME_PATTERN, SuiteSchema, readConfigFile, withSuiteMetricNames, type JsonSchemaKind } from '@parley/config';
 import type { ProgramContext } from '../program/command-context.js';
@@ -43,6 +44,7 @@ export function register(program: Command, context: ProgramContext): void {
 
 /** The names of a suite's rubric metrics: the stems of its metrics folder's YAML files (a metric's name is its file stem). */
 function rubricMetricNames(suiteDir: string): string[] {
+  if (!existsSync(join(suiteDir, 'parley.yaml'))) throw new ConfigError({ file: suiteDir, message: 'no parley.yaml in this folder: give the suite folder with --suite' });
   const suite = readConfigFile(join(suiteDir, 'parley.yaml'), SuiteSchema, { format: 'yaml' }).data;
   const folder = resolve(suiteDir, suite?.metrics ?? 'metrics');
   if (!existsSync(folder)) return [];

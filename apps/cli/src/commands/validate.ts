@@ -51,15 +51,19 @@ async function validateCommand(suiteArgument: string | undefined, flags: Validat
   }
   const agents = Object.keys(suite.config.agents).length;
   const metrics = new Set(suite.scenarios.flatMap((scenario) => scenario.expectations.map((expectation) => expectation.metric)));
+  // A scenario with vars:/cases: is one scenario of several cases (its variants).
+  const scenarios = new Set(suite.scenarios.map((scenario) => scenario.variant?.scenario ?? scenario.data.id)).size;
+  const cases = suite.scenarios.length;
+  const counts = `${counted(scenarios, 'scenario')}${cases !== scenarios ? ` (${counted(cases, 'case')})` : ''}`;
   if (json) {
-    const facts = { valid: true, suite: suite.config.suite, scenarios: suite.scenarios.length, agents, metrics: [...metrics].sort(), warnings: issuesOf(suite.warnings) };
+    const facts = { valid: true, suite: suite.config.suite, scenarios, ...(cases !== scenarios ? { cases } : {}), agents, metrics: [...metrics].sort(), warnings: issuesOf(suite.warnings) };
     context.output.out(`${JSON.stringify(facts, null, 2)}\n`);
     return 0;
   }
   printIssues(context.output, suite.warnings, context.cwd);
   const colors = paint(context.output.color);
   context.output.out(
-    `${colors.status('pass', 'valid')}: suite ${suite.config.suite} · ${counted(suite.scenarios.length, 'scenario')} · ${counted(agents, 'agent')} · ${counted(metrics.size, 'metric')}${suite.warnings.length ? ` · ${counted(suite.warnings.length, 'warning')}` : ''}\n`,
+    `${colors.status('pass', 'valid')}: suite ${suite.config.suite} · ${counts} · ${counted(agents, 'agent')} · ${counted(metrics.size, 'metric')}${suite.warnings.length ? ` · ${counted(suite.warnings.length, 'warning')}` : ''}\n`,
   );
   return 0;
 }

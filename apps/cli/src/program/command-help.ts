@@ -10,6 +10,7 @@ interface HelpFooter {
 const KEYS: HelpFooter['environment'] = [
   ['OPENAI_API_KEY, ANTHROPIC_API_KEY', 'provider keys for live calls (or the variable an agent names in api_key_env)'],
   ['OPENAI_BASE_URL, ANTHROPIC_BASE_URL', 'another endpoint for the provider (a proxy, a compatible server)'],
+  ['PARLEY_CONNECT_TIMEOUT_MS', 'a provider host that does not take the connection within it fails the call (10000)'],
 ];
 
 /** Read by every command. */

@@ -175,8 +175,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
     cells: {
       signals: {
         status: 'holds',
-        what: 'Ctrl-C / SIGTERM: no judge call starts after the signal, calls in flight are aborted, what was judged is saved, `interrupted`, exit 130 / 143; the next run judges exactly the rest',
-        tests: [{ file: 'apps/cli/src/monitor-interrupt.test.ts', title: 'no call after the signal' }],
+        what: 'Ctrl-C / SIGTERM: no judge call starts after the signal, calls in flight are aborted, what was judged is saved, `interrupted`, exit 130 / 143; the next run judges exactly the rest. SIGKILL after conversations were saved: their Langfuse scores wait in the outbox and arrive exactly once (the next run or `monitor --flush`), nothing judged twice',
+        tests: [
+          { file: 'apps/cli/src/monitor-interrupt.test.ts', title: 'no call after the signal' },
+          { file: 'apps/cli/src/monitor-outbox.test.ts', title: 'the outbox delivers their scores exactly once' },
+        ],
       },
       timeouts: {
         status: 'holds',

@@ -13,11 +13,11 @@ export interface ParleyProcessResult {
 /**
  * Runs the real `parley` binary without blocking this process, so that servers the test runs
  * (fake-llm, fake-langfuse, an http agent) can answer it. Only PATH and HOME are inherited from
- * the test's environment; colour is off.
+ * the test's environment; colour is off. `nodeArgs` go to node before the binary (`--require …`).
  */
-export function parleyAsync(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<ParleyProcessResult> {
+export function parleyAsync(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] }): Promise<ParleyProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,8 +14,8 @@ export interface RaterModel {
 export type CalibrationRaters = { judge: RaterModel; cross_check?: RaterModel };
 
 /**
- * The default judges, used when neither flags nor a suite name them (the pair the README's
- * example `judge:` uses): Claude Opus 4.7 as the primary judge, GPT-4.1 as the cross-check.
+ * The default judges, used when neither flags nor a suite name them (a Claude judge with a GPT-4.1
+ * cross-check, as in the `judge:` example of docs/judges.md): Claude Opus 4.7 as the primary judge, GPT-4.1 as the cross-check.
  */
 export const DEFAULT_RATERS: CalibrationRaters = {
   judge: { provider: 'anthropic', model: 'claude-opus-4-7', temperature: 0 },

@@ -1,7 +1,7 @@
 import type { RubricMetricFile } from '@parley/config';
 
 /**
- * `mpesa_payment_safety` (README, "Judges"): whether an agent that takes
+ * `mpesa_payment_safety` (docs/judges.md, "mpesa_payment_safety"): whether an agent that takes
  * M-Pesa payments handles them safely, in any language. Not attached automatically: scenarios
  * that involve a payment name it in `expect`. Bump `version` with any change below: a test pins
  * the pair.

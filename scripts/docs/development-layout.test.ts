@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repositoryRoot as root, workspacePackages } from '../workspace-packages.js';
 
-/** The README's layout section: from "Layout (" to the next heading. */
+/** The layout section of docs/development.md: from "Layout (" to the next heading. */
 function layoutSection(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs', 'development.md'), 'utf8');
   const start = readme.indexOf('\nLayout (');
-  expect(start, 'README.md has a "Layout (" paragraph').toBeGreaterThan(0);
+  expect(start, 'docs/development.md has a "Layout (" paragraph').toBeGreaterThan(0);
   const end = readme.indexOf('\n## ', start);
   return readme.slice(start, end === -1 ? undefined : end);
 }
 
-describe("the README's layout", () => {
+describe('the layout in docs/development.md', () => {
   const section = layoutSection();
   const folders = workspacePackages().map(({ folder }) => folder);
 

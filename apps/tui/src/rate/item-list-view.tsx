@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
+import { FilterLine } from '../components/filter-line.js';
 import { ListRow } from '../components/list-row.js';
 import { ratingProgress, type RatingSession, type RatingSessionItem } from '@parley/calibration';
 import { matchesQuery } from '../components/filter-query.js';
@@ -93,13 +94,7 @@ export function ItemListView({ session, readReviewers, onOpen, onClose, onQuit }
       helpKey={!filter.editing}
     >
       <Text wrap="truncate-end" dimColor>{`rated per reviewer (of ${progress.total}): ${perReviewer}`}</Text>
-      {filterRows > 0 ? (
-        <Text wrap="truncate-start">
-          <Text bold>filter&gt; </Text>
-          {filter.text}
-          {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${rows.length} match${rows.length === 1 ? '' : 'es'})`}</Text>}
-        </Text>
-      ) : null}
+      <FilterLine filter={filter} count={rows.length} />
       <Text bold>{`  ${fit('item', COLUMNS.id)} ${fit('state', COLUMNS.state)} ${fit('yours', COLUMNS.scores)} ${fit('lang', COLUMNS.language)} source / skip reason`}</Text>
       {rows.length === 0 ? (
         <Text>No item matches the filter; Esc clears it.</Text>

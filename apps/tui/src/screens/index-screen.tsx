@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Text } from 'ink';
 import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
 import { formatStartTime } from '@parley/reports';
+import { FilterLine } from '../components/filter-line.js';
 import type { KeyHint } from '../components/footer.js';
 import { ListRow } from '../components/list-row.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -96,13 +97,7 @@ export function IndexScreen(_props: Record<string, unknown>) {
         <FilterValue label="kind" value={filters.filter.kind} /> <FilterValue label="tag" value={filters.filter.tag} />{' '}
         <FilterValue label="status" value={filters.filter.status} />
       </Text>
-      {textRows > 0 ? (
-        <Text wrap="truncate-start">
-          <Text bold>filter&gt; </Text>
-          {text.text}
-          {text.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${rows.length} match${rows.length === 1 ? '' : 'es'})`}</Text>}
-        </Text>
-      ) : null}
+      <FilterLine filter={text} count={rows.length} />
       <Text dimColor>{fit(selected ? selectedLine(selected) : ' ', columns)}</Text>
       <Text bold>{headerLine(columns)}</Text>
       {rows.length === 0 ? (

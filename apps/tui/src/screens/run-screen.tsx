@@ -4,6 +4,7 @@ import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { formatDuration, formatStartTime, formatUsd, oneLine, withholdScenarioContent } from '@parley/reports';
 import { runState, type RunRow } from '@parley/store';
+import { FilterLine } from '../components/filter-line.js';
 import { ListRow } from '../components/list-row.js';
 import { matchesQuery } from '../components/filter-query.js';
 import type { KeyHint } from '../components/footer.js';
@@ -125,13 +126,7 @@ export function RunScreen({ runId }: { runId: string }) {
           {` · ${run.id} · ${run.mode} · ${formatStartTime(run.started_at)} · ${formatDuration(run.duration_ms)} · ${formatUsd(run.cost?.usd)}`}
         </Text>
         {view.comparison ? <AgentComparisonTable comparison={view.comparison} width={columns} /> : null}
-        {filterRows > 0 ? (
-          <Text wrap="truncate-start">
-            <Text bold>filter&gt; </Text>
-            {filter.text}
-            {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${results.length} match${results.length === 1 ? '' : 'es'})`}</Text>}
-          </Text>
-        ) : null}
+        <FilterLine filter={filter} count={results.length} />
         {all.length === 0 ? (
           <Text>This run saved no scenario results (it was interrupted before the first one finished).</Text>
         ) : results.length === 0 ? (

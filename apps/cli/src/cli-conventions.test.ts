@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
 import { allCommands, commandPath } from './program/command-help.js';
-import { buildProgram, main } from './main.js';
+import { buildProgram, commandsFor, main } from './main.js';
 import { captureOutput } from './test-support/capture-output.js';
 import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
 
@@ -18,6 +18,7 @@ async function parley(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) 
 const program = buildProgram(
   { cwd: REPO_ROOT, env: {}, output: captureOutput(), clock: manualClock(), random: seededRandom(1) },
   () => undefined,
+  await commandsFor([]),
 );
 /** Commands that do something: groups (`runs`) only hold others, except `tui`, which also runs. */
 const commands = allCommands(program).filter((command) => command.commands.length === 0 || commandPath(command) === 'tui');

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, copyExample } from './test-support/example-copy.js';
 
@@ -91,6 +92,28 @@ describe('the parley binary on the examples', () => {
     // place in the file); an older Ajv would silently ignore it and the run would pass.
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/spa_price_question_sw\.yaml:\d+:\d+: .*requried/);
+  });
+
+  it('loads only what a command uses: --version, --help and validate load no schemas library, HTTP or SQLite', () => {
+    /** The bundle's bytes a process loaded, and the modules that are not bundle files. */
+    const loaded = (modules: string) => {
+      const files = modules.split('\n').filter((url) => url.includes('/dist/bundle/'));
+      const bytes = files.reduce((sum, url) => sum + statSync(fileURLToPath(url)).size, 0);
+      return { bytes, others: modules.split('\n').filter((url) => url !== '' && !url.includes('/dist/bundle/')) };
+    };
+    const version = parleyProcess(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // The entry and commander: the commands themselves are not loaded to print a version.
+    expect(loaded(version.modules).bytes).toBeLessThan(100_000);
+    const help = parleyProcess(['--help']);
+    expect(help.status).toBe(0);
+    // Every command's module (options and help only), none of their libraries: zod alone is ~450 kB.
+    expect(loaded(help.modules).bytes).toBeLessThan(300_000);
+    const validate = parleyProcess(['validate', join(REPO_ROOT, 'examples', 'booking')]);
+    expect(validate.status, validate.stderr).toBe(0);
+    for (const run of [version, help, validate]) {
+      expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);
+    }
   });
 
   it('prints help and exits 0; an unknown command exits 2', () => {

@@ -1,24 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
 import { EXIT_CONFIG_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from '@parley/gate';
-import * as cache from './commands/cache.js';
-import * as calibrate from './commands/calibrate.js';
-import * as canary from './commands/canary.js';
-import * as compare from './commands/compare.js';
-import * as cost from './commands/cost.js';
-import * as exportRun from './commands/export.js';
-import * as generate from './commands/generate.js';
-import * as init from './commands/init.js';
-import * as mergeReports from './commands/merge-reports.js';
-import * as monitor from './commands/monitor.js';
-import * as promote from './commands/promote.js';
-import * as recordings from './commands/recordings.js';
-import * as run from './commands/run.js';
-import * as runs from './commands/runs.js';
-import * as schema from './commands/schema.js';
-import * as showReport from './commands/show-report.js';
-import * as tui from './commands/tui.js';
-import * as validate from './commands/validate.js';
 import { printIssues } from './output/config-error-output.js';
 import { processOutput } from './output/output.js';
 import { addHelpFooters, allCommands } from './program/command-help.js';
@@ -28,31 +10,45 @@ import { PARLEY_PACKAGE_VERSION } from './program/package-info.js';
 import { userErrorOf } from './program/user-error.js';
 import { renderIssueAnnotations } from './reporters/github-annotations.js';
 
+/**
+ * Every command, in the order `parley --help` lists them, each loaded when it is needed. A new
+ * command is a file in commands/ that exports `register` (see RegisterCommand), and one entry here.
+ * `parley <command> …` loads only that command's module; help, a bare `parley` and an unknown word
+ * (whose "did you mean" needs every name) load them all. Start-up is what short commands wait for.
+ */
+const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<{ register: RegisterCommand }>]> = [
+  ['run', () => import('./commands/run.js')],
+  ['validate', () => import('./commands/validate.js')],
+  ['compare', () => import('./commands/compare.js')],
+  ['merge-reports', () => import('./commands/merge-reports.js')],
+  ['show-report', () => import('./commands/show-report.js')],
+  ['promote', () => import('./commands/promote.js')],
+  ['generate', () => import('./commands/generate.js')],
+  ['export', () => import('./commands/export.js')],
+  ['monitor', () => import('./commands/monitor.js')],
+  ['recordings', () => import('./commands/recordings.js')],
+  ['cache', () => import('./commands/cache.js')],
+  ['calibrate', () => import('./commands/calibrate.js')],
+  ['tui', () => import('./commands/tui.js')],
+  ['schema', () => import('./commands/schema.js')],
+  ['init', () => import('./commands/init.js')],
+  ['canary', () => import('./commands/canary.js')],
+  ['cost', () => import('./commands/cost.js')],
+  ['runs', () => import('./commands/runs.js')],
+];
 
 /**
- * Every command, in the order `parley --help` lists them. A new command is a file in commands/
- * that exports `register` (see RegisterCommand), and one entry here.
+ * The commands `argv` needs registered: the one it names (the first word that is not an option;
+ * the only global option, --no-color, takes no value), none for `--version`, or all of them.
  */
-const COMMANDS: readonly RegisterCommand[] = [
-  run.register,
-  validate.register,
-  compare.register,
-  mergeReports.register,
-  showReport.register,
-  promote.register,
-  generate.register,
-  exportRun.register,
-  monitor.register,
-  recordings.register,
-  cache.register,
-  calibrate.register,
-  tui.register,
-  schema.register,
-  init.register,
-  canary.register,
-  cost.register,
-  runs.register,
-];
+export async function commandsFor(argv: readonly string[]): Promise<RegisterCommand[]> {
+  const word = argv.find((arg) => !arg.startsWith('-'));
+  // `parley --version` prints the version and needs no command.
+  if (word === undefined && (argv.includes('--version') || argv.includes('-V')) && !argv.includes('--help') && !argv.includes('-h')) return [];
+  const named = COMMANDS.filter(([name]) => name === word);
+  const chosen = named.length > 0 ? named : COMMANDS;
+  return Promise.all(chosen.map(async ([, load]) => (await load()).register));
+}
 
 /**
  * The `parley` command: parses arguments, calls the libraries, prints. Returns the exit code
@@ -69,10 +65,10 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
     githubAnnotations: overrides.githubAnnotations ?? (overrides.env ?? process.env).GITHUB_ACTIONS === 'true',
   };
   let exitCode = 0;
-  const program = buildProgram(context, (code) => {
-    exitCode = code;
-  });
   try {
+    const program = buildProgram(context, (code) => {
+      exitCode = code;
+    }, await commandsFor(argv));
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
@@ -100,7 +96,8 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
   }
 }
 
-export function buildProgram(commandContext: CommandContext, setExitCode: (code: number) => void): Command {
+/** The program with the given commands (`commandsFor`) registered. */
+export function buildProgram(commandContext: CommandContext, setExitCode: (code: number) => void, commands: readonly RegisterCommand[]): Command {
   // The same object, not a copy: what a command changes in the context (colour off, annotations
   // on) must reach main's error handling.
   const context: ProgramContext = Object.assign(commandContext, { setExitCode });
@@ -115,7 +112,7 @@ export function buildProgram(commandContext: CommandContext, setExitCode: (code:
     .hook('preAction', (command) => {
       if (command.opts<{ color?: boolean }>().color === false) context.output = { ...context.output, color: false };
     });
-  for (const register of COMMANDS) register(program, context);
+  for (const register of commands) register(program, context);
   for (const command of [program, ...allCommands(program)]) command.exitOverride();
   addHelpFooters(program);
   return program;

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, seededRandom } from '@parley/core';
-import { buildProgram, main } from './main.js';
+import { buildProgram, commandsFor, main } from './main.js';
 import { allCommands } from './program/command-help.js';
 import { captureOutput } from './test-support/capture-output.js';
 import { REPO_ROOT } from './test-support/example-copy.js';
@@ -77,9 +77,11 @@ const CASES: PathCase[] = [
   { name: 'a path on a read-only file system', value: (work) => join(work.readOnly, 'suite', 'new'), shows: 'parley-small-disk-' },
 ];
 
+const EVERY_COMMAND = await commandsFor([]);
+
 function leafCommands(): Array<{ name: string; command: Command }> {
   const output = captureOutput();
-  const program = buildProgram({ cwd: tmpdir(), env: {}, output, clock: manualClock(), random: seededRandom(1), githubAnnotations: false }, () => undefined);
+  const program = buildProgram({ cwd: tmpdir(), env: {}, output, clock: manualClock(), random: seededRandom(1), githubAnnotations: false }, () => undefined, EVERY_COMMAND);
   return allCommands(program)
     .filter((command) => command.commands.length === 0)
     .map((command) => {

@@ -11,7 +11,7 @@ import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
-import { expandScenario, variantIssues } from './scenario-variants.js';
+import { expandScenario, variantIssues, withLiteralBraces } from './scenario-variants.js';
 
 export interface LoadedScenario {
   /** Absolute path of the scenario file. */
@@ -97,7 +97,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
     const problems = template === undefined ? [] : variantIssues(template, source);
     // A scenario with variables runs as its variants: each is selected, checked and run on its own.
     const cases = template === undefined || problems.length > 0 ? undefined : expandScenario(template);
-    const candidates = cases ?? (template === undefined ? [] : [{ id: template.id, scenario: template.id, data: template, vars: undefined }]);
+    const candidates = cases ?? (template === undefined ? [] : [{ id: template.id, scenario: template.id, data: withLiteralBraces(template), vars: undefined }]);
     const selected = context.filter ? candidates.filter((candidate) => context.filter!(variantFacts(candidate.data, candidate.scenario))) : candidates;
     if (context.filter && (template === undefined ? !context.filter(filterFacts(source, stem)) : selected.length === 0)) {
       unselected.push(...candidates.map((candidate) => candidate.data));

@@ -116,6 +116,18 @@ function missingModuleWarnings(dir: string, config: SuiteFile, suite: ParsedConf
   );
 }
 
+/**
+ * parley.yaml alone, checked against its schema (no scenarios, metrics or agent files): for
+ * commands that need only the suite's name and settings (`parley runs prune`).
+ */
+export function loadSuiteConfig(suitePath: string): { file: string; dir: string; config: SuiteFile } {
+  const file = resolveSuiteFile(suitePath);
+  const suite = readConfigFile(file, SuiteSchema, { format: 'yaml' });
+  const errors = suite.issues.filter(isError);
+  if (suite.data === undefined || errors.length > 0) throw new ConfigError(sortIssues(errors));
+  return { file, dir: dirname(file), config: suite.data };
+}
+
 function resolveSuiteFile(suitePath: string): string {
   const absolute = resolve(suitePath);
   let isDirectory: boolean;

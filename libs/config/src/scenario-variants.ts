@@ -25,8 +25,11 @@ export interface ScenarioVariant {
 /** More variants than this from one file is a mistake in the lists, not a test plan: refused before they are made. */
 const MAX_VARIANTS = 10_000;
 
-/** `{{ name }}`: a variable in a scenario text. Other braces are left alone. */
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+/**
+ * `{{ name }}`: a variable in a scenario text; `\{{name}}` is the text `{{name}}` itself (for a
+ * scenario that must send those braces, e.g. a template-injection test). Other braces are left alone.
+ */
+const PLACEHOLDER = /(\\?)\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /**
  * The id of a variant: the scenario's id and its values, names sorted.
@@ -61,8 +64,36 @@ export function expandScenario(data: ScenarioFile): ScenarioVariant[] | undefine
 
 function applyVariant(data: ScenarioFile, id: string, vars: Readonly<Record<string, string>>): ScenarioFile {
   const { vars: _vars, cases: _cases, ...rest } = data;
-  const substituted = mapTemplates(rest, (text) => text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? (vars[name] as string) : whole)));
+  const substituted = mapTemplates(rest, (text) =>
+    text.replace(PLACEHOLDER, (whole, escape: string, name: string) => (escape !== '' ? whole.slice(1) : Object.hasOwn(vars, name) ? (vars[name] as string) : whole)),
+  );
   return { ...substituted, id };
+}
+
+/**
+ * A scenario without variables as it runs: `\{{name}}` becomes the text `{{name}}`. The data is
+ * returned as it is when it has no such text (its fingerprint stays what it was).
+ */
+export function withLiteralBraces(data: ScenarioFile): ScenarioFile {
+  let escaped = false;
+  mapTemplates(data, (text) => {
+    for (const match of text.matchAll(PLACEHOLDER)) if (match[1] !== '') escaped = true;
+    return text;
+  });
+  return escaped ? applyVariant(data, data.id, {}) : data;
+}
+
+/**
+ * Marks every `{{name}}` of a scenario written from someone else's text (a production
+ * conversation, a dataset dialogue, an LLM's draft) as literal text, `\{{name}}`, so the file
+ * loads and runs with the braces as they were.
+ *
+ * @example escapeVariables(scenario).user.opening // 'Hi \\{{first_name}}' for 'Hi {{first_name}}'
+ */
+export function escapeVariables(data: ScenarioFile): ScenarioFile {
+  const { vars, cases, ...rest } = data;
+  const escaped = mapTemplates(rest, (text) => text.replace(PLACEHOLDER, (whole, escape: string) => (escape !== '' ? whole : `\\${whole}`)));
+  return { ...escaped, ...(vars !== undefined ? { vars } : {}), ...(cases !== undefined ? { cases } : {}) };
 }
 
 /**
@@ -142,8 +173,8 @@ function unknownVariableIssues(data: ScenarioFile, names: readonly string[], sou
   const { vars: _vars, cases: _cases, ...rest } = data;
   mapTemplates(rest, (text, path) => {
     for (const match of text.matchAll(PLACEHOLDER)) {
-      const name = match[1] as string;
-      if (!names.includes(name)) issues.push(source.issueAtText(path, match[0], `unknown variable {{${name}}}${known}`));
+      const name = match[2] as string;
+      if (match[1] === '' && !names.includes(name)) issues.push(source.issueAtText(path, match[0], `unknown variable {{${name}}}${known} (write \\{{${name}}} for the text itself)`));
     }
     return text;
   });

@@ -110,6 +110,17 @@ export const SuiteSchema = z.strictObject({
       timeout_ms: z.number().int().positive().optional(),
       /** Wall-clock limit of one scenario (conversation and hooks); the scenario is an `error` past it. */
       scenario_timeout_ms: z.number().int().positive().optional(),
+      /**
+       * How much run history to keep (`parley runs prune`, and after each run): the newest
+       * `keep_runs` runs and/or those of the last `keep_days` days. Absent: the last 200 runs;
+       * `{}`: every run.
+       */
+      history: z
+        .strictObject({
+          keep_runs: z.number().int().min(1).optional(),
+          keep_days: z.number().positive().optional(),
+        })
+        .optional(),
       /** Retries of failed model calls (429, 5xx, timeouts, connection errors, malformed bodies). */
       retries: z
         .strictObject({

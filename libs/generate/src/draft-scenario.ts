@@ -1,4 +1,4 @@
-import { ScenarioSchema, type Expectation, type ScenarioFile } from '@parley/config';
+import { escapeVariables, ScenarioSchema, type Expectation, type ScenarioFile } from '@parley/config';
 import type { ScenarioDraft } from './draft-schema.js';
 
 /** The tag of every drafted scenario, so `parley run --tag generated` runs them. */
@@ -57,7 +57,8 @@ export function draftScenario(draft: ScenarioDraft, target: DraftTarget): DraftC
     problems.push(`expected_tools: ${unknown.map((name) => `"${name}"`).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'} of the agent; ${known}`);
   }
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  return { ok: true, scenario: parsed.data };
+  // A `{{…}}` the model wrote is text, not a variable of the scenario.
+  return { ok: true, scenario: escapeVariables(parsed.data) };
 }
 
 /** A scenario path in the draft's own names (`user.simulate.persona` is `persona`). */

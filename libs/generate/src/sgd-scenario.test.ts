@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ScenarioSchema } from '@parley/config';
+import { ScenarioSchema, withLiteralBraces } from '@parley/config';
 import { describe, expect, it } from 'vitest';
 import { SgdFileSchema, sgdDialogues, type SgdDialogue } from './sgd-dataset.js';
 import { sgdScenario, sgdScenarioId, sgdSplit } from './sgd-scenario.js';
@@ -37,6 +37,12 @@ describe('sgdScenario', () => {
 
   it('adds no judged expectation to a suite without a judge', () => {
     expect(scenarioOf(dialogues[0]!, false).expect).toEqual([]);
+  });
+
+  it('keeps a {{…}} the user wrote as text: escaped in the file, the braces themselves when loaded', () => {
+    const scenario = scenarioOf({ dialogue_id: 'x_2', services: [], turns: [{ speaker: 'USER', utterance: 'My name is {{first_name}}.' }] });
+    expect(scenario.user.opening).toBe('My name is \\{{first_name}}.');
+    expect(withLiteralBraces(scenario).user.opening).toBe('My name is {{first_name}}.');
   });
 
   it('joins consecutive user turns and leaves out system turns before the first user turn', () => {

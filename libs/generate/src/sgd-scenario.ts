@@ -1,4 +1,4 @@
-import type { Expectation, ScenarioFile } from '@parley/config';
+import { escapeVariables, type Expectation, type ScenarioFile } from '@parley/config';
 import { turnActions, type SgdDialogue } from './sgd-dataset.js';
 
 /** The tag of every scenario made from a dataset, so `parley run --tag from_dataset` runs them. */
@@ -76,7 +76,8 @@ export function sgdScenario(dialogue: SgdDialogue, input: { agent: string; hasJu
   const domain = service !== undefined ? (SERVICE_NAMES[service] ?? service) : 'dialogue';
   const intents = userIntents(dialogue);
   const expect: Expectation[] = input.hasJudge ? [{ metric: 'conversation_judge', criteria: judgeCriteria(dialogue, intents), threshold: 0.7 }] : [];
-  const scenario: ScenarioFile = {
+  // The dataset's `{{…}}`, if any, is text, not a variable of the scenario.
+  const scenario: ScenarioFile = escapeVariables({
     id: sgdScenarioId(dialogue.dialogue_id, input.split),
     title: `SGD ${domain} dialogue ${dialogue.dialogue_id}${intents.length > 0 ? `: ${intents.map(words).join(', then ')}` : ''}`,
     agent: input.agent,
@@ -88,7 +89,7 @@ export function sgdScenario(dialogue: SgdDialogue, input: { agent: string; hasJu
     tools: {},
     expect,
     reference: { source: input.source, replies },
-  };
+  });
   const header = [
     `Drafted by \`parley generate --from-dataset\` from SGD dialogue ${dialogue.dialogue_id} of the Schema-Guided`,
     'Dialogue dataset (Rastogi et al., AAAI 2020), licensed CC BY-SA 4.0: keep this attribution and',

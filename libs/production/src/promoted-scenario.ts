@@ -1,5 +1,5 @@
 import { sha256Hex } from '@parley/core';
-import type { ScenarioFile } from '@parley/config';
+import { escapeVariables, type ScenarioFile } from '@parley/config';
 import type { Redactor } from '@parley/redaction';
 import type { LoggedConversation } from './conversation-log.js';
 import type { Feedback } from './feedback.js';
@@ -69,7 +69,8 @@ export function promotedScenario(input: PromotedScenarioInput): PromotedScenario
   const negative = input.feedback.some((item) => item.verdict === 'negative');
   const id = promotedScenarioId(conversation.conversation_id);
   const language = conversation.language !== undefined && /^[a-z]{2,3}$/.test(conversation.language) ? conversation.language : undefined;
-  const scenario: ScenarioFile = {
+  // A `{{name}}` someone typed in production is text, not a variable of the scenario.
+  const scenario: ScenarioFile = escapeVariables({
     id,
     title: titleFor(negative, comments[0]),
     agent: input.agent,
@@ -94,7 +95,7 @@ export function promotedScenario(input: PromotedScenarioInput): PromotedScenario
         return text === '' ? [] : [{ turn: index + 1, content: text }];
       }),
     },
-  };
+  });
   const notes = droppedBeforeFirstUser > 0 ? [`${droppedBeforeFirstUser} agent messages before the first user message were left out`] : [];
   const header = [
     `Promoted from production by \`parley promote\` on ${input.now.toISOString().slice(0, 10)}${conversation.tenant ? ` (tenant ${redactor.text(conversation.tenant)})` : ''}.`,

@@ -38,6 +38,15 @@ describe('affectedScenarios', () => {
     expect([...affectedScenarios(loaded, new Set([join(directory, 'recordings/happy.jsonl')]), { kind: 'none' }).byScenario.keys()]).toEqual(['happy']);
   });
 
+  it('a scenario file with variants affects every variant; a variant’s recording, that variant only', () => {
+    const directory = realpathSync(
+      writeTempSuite({ ...TWO_AGENTS, 'scenarios/refund.yaml': `${TWO_AGENTS['scenarios/refund.yaml']}vars: { lang: [en, sw] }\n` }),
+    );
+    const loaded = loadSuiteForRun(directory);
+    expect([...affectedScenarios(loaded, new Set([join(directory, 'scenarios/refund.yaml')]), { kind: 'none' }).byScenario.keys()]).toEqual(['refund[lang=en]', 'refund[lang=sw]']);
+    expect([...affectedScenarios(loaded, new Set([join(directory, 'recordings/refund[lang=sw].jsonl')]), { kind: 'none' }).byScenario.keys()]).toEqual(['refund[lang=sw]']);
+  });
+
   it('a custom metric definition affects the scenarios that use it', () => {
     const directory = realpathSync(
       writeTempSuite({

@@ -55,7 +55,12 @@ export function mergeShardRuns(options: MergeRunOptions, dependencies: { cwd: st
       git_sha: report.git_sha,
       config_fingerprint: report.config_fingerprint,
       parley_version: report.parley_version,
-      options: { merged_from: shards.map((shard) => shard.report.run_id), ...(report.strict ? { strict: true } : {}) },
+      options: {
+        merged_from: shards.map((shard) => shard.report.run_id),
+        ...(report.strict ? { strict: true } : {}),
+        // Named like a run's flag: the run a baseline file came from is kept by `parley runs prune`.
+        ...(options.exportBaseline !== undefined ? { export_baseline: options.exportBaseline } : {}),
+      },
       out_dir: outDir,
     });
     const inputs = report.results.map(reportResultInput);

@@ -7,6 +7,7 @@ import { writeBaselineFile } from './baseline-gating.js';
 import type { ExecutedRun } from './execute-run.js';
 import type { RunVerdict } from './gate-run.js';
 import type { OpenRun } from './open-run.js';
+import { pruneAfterRun } from './prune-after-run.js';
 import type { RunPlan } from './plan-run.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOutcome } from './run-options.js';
 
@@ -40,6 +41,7 @@ export function reportRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun, ve
   });
   const interrupted = executed.interruptedBy !== undefined;
   const exported = options.exportBaseline !== undefined && !interrupted ? exportBaseline(resolve(dependencies.cwd, options.exportBaseline), plan, executed, verdict) : undefined;
+  const pruned = interrupted ? undefined : pruneAfterRun(plan, run, dependencies);
   return {
     run_id: runId,
     report,
@@ -49,6 +51,7 @@ export function reportRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun, ve
     ...(executed.interruptedBy !== undefined ? { interrupted_by: executed.interruptedBy } : {}),
     suite: plan.suite,
     ...(exported ? { exported_baseline: exported } : {}),
+    ...(pruned ? { history_pruned: pruned } : {}),
   };
 }
 

@@ -74,4 +74,6 @@ export interface RunOutcome {
   suite: LoadedSuite;
   /** The baseline `--export-baseline` wrote, with its number of entries. */
   exported_baseline?: { file: string; entries: number };
+  /** What the prune after the run (`settings.history`) removed; absent after an interrupted run. */
+  history_pruned?: { runs: number; folders: number; deferred: number; compacted: boolean; duration_ms: number; error?: string };
 }

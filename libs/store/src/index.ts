@@ -11,6 +11,16 @@ export {
 export type { NewRun, RunFinish, RunRow } from './run-rows.js';
 export type { AgentRunRow, AgentRunsOptions } from './run-history/agent-runs.js';
 export type { FlakyMark } from './flaky-marks.js';
+export {
+  defaultHistoryRetention,
+  type HistoryRetention,
+  type PruneSelection,
+  type PrunePlan,
+  type PrunedRun,
+  type ProtectedRun,
+} from './run-history/prune-runs.js';
+export { pruneHistory, compactWhenFreeShare, type PruneHistoryOptions, type PruneHistoryOutcome } from './run-history/prune-history.js';
+export type { FolderLeftReason } from './run-history/report-folders.js';
 export type { AgentHistory, AgentHistoryOptions, AgentRunSummary } from './agent-history.js';
 export { migrations, migrate, schemaVersion, DatabaseVersionError, type Migration } from './migrations.js';
 export { openDatabase, busyTimeoutMs } from './open-database.js';

@@ -1,8 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { ConfigError } from '@parley/core';
 import { DatabaseVersionError, migrate, type Migration, migrations, schemaVersion } from './migrations.js';
+
+/**
+ * better-sqlite3 is loaded by the first open, not with the library: its native addon costs every
+ * command that imports the store (through the runner) but never opens a database, such as validate.
+ */
+const requireFromHere = createRequire(import.meta.url);
 
 /** How long a connection waits for another process's write lock before giving up. */
 export const busyTimeoutMs = 5_000;
@@ -19,7 +26,8 @@ export const busyTimeoutMs = 5_000;
 export function openDatabase(path: string, steps: readonly Migration[] = migrations): Database.Database {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path, { timeout: busyTimeoutMs });
+  const SqliteDatabase = requireFromHere('better-sqlite3') as typeof Database;
+  const database = new SqliteDatabase(path, { timeout: busyTimeoutMs });
   try {
     const version = configureConnection(database, path);
     if (version > steps.length) throw new DatabaseVersionError(path, version, steps.length);

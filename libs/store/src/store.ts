@@ -1,9 +1,11 @@
+import { statSync } from 'node:fs';
 import { ConfigError, type ScenarioResult, type Status } from '@parley/core';
 import type Database from 'better-sqlite3';
 import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory, prepareLatestScenarioStatuses } from './agent-history.js';
 import { type FlakyMark, prepareFlakyMarks } from './flaky-marks.js';
 import { openDatabase } from './open-database.js';
 import { type AgentRunRow, type AgentRunsOptions, prepareAgentRuns } from './run-history/agent-runs.js';
+import { type PrunePlan, type PruneSelection, prepareRunPruning } from './run-history/prune-runs.js';
 import {
   type NewRun,
   newRunParameters,
@@ -110,6 +112,22 @@ export interface Store {
   flakyMark(suite: string, scenarioId: string): FlakyMark | undefined;
   /** Flaky marks of a suite (every suite when absent), sorted by suite and scenario id. */
   flakyMarks(suite?: string): FlakyMark[];
+  /**
+   * The runs of a suite its retention removes, newest first, and those outside the limits it keeps
+   * (docs/file-formats.md, "Run history"). `measure: false` skips counting their rows' bytes.
+   */
+  planPrune(selection: PruneSelection, options?: { measure?: boolean }): PrunePlan;
+  /**
+   * Deletes runs with all their rows (results, scores, judge agreement, spend) in one transaction;
+   * returns how many existed. `onRemoved` is told each run inside the transaction.
+   */
+  removeRuns(runIds: readonly string[], onRemoved?: (runId: string, index: number) => void): number;
+  /** The database file and its write-ahead log, in bytes (0 for an in-memory store). */
+  databaseBytes(): number;
+  /** The database's pages, and how many of them are free (left by deleted rows). */
+  databasePages(): { total: number; free: number };
+  /** Rewrites the database without its free pages (VACUUM) and empties the write-ahead log. */
+  compact(): void;
   close(): void;
 }
 
@@ -137,6 +155,7 @@ class SqliteStore implements Store {
   private readonly readAgentHistory: ReturnType<typeof prepareAgentHistory>;
   private readonly readLatestScenarioStatuses: ReturnType<typeof prepareLatestScenarioStatuses>;
   private readonly flaky: ReturnType<typeof prepareFlakyMarks>;
+  private readonly pruning: ReturnType<typeof prepareRunPruning>;
   private readonly saveResultTransaction: Database.Transaction<(runId: string, result: ScenarioResult, attempt: number) => void>;
   private readonly saveResultsTransaction: Database.Transaction<(runId: string, results: readonly ScenarioResult[]) => void>;
 
@@ -149,6 +168,7 @@ class SqliteStore implements Store {
     this.readAgentHistory = prepareAgentHistory(database);
     this.readLatestScenarioStatuses = prepareLatestScenarioStatuses(database);
     this.flaky = prepareFlakyMarks(database);
+    this.pruning = prepareRunPruning(database);
     this.saveResultTransaction = database.transaction((runId: string, result: ScenarioResult, attempt: number) =>
       this.writeScenarioResult(runId, result, attempt),
     );
@@ -287,6 +307,38 @@ class SqliteStore implements Store {
 
   flakyMarks(suite?: string): FlakyMark[] {
     return this.flaky.list(suite);
+  }
+
+  planPrune(selection: PruneSelection, options: { measure?: boolean } = {}): PrunePlan {
+    return this.pruning.plan(selection, options);
+  }
+
+  removeRuns(runIds: readonly string[], onRemoved?: (runId: string, index: number) => void): number {
+    return this.pruning.remove(runIds, onRemoved);
+  }
+
+  databaseBytes(): number {
+    if (this.database.memory) return 0;
+    return [this.path, `${this.path}-wal`].reduce((sum, file) => {
+      try {
+        return sum + statSync(file).size;
+      } catch {
+        return sum;
+      }
+    }, 0);
+  }
+
+  databasePages(): { total: number; free: number } {
+    const total: unknown = this.database.pragma('page_count', { simple: true });
+    const free: unknown = this.database.pragma('freelist_count', { simple: true });
+    return { total: typeof total === 'number' ? total : 0, free: typeof free === 'number' ? free : 0 };
+  }
+
+  compact(): void {
+    this.database.exec('VACUUM');
+    // VACUUM under WAL writes the new file through the log; TRUNCATE folds it in and empties it,
+    // so the bytes freed show on disk now, not at some later checkpoint.
+    this.database.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   close(): void {

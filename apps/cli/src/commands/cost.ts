@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readReportFile } from '@parley/reports';
 import type { JudgeSpendEntry, RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
 import { Option, type Command } from 'commander';
@@ -32,6 +31,7 @@ export function register(program: Command, context: ProgramContext): void {
 async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
   const { defaultStorePath, openJudgeSpend, openModelSpend, summarizeSpend } = await import('@parley/store');
   const { sinceCutoff } = await import('@parley/production');
+  const { readReportFile } = await import('@parley/reports');
   const since = sinceCutoff(flags.since, context.clock.now());
   const storePath = defaultStorePath(context.cwd);
   const runs: RunSpend[] = [];

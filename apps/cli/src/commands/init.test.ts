@@ -11,7 +11,7 @@ import { systemClock, systemRandom } from '@parley/core';
 import { captureOutput } from '../test-support/capture-output.js';
 import { REPO_ROOT } from '../test-support/example-copy.js';
 import { parleyAsync } from '../test-support/parley-process.js';
-import { initCommand } from './init.js';
+import { initCommand, INIT_AGENT_KINDS } from './init.js';
 import { main } from '../main.js';
 
 async function parley(argv: string[], cwd: string) {
@@ -30,6 +30,11 @@ const FAKE_SCRIPT = {
 };
 
 describe('parley init', () => {
+  it('offers every kind @parley/config can scaffold, in its order', () => {
+    expect([...INIT_AGENT_KINDS]).toEqual([...SCAFFOLD_AGENT_KINDS]);
+  });
+
+
   it('refuses to write .gitignore through a dangling link leading out of its folder (exit 2), creating nothing out there', async () => {
     const project = emptyProject();
     const outside = join(emptyProject(), 'elsewhere', '.gitignore');

@@ -1,22 +1,11 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { displayPath, writeFileAtomically, writeNewFileAtomically, writeTargetOf } from '@parley/core';
 import { Option, type Command } from 'commander';
-import { parse } from 'yaml';
-import {
-  isScaffoldAgentKind,
-  SCAFFOLD_AGENT_KIND_HELP,
-  SCAFFOLD_AGENT_KINDS,
-  SCAFFOLD_GITIGNORE_LINES,
-  scaffoldSuite,
-  scaffoldWorkflow,
-  type JsonSchemaKind,
-  type ScaffoldAgentKind,
-} from '@parley/config';
+import type * as Config from '@parley/config';
+import type { JsonSchemaKind, ScaffoldAgentKind } from '@parley/config';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { PARLEY_PACKAGE_NAME } from '../program/package-info.js';
-import { recordStarterConversation, starterRecordingNote } from './init-recording.js';
 
 export interface InitFlags {
   yes?: boolean;
@@ -28,13 +17,19 @@ export interface InitFlags {
 /** Reads one answer from the person at the terminal; injected by tests. */
 export type Ask = (question: string) => Promise<string>;
 
+/**
+ * The kinds `--agent-kind` offers: @parley/config's SCAFFOLD_AGENT_KINDS (init.test.ts holds the
+ * two equal), written out so that registering the command loads no configuration library.
+ */
+export const INIT_AGENT_KINDS = ['openai', 'openai-responses', 'anthropic', 'openai-compatible', 'http', 'command', 'module'] as const satisfies readonly ScaffoldAgentKind[];
+
 /** Adds `parley init [dir]`: scaffolds a suite that validates and runs; never overwrites a file. */
 export function register(program: Command, context: ProgramContext): void {
   program
     .command('init')
     .description('scaffold a suite that passes offline at once: parley.yaml with one agent, a first scenario and its starter recording, a metric example, .gitignore lines (never overwrites without --force)')
     .argument('[dir]', 'folder of the suite (created when missing)', '.')
-    .addOption(new Option('--agent-kind <kind>', 'the kind of agent to test (asked on a terminal, else openai)').choices([...SCAFFOLD_AGENT_KINDS]))
+    .addOption(new Option('--agent-kind <kind>', 'the kind of agent to test (asked on a terminal, else openai)').choices([...INIT_AGENT_KINDS]))
     .option('-y, --yes', 'ask nothing: take the defaults')
     .option('--github', "also write a GitHub Actions workflow (at the git root) that replays the suite on pull requests")
     .option('--force', 'replace the files a scaffold writes (parley.yaml, the first scenario, the stubs) even when they exist')
@@ -44,11 +39,13 @@ export function register(program: Command, context: ProgramContext): void {
 
 export async function initCommand(dir: string, flags: InitFlags, context: CommandContext, ask?: Ask): Promise<number> {
   const suiteDir = resolve(context.cwd, dir);
-  const agentKind = await chooseAgentKind(flags, context, ask);
+  const config = await import('@parley/config');
+  const agentKind = await chooseAgentKind(flags, context, ask, config);
   const shown = (path: string): string => displayPath(path, context.cwd);
 
   // Another kind over an existing suite would keep parley.yaml and add a stub nothing uses.
-  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'));
+  const { parse } = await import('yaml');
+  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'), parse);
   if (existingKinds !== undefined && !existingKinds.includes(agentKind) && !flags.force) {
     context.output.err(
       `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `a ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
@@ -59,7 +56,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
 
   const projectRoot = findProjectRoot(suiteDir);
   const packageRoot = packageRootFor(suiteDir);
-  const files = scaffoldSuite({
+  const files = config.scaffoldSuite({
     agentKind,
     suiteName: suiteNameFor(suiteDir),
     schemaRef: (kind, folder) => schemaReference(kind, join(suiteDir, folder), packageRoot),
@@ -69,7 +66,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     const gitRoot = findGitRoot(suiteDir);
     const workflowRoot = gitRoot ?? projectRoot;
     if (gitRoot === undefined) workflowNote = `not inside a git repository: the workflow is at ${shown(workflowRoot)}; move .github/ to your repository's root`;
-    const workflow = scaffoldWorkflow({
+    const workflow = config.scaffoldWorkflow({
       projectPath: toPosix(relative(workflowRoot, packageRoot)) || '.',
       suitePath: toPosix(relative(packageRoot, suiteDir)) || '.',
       nodeVersionFile: nodeVersionFile(packageRoot, workflowRoot),
@@ -88,11 +85,13 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     else kept.push(file.path);
   }
   // .parley/ is made where parley runs, usually the project root: the project's .gitignore covers every depth.
-  const gitignore = ensureGitignoreLines(gitignorePath);
+  const gitignore = ensureGitignoreLines(gitignorePath, config);
 
   // The first scenario recorded, so `npx parley run` replays and passes offline at once.
   const recording = join(suiteDir, 'recordings', 'first_conversation.jsonl');
   let recorded: 'written' | 'kept' | string = 'kept';
+  // Loaded here: the scripted responder's HTTP server and child processes cost every command's start-up.
+  const { recordStarterConversation, starterRecordingNote } = await import('./init-recording.js');
   if (!existsSync(recording) || flags.force) {
     try {
       await recordStarterConversation(suiteDir, agentKind);
@@ -106,10 +105,10 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   for (const path of written) lines.push(`  wrote  ${shown(path)}`);
   if (recorded === 'written') lines.push(`  wrote  ${shown(recording)}  (starter recording: ${starterRecordingNote(agentKind)})`);
   if (gitignore === 'written') lines.push(`  wrote  ${shown(gitignorePath)}`);
-  if (gitignore === 'appended') lines.push(`  added  ${SCAFFOLD_GITIGNORE_LINES.join(' ')} to ${shown(gitignorePath)}`);
+  if (gitignore === 'appended') lines.push(`  added  ${config.SCAFFOLD_GITIGNORE_LINES.join(' ')} to ${shown(gitignorePath)}`);
   for (const path of kept) lines.push(`  kept   ${shown(path)} (exists; not overwritten)`);
   if (recorded === 'kept') lines.push(`  kept   ${shown(recording)} (exists; not re-recorded)`);
-  if (gitignore === 'kept') lines.push(`  kept   ${shown(gitignorePath)} (already ignores ${SCAFFOLD_GITIGNORE_LINES.join(' ')})`);
+  if (gitignore === 'kept') lines.push(`  kept   ${shown(gitignorePath)} (already ignores ${config.SCAFFOLD_GITIGNORE_LINES.join(' ')})`);
   if (workflowNote) lines.push(`  note   ${workflowNote}`);
   const toAdd = [join(suiteDir, 'parley.yaml'), ...['scenarios', 'metrics', 'recordings', 'prompts', 'agents'].map((folder) => join(suiteDir, folder))]
     .filter((path) => existsSync(path))
@@ -125,7 +124,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
 }
 
 /** The agent kinds of an existing parley.yaml (undefined when there is none; [] when it has no readable agents). */
-function agentKindsOf(file: string): string[] | undefined {
+function agentKindsOf(file: string, parse: (text: string) => unknown): string[] | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const suite = parse(readFileSync(file, 'utf8')) as { agents?: Record<string, { kind?: unknown }> } | null;
@@ -164,7 +163,12 @@ function replace(path: string, content: string): boolean {
   return true;
 }
 
-async function chooseAgentKind(flags: InitFlags, context: CommandContext, ask: Ask | undefined): Promise<ScaffoldAgentKind> {
+async function chooseAgentKind(
+  flags: InitFlags,
+  context: CommandContext,
+  ask: Ask | undefined,
+  { isScaffoldAgentKind, SCAFFOLD_AGENT_KINDS, SCAFFOLD_AGENT_KIND_HELP }: typeof Config,
+): Promise<ScaffoldAgentKind> {
   if (flags.agentKind !== undefined && isScaffoldAgentKind(flags.agentKind)) return flags.agentKind;
   if (flags.yes || (!context.output.terminal && ask === undefined)) return 'openai';
   const question = [
@@ -182,6 +186,7 @@ async function chooseAgentKind(flags: InitFlags, context: CommandContext, ask: A
 }
 
 async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
   try {
     return await terminal.question(question);
@@ -204,7 +209,7 @@ function writeNew(path: string, content: string): boolean {
 }
 
 /** Adds the lines a suite's .gitignore needs; existing lines and comments are left as they are. */
-function ensureGitignoreLines(named: string): 'written' | 'appended' | 'kept' {
+function ensureGitignoreLines(named: string, { SCAFFOLD_GITIGNORE_LINES }: typeof Config): 'written' | 'appended' | 'kept' {
   // A linked .gitignore is written through only to a regular file in its own folder; a dangling link
   // or one leading elsewhere is refused (exit 2) rather than followed to create a file out there.
   const path = writeTargetOf(named, dirname(named));

@@ -1,11 +1,7 @@
 import { displayPath } from '@parley/core';
-import { judgeSummary } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { gateNotes } from '../output/gate-notes.js';
 import { paint } from '../output/output.js';
-import { renderRunSummary } from '../output/run-summary.js';
-import { renderComparison } from '../output/comparison-table.js';
 
 interface MergeReportsFlags {
   out?: string;
@@ -31,6 +27,11 @@ export function register(program: Command, context: ProgramContext): void {
  */
 async function mergeReportsCommand(paths: string[], flags: MergeReportsFlags, context: CommandContext): Promise<number> {
   const { mergeShardRuns } = await import('@parley/runner');
+  // Loaded here, not with the command: the report libraries are not for every command's start-up.
+  const { judgeSummary } = await import('@parley/reports');
+  const { gateNotes } = await import('../output/gate-notes.js');
+  const { renderRunSummary } = await import('../output/run-summary.js');
+  const { renderComparison } = await import('../output/comparison-table.js');
   const merged = mergeShardRuns(
     {
       paths,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parleyAsync } from '../test-support/parley-process.js';
+import { silentServer } from '../test-support/silent-server.js';
 import { writeSuite, ZURI_SUITE } from '../test-support/zuri-suite.js';
 
 /*
@@ -163,6 +164,23 @@ describe('parley promote (the binary)', () => {
     expect(refused.stderr).toContain('refused the keys (HTTP 401): check LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY');
     for (const output of [promote.stdout, promote.stderr, refused.stdout, refused.stderr]) {
       expect(output).not.toMatch(/sk-lf-test|pk-lf-test/);
+    }
+  });
+
+  it('ends, naming the timeout, when the Langfuse holding the feedback takes the connection and never answers', async () => {
+    const suite = writeSuite(ZURI_SUITE);
+    const work = mkdtempSync(join(tmpdir(), 'parley-promote-cli-'));
+    writeFileSync(join(work, 'logs.jsonl'), lines([SALON]));
+    const hung = await silentServer();
+    try {
+      const env = { ...LANGFUSE_KEYS, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '200', PARLEY_LANGFUSE_TIMEOUT_MS: '1500' };
+      const promote = await parleyAsync(['promote', '--logs', 'logs.jsonl', '--langfuse', hung.url, '--suite', suite], { cwd: work, env });
+      expect(promote.status, promote.stderr).not.toBe(0);
+      expect(promote.stderr).toMatch(/within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\)/);
+      expect(promote.stderr).not.toMatch(/internal error|sk-lf-test|pk-lf-test/);
+      expect(existsSync(join(suite, 'scenarios/from_production'))).toBe(false); // nothing promoted
+    } finally {
+      await hung.close();
     }
   });
 

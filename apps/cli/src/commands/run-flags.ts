@@ -3,7 +3,7 @@ import type { RunMode } from '@parley/core';
 import { parseShard } from '@parley/gate';
 import { Option, type Command } from 'commander';
 import { integerFlag } from '../program/flags.js';
-import { DEFAULT_REPORTER, REPORTER_NAMES } from '../reporters/reporters.js';
+import { DEFAULT_REPORTER, REPORTER_NAMES } from '../reporters/reporter-names.js';
 
 export interface RunFlags {
   mode?: string;

@@ -1,10 +1,6 @@
-import { ConfigError } from '@parley/core';
+import { ConfigError, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { gateNotes } from '../output/gate-notes.js';
-import { runProgress } from '../output/run-progress.js';
-import { chooseReporters } from '../reporters/reporter-choice.js';
-import { exportDestination, sendRun } from './export.js';
 import { addReporterFlags, addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
 export function register(program: Command, context: ProgramContext): void {
@@ -21,6 +17,11 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
+  // Loaded when the command runs, not when it is registered (every `parley --help` registers it).
+  const { chooseReporters } = await import('../reporters/reporter-choice.js');
+  const { runProgress } = await import('../output/run-progress.js');
+  const { gateNotes } = await import('../output/gate-notes.js');
+  const { exportDestination, sendRun } = await import('./export.js');
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
   const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags), flags, context);
@@ -49,6 +50,12 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
     if (warnings && !reporters.some((reporter) => reporter.showsWarnings)) context.output.err(warnings);
     for (const reporter of reporters) await reporter.onRunEnd(outcome);
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    const pruned = outcome.history_pruned;
+    if (pruned?.error !== undefined) context.output.err(`history: the prune after the run failed (${terminalSafe(pruned.error)}); the run is kept, and the next run tries again\n`);
+    else if (pruned !== undefined && pruned.runs > 0) {
+      const more = pruned.deferred > 0 ? `; ${pruned.deferred} more next time, or all now with parley runs prune` : '';
+      context.output.err(`history: removed ${pruned.runs} old run${pruned.runs === 1 ? '' : 's'} of this suite and ${pruned.folders} report folder${pruned.folders === 1 ? '' : 's'} (settings.history${more})\n`);
+    }
     if (destination !== undefined && !outcome.interrupted) {
       const { loadRunForExport } = await import('@parley/telemetry');
       const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });

@@ -1,5 +1,5 @@
 import { ConfigError, terminalSafe } from '@parley/core';
-import { withheldScenarioReason } from '@parley/reports';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { formatOption, integerFlag } from '../program/flags.js';
@@ -19,6 +19,18 @@ export function register(program: Command, context: ProgramContext): void {
     .argument('<run_id>', 'run id or a unique prefix')
     .addOption(formatOption())
     .action(async (id: string, flags: { format?: string }) => context.setExitCode(await runsShowCommand(id, flags, context)));
+  runs
+    .command('prune')
+    .description("removes the suite's runs beyond settings.history (default: its last 200 runs), with their report folders")
+    .argument('[suite]', 'the suite folder (or its parley.yaml)', '.')
+    .option('--dry-run', 'say what would be removed, change nothing')
+    .addOption(formatOption())
+    .action(async (suite: string, flags: PruneFlags) => context.setExitCode(await runsPruneCommand(suite, flags, context)));
+}
+
+interface PruneFlags {
+  dryRun?: boolean;
+  format?: string;
 }
 
 /**
@@ -54,6 +66,7 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
 async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openStore } = await import('@parley/store');
   const { formatRunDetail } = await import('../output/runs-table.js');
+  const { withheldScenarioReason } = await import('@parley/reports');
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);
@@ -69,6 +82,32 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
     }
     // Reasons hold what agents printed: their control characters are shown, not obeyed.
     context.output.out(`${terminalSafe(formatRunDetail(run, results, tableWidth(context)))}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `parley runs prune [SUITE] [--dry-run]`: applies the suite's `settings.history` to the history in
+ * `.parley/parley.db` (docs/file-formats.md, "Run history"). What is kept and why is the store's
+ * business; this prints it.
+ */
+async function runsPruneCommand(suitePath: string, flags: PruneFlags, context: CommandContext): Promise<number> {
+  const { defaultHistoryRetention, defaultStorePath, openStore, pruneHistory } = await import('@parley/store');
+  const { formatPruneOutcome } = await import('../output/prune-summary.js');
+  const { loadSuiteConfig } = await import('@parley/config');
+  const { config } = loadSuiteConfig(resolve(context.cwd, suitePath));
+  const store = openStore(defaultStorePath(context.cwd));
+  try {
+    const outcome = pruneHistory(store, {
+      suite: config.suite,
+      retention: config.settings?.history ?? defaultHistoryRetention,
+      now: context.clock.now(),
+      dryRun: flags.dryRun === true,
+    });
+    if (flags.format === 'json') context.output.out(`${JSON.stringify(outcome, null, 2)}\n`);
+    else context.output.out(`${terminalSafe(formatPruneOutcome(outcome))}\n`);
     return 0;
   } finally {
     store.close();

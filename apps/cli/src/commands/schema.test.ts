@@ -9,6 +9,7 @@ import { fileJsonSchema, JSON_SCHEMA_KINDS, readSchemaDescriptions, type JsonSch
 import { REPO_ROOT } from '../test-support/example-copy.js';
 import { captureOutput } from '../test-support/capture-output.js';
 import { main } from '../main.js';
+import { SCHEMA_KINDS } from './schema.js';
 
 interface AjvError {
   instancePath: string;
@@ -61,6 +62,12 @@ const SCHEMA_LINE = /^# yaml-language-server: \$schema=(\S+)$/m;
 function exampleFiles(): string[] {
   return globSync(['examples/**/*.yaml', 'calibration/*.yaml'], { cwd: REPO_ROOT, ignore: ['**/node_modules/**', '**/fake-llm.yaml'] }).sort();
 }
+
+describe('parley schema <kind>', () => {
+  it('offers exactly the kinds @parley/config has a schema for', () => {
+    expect([...SCHEMA_KINDS].sort()).toEqual(Object.keys(JSON_SCHEMA_KINDS).sort());
+  });
+});
 
 describe('parley schema', () => {
   it('prints the JSON Schema of each file kind: the shipped file, as generated from the zod schemas and docs/file-formats.md', async () => {

@@ -3,9 +3,16 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '@parley/core';
 import { Argument } from 'commander';
-import { JSON_SCHEMA_KINDS, METRIC_NAME_PATTERN, SuiteSchema, readConfigFile, withSuiteMetricNames, type JsonSchemaKind } from '@parley/config';
+import type * as Config from '@parley/config';
+import type { JsonSchemaKind } from '@parley/config';
 import type { ProgramContext } from '../program/command-context.js';
 import { packageSchemasDir } from '../program/package-info.js';
+
+/**
+ * The kinds `parley schema` prints: the keys of @parley/config's JSON_SCHEMA_KINDS (schema.test.ts
+ * holds the two equal), written out so that registering the command builds no zod schema.
+ */
+export const SCHEMA_KINDS = ['suite', 'scenario', 'metric', 'baseline', 'calibration'] as const satisfies readonly JsonSchemaKind[];
 
 interface SchemaFlags {
   suite?: string;
@@ -22,11 +29,11 @@ export function register(program: Command, context: ProgramContext): void {
     .description('print the JSON Schema of a file format, for editors and other tools')
     .addArgument(
       new Argument('<kind>', 'suite (parley.yaml), scenario, metric (metrics/*.yaml), baseline or calibration (human_labelled.yaml)').choices(
-        Object.keys(JSON_SCHEMA_KINDS),
+        SCHEMA_KINDS,
       ),
     )
     .option('--suite <dir>', "complete and check metric names against this suite's metrics/ folder")
-    .action((kind: JsonSchemaKind, flags: SchemaFlags) => {
+    .action(async (kind: JsonSchemaKind, flags: SchemaFlags) => {
       const folder = packageSchemasDir();
       const file = folder === undefined ? undefined : join(folder, `${kind}.schema.json`);
       if (file === undefined || !existsSync(file)) {
@@ -35,7 +42,10 @@ export function register(program: Command, context: ProgramContext): void {
         return;
       }
       let schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      if (flags.suite !== undefined) schema = withSuiteMetricNames(schema, rubricMetricNames(resolve(context.cwd, flags.suite)));
+      if (flags.suite !== undefined) {
+        const config = await import('@parley/config');
+        schema = config.withSuiteMetricNames(schema, rubricMetricNames(resolve(context.cwd, flags.suite), config));
+      }
       context.output.out(`${JSON.stringify(schema, null, 2)}\n`);
       context.setExitCode(0);
     })
@@ -43,7 +53,7 @@ export function register(program: Command, context: ProgramContext): void {
 }
 
 /** The names of a suite's rubric metrics: the stems of its metrics folder's YAML files (a metric's name is its file stem). */
-function rubricMetricNames(suiteDir: string): string[] {
+function rubricMetricNames(suiteDir: string, { readConfigFile, SuiteSchema, METRIC_NAME_PATTERN }: typeof Config): string[] {
   if (!existsSync(join(suiteDir, 'parley.yaml'))) throw new ConfigError({ file: suiteDir, message: 'no parley.yaml in this folder: give the suite folder with --suite' });
   const suite = readConfigFile(join(suiteDir, 'parley.yaml'), SuiteSchema, { format: 'yaml' }).data;
   const folder = resolve(suiteDir, suite?.metrics ?? 'metrics');

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
-import { readReportFile } from '@parley/reports';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
@@ -58,6 +57,7 @@ async function pageIn(path: string, shown: string): Promise<ReportPage> {
   const json = statSync(path).isFile() ? path : join(folder, 'report.json');
   if (!existsSync(json)) throw new ConfigError({ file: folder, message: `no report.html or report.json in ${shown}` });
   const { renderRunHtml } = await import('@parley/html-report');
+  const { readReportFile } = await import('@parley/reports');
   return { html: renderRunHtml(readReportFile(json)), from: json };
 }
 
@@ -65,7 +65,9 @@ async function pageIn(path: string, shown: string): Promise<ReportPage> {
  * Serves `page` at `/` on 127.0.0.1 (every other path is 404) and resolves with the server once it
  * listens. A file is read at each request, so a reload shows a report written since.
  */
-function serveReportPage(page: ReportPage, port: number): Promise<Server> {
+async function serveReportPage(page: ReportPage, port: number): Promise<Server> {
+  // Loaded here, not with the command: importing node:http costs every `parley` start-up tens of ms.
+  const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if ((request.method !== 'GET' && request.method !== 'HEAD') || (path !== '/' && path !== '/report.html')) {

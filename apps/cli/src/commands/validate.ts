@@ -1,5 +1,4 @@
 import { ConfigError, isConfigError, type ConfigIssue, displayPath } from '@parley/core';
-import { missingEnvironmentIssues } from '@parley/config';
 import { EXIT_CONFIG_ERROR } from '@parley/gate';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -29,6 +28,7 @@ async function validateCommand(suiteArgument: string | undefined, flags: Validat
   // JSON owns stdout: problems go into it, not into annotations beside it.
   if (json) context.githubAnnotations = false;
   const { loadSuiteForRun } = await import('@parley/runner');
+  const { missingEnvironmentIssues } = await import('@parley/config');
   const { resolve } = await import('node:path');
   const issuesOf = (issues: readonly ConfigIssue[]) => issues.map((issue) => ({ ...issue, file: displayPath(issue.file, context.cwd) }));
   let suite;

@@ -230,6 +230,13 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [],
   },
+  'runs prune': {
+    examples: [
+      ['parley runs prune --dry-run', "what settings.history would remove from this suite's runs"],
+      ['parley runs prune examples/booking', 'remove them, with their report folders'],
+    ],
+    environment: [],
+  },
 };
 
 /** The path of a command below the program: `runs list`. */

@@ -1,4 +1,4 @@
-import { expectationLocator } from '@parley/config';
+import type { expectationLocator } from '@parley/config';
 import type { ReportResult } from '@parley/reports';
 import type { RunOutcome } from '@parley/runner';
 import { renderGithubAnnotations, type LocateExpectation } from './github-annotations.js';
@@ -10,16 +10,17 @@ export function githubReporter(context: ReporterContext): Reporter {
     name: 'github',
     ownsStdout: false,
     showsWarnings: true,
-    onRunEnd(outcome) {
+    async onRunEnd(outcome) {
       const workspace = context.env.GITHUB_WORKSPACE;
-      context.forPeople(renderGithubAnnotations(outcome.report, expectationPlaces(outcome), { cwd: context.cwd, ...(workspace ? { workspace } : {}) }));
+      // Loaded when used: the suite's schemas and YAML parser are not for every command's start-up.
+      const { expectationLocator } = await import('@parley/config');
+      context.forPeople(renderGithubAnnotations(outcome.report, expectationPlaces(outcome, expectationLocator()), { cwd: context.cwd, ...(workspace ? { workspace } : {}) }));
     },
   };
 }
 
 /** Finds a failing expectation in the suite's files, parsing only the files of failing scenarios. */
-function expectationPlaces(outcome: RunOutcome): LocateExpectation {
-  const locate = expectationLocator();
+function expectationPlaces(outcome: RunOutcome, locate: ReturnType<typeof expectationLocator>): LocateExpectation {
   const files = new Map(outcome.suite.scenarios.map((scenario) => [scenario.data.id, scenario.file]));
   return (result: ReportResult, metricIndex: number | undefined) => {
     const scenarioFile = files.get(result.scenario_id);

@@ -1,7 +1,8 @@
 import { ConfigError } from '@parley/core';
 import type { Output } from '../output/output.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { DEFAULT_REPORTER, REPORTER_NAMES, REPORTERS, type ReporterName } from './reporters.js';
+import { DEFAULT_REPORTER, REPORTER_NAMES, type ReporterName } from './reporter-names.js';
+import { REPORTERS } from './reporters.js';
 
 export interface ReporterChoice {
   reporters: Reporter[];

@@ -37,6 +37,13 @@ const DISK_FULL = 'apps/cli/src/disk-full.test.ts';
 const FUZZ = 'apps/cli/src/bad-input-fuzz.test.ts';
 
 const LOG_FUZZ = 'apps/cli/src/production-log-fuzz.test.ts';
+const PATH_CASES = 'apps/cli/src/path-cases.test.ts';
+const CONNECT_TIMEOUT = 'libs/providers/src/connect-timeout.test.ts';
+/** The walk of every command over the path cases (item 12), as a cell names it. */
+const WALKED: TestRef = { file: PATH_CASES, title: 'every command over the path cases' };
+/** What the walk shows of `parameters`. */
+const walked = (parameters: string): string =>
+  `${parameters} walked with every other command over the path cases (a file where a folder must be, a path through a file, a 300-character name, a read-only file system): exit 2 with one line naming the path and what to do, never "internal error"`;
 const LOG_LINES = 'libs/production/src/log-lines.test.ts';
 
 const notNetworked = (command: string): MatrixCell => ({ status: 'n/a', what: `${command} makes no network call` });
@@ -57,10 +64,12 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       timeouts: {
         status: 'holds',
-        what: 'every provider call has a deadline (`timeout_ms`, default 60 s) that names itself; a scenario has `settings.scenario_timeout_ms`',
+        what: 'every provider call has a deadline (`timeout_ms`, default 60 s) and a connect timeout (`PARLEY_CONNECT_TIMEOUT_MS`, default 10 s), each named when it fires; a scenario has `settings.scenario_timeout_ms`',
         tests: [
           { file: 'libs/providers/src/timeout-provider.test.ts', title: '' },
           { file: 'apps/cli/src/module-agent-faults.test.ts', title: 'turns a hang' },
+          { file: CONNECT_TIMEOUT, title: 'a host that never takes the connection fails after PARLEY_CONNECT_TIMEOUT_MS' },
+          { file: CONNECT_TIMEOUT, title: 'a host that takes the connection and never answers' },
         ],
       },
       'bad input': {
@@ -78,8 +87,8 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       paths: {
         status: 'holds',
-        what: '`--out` a file, read-only folders, a FIFO recording, a folder another run holds: exit 2, one line',
-        tests: [{ file: RUN_PATHS, title: 'refuses an --out that is an existing file' }],
+        what: `\`--out\` a file, read-only folders, a FIFO recording, a folder another run holds: exit 2, one line; ${walked('`--out`, `--baseline`, `--export-baseline` and the suite')}`,
+        tests: [{ file: RUN_PATHS, title: 'refuses an --out that is an existing file' }, WALKED],
       },
     },
   },
@@ -119,8 +128,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       timeouts: {
         status: 'holds',
-        what: 'the judges call providers through the same deadline as a run',
-        tests: [{ file: 'libs/providers/src/timeout-provider.test.ts', title: '' }],
+        what: 'the judges call providers through the same deadline and connect timeout as a run',
+        tests: [
+          { file: 'libs/providers/src/timeout-provider.test.ts', title: '' },
+          { file: CONNECT_TIMEOUT, title: 'a host that never takes the connection fails after PARLEY_CONNECT_TIMEOUT_MS' },
+        ],
       },
       'bad input': {
         status: 'holds',
@@ -128,7 +140,7 @@ export const FAULT_MATRIX: MatrixRow[] = [
         tests: [{ file: 'apps/cli/src/commands/calibrate.test.ts', title: 'exits 2 with file:line:column for a bad rating' }],
       },
       'full disk': unchecked('not tried on a full disk yet'),
-      paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
+      paths: { status: 'holds', what: walked('`--dir`, `--suite`'), tests: [WALKED] },
     },
   },
   {
@@ -146,7 +158,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: '`import` on a full disk: the set is imported whole or not at all, exit 2',
         tests: [{ file: DISK_FULL, title: 'parley calibrate import' }],
       },
-      paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
+      paths: {
+        status: 'holds',
+        what: `the set file, ${walked('`--dir`, `--suite`')}; another machine's lock on the set: after its bounded wait (15 s) exit 2 naming the holder and what to do`,
+        tests: [WALKED, { file: PATH_CASES, title: 'calibrate import waits its bounded time, then says who holds the lock' }],
+      },
     },
   },
   {
@@ -167,7 +183,7 @@ export const FAULT_MATRIX: MatrixRow[] = [
         tests: [{ file: 'apps/cli/src/commands/export.test.ts', title: 'exits 2 with one clear line when Langfuse refuses the keys' }],
       },
       'full disk': { status: 'n/a', what: 'writes nothing but the export state in the run history (see `run`)' },
-      paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
+      paths: { status: 'holds', what: walked('`--suite`'), tests: [WALKED] },
     },
   },
   {
@@ -183,8 +199,12 @@ export const FAULT_MATRIX: MatrixRow[] = [
       },
       timeouts: {
         status: 'holds',
-        what: 'a Langfuse that takes the connection and never answers: the connect timeout fires, named',
-        tests: [{ file: 'apps/cli/src/commands/monitor-langfuse.test.ts', title: '' }],
+        what: 'a Langfuse that takes the connection and never answers: the connect timeout fires, named; judge calls and `--batch` submit and poll have the provider connect timeout (`PARLEY_CONNECT_TIMEOUT_MS`) and the call timeout, named. A batch is polled once per run (never waited for), so a run holds no longer than its calls\' timeouts',
+        tests: [
+          { file: 'apps/cli/src/commands/monitor-langfuse.test.ts', title: '' },
+          { file: CONNECT_TIMEOUT, title: 'batch judging: submitting to and polling a host that never takes the connection' },
+          { file: CONNECT_TIMEOUT, title: 'batch judging: a poll the host never answers ends after the call timeout' },
+        ],
       },
       'bad input': {
         status: 'holds',
@@ -195,21 +215,33 @@ export const FAULT_MATRIX: MatrixRow[] = [
         ],
       },
       'full disk': unchecked('not tried on a full disk yet'),
-      paths: unchecked('`--logs` on a FIFO, a folder or a device is refused at once (item 5, tested in monitor.test.ts); the other path cases are item 12'),
+      paths: {
+        status: 'holds',
+        what: `\`--logs\` on a FIFO, a folder or a device is refused at once; ${walked('`--logs`, `--suite`')}`,
+        tests: [WALKED],
+      },
     },
   },
   {
     command: 'promote',
     cells: {
       signals: { status: 'n/a', what: 'pays for nothing; ends as any process does' },
-      timeouts: unchecked('reads feedback through the Langfuse client (its timeouts); not tried against a server that never answers'),
+      timeouts: {
+        status: 'holds',
+        what: 'feedback read from Langfuse (`--langfuse`) has its connect and total timeouts: a server that takes the connection and never answers ends the command with the timeout named, nothing promoted',
+        tests: [{ file: 'apps/cli/src/commands/promote.test.ts', title: 'ends, naming the timeout, when the Langfuse holding the feedback' }],
+      },
       'bad input': {
         status: 'holds',
         what: 'the log and feedback read as bounded lines of UTF-8 (invalid bytes refused with file:line:column, never written into a scenario); damaged files: exit 2 with file:line',
         tests: [{ file: LOG_FUZZ, title: 'monitor, promote and canary compare exit 2' }],
       },
-      'full disk': unchecked('new recordings and scenarios are written whole or not at all (write, fsync, link), but promote is not tried on a real full disk yet'),
-      paths: unchecked('a file as `--out` (issue 24, item 12); symlinks (item 15)'),
+      'full disk': {
+        status: 'holds',
+        what: 'at every fill level of a real tmpfs the promoted scenario and its recording are whole or absent, never empty or cut; earlier files unchanged; exit 0 or 2 `disk full`',
+        tests: [{ file: DISK_FULL, title: 'parley promote: a full disk leaves the promoted scenario and its recording whole or absent' }],
+      },
+      paths: { status: 'holds', what: walked('`--logs`, `--feedback`, `--out`, `--suite`'), tests: [WALKED] },
     },
   },
   {
@@ -227,7 +259,7 @@ export const FAULT_MATRIX: MatrixRow[] = [
         ],
       },
       'full disk': unchecked('not tried on a full disk yet'),
-      paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
+      paths: { status: 'holds', what: `\`compare\`'s ${walked('`--logs`, `--feedback`, `--suite`')}`, tests: [WALKED] },
     },
   },
   {
@@ -236,19 +268,26 @@ export const FAULT_MATRIX: MatrixRow[] = [
       signals: { status: 'n/a', what: 'pays for nothing (`generate` pays for one call per scenario and writes each whole)' },
       timeouts: {
         status: 'holds',
-        what: '`generate` calls providers through the same deadline as a run',
+        what: '`generate` calls providers through the same deadline and connect timeout as a run',
         tests: [{ file: 'libs/providers/src/timeout-provider.test.ts', title: '' }],
       },
-      'bad input': unchecked('not fuzzed yet'),
+      'bad input': {
+        status: 'holds',
+        what: '`generate --from-dataset` on a damaged conversation log (invalid UTF-8, deep nesting, control characters, cut in half): exit 2 with file:line, nothing written (the log reader is fuzzed with the others); `init` reads no file. The SGD JSON form of a dataset is not fuzzed',
+        tests: [{ file: LOG_FUZZ, title: 'generate --from-dataset exits 2 with file:line on the same damaged logs' }],
+      },
       'full disk': {
-        status: 'open',
-        what: '`init`: each new file whole or absent at every fill level, exit 2 `disk full: nothing was changed`; `generate` writes its scenarios the same way but is not tried on a real full disk yet',
-        tests: [{ file: DISK_FULL, title: 'parley init: a full disk leaves each new file whole or absent' }],
+        status: 'holds',
+        what: 'each new file (`init`\'s scaffold, `generate`\'s drafted scenarios) whole or absent at every fill level of a real tmpfs, never empty or cut; exit 0 or 2 `disk full`',
+        tests: [
+          { file: DISK_FULL, title: 'parley init: a full disk leaves each new file whole or absent' },
+          { file: DISK_FULL, title: 'parley generate: a full disk leaves each drafted scenario whole or absent' },
+        ],
       },
       paths: {
-        status: 'open',
-        what: '`.gitignore` through a dangling link or one leading out of its folder: exit 2 before anything is written; a link to a file in the folder is written through. Open: a file as the target, a 300-character name (issue 24, item 12)',
-        tests: [{ file: 'apps/cli/src/commands/init.test.ts', title: 'refuses to write .gitignore through a dangling link' }],
+        status: 'holds',
+        what: `\`.gitignore\` through a dangling link or one leading out of its folder: exit 2 before anything is written; a link to a file in the folder is written through; \`init\`'s folder and \`generate\`'s ${walked('`--out`, `--suite`, `--from-dataset`')}`,
+        tests: [{ file: 'apps/cli/src/commands/init.test.ts', title: 'refuses to write .gitignore through a dangling link' }, WALKED],
       },
     },
   },
@@ -275,9 +314,38 @@ export const FAULT_MATRIX: MatrixRow[] = [
     cells: {
       signals: { status: 'n/a', what: 'read the run history only' },
       timeouts: notNetworked('these commands'),
-      'bad input': unchecked('`runs list` on a file that is not a database says "internal error" (issue 24, item 12)'),
+      'bad input': {
+        status: 'holds',
+        what: 'a `.parley/parley.db` that is not a database (or is damaged): exit 2, `cannot open … as a Parley database: file is not a database; move it aside (the run history then starts afresh) and run again`',
+        tests: [{ file: PATH_CASES, title: 'each command either does not need the history (exit 0) or says it is not a Parley database' }],
+      },
       'full disk': { status: 'n/a', what: 'write nothing' },
-      paths: unchecked('not walked over the path cases yet (issue 24, item 12)'),
+      paths: { status: 'holds', what: `report folders and files, ${walked('`--suite`')}`, tests: [WALKED] },
+    },
+  },
+  {
+    command: 'runs prune',
+    cells: {
+      signals: {
+        status: 'holds',
+        what: 'the removed runs\' rows go in one transaction: a prune killed half-way (even SIGKILL) leaves the history whole and consistent; report folders are deleted only after the commit',
+        tests: [{ file: 'libs/store/src/run-history/prune-history.test.ts', title: 'a prune killed (SIGKILL) half-way through its transaction' }],
+      },
+      timeouts: notNetworked('runs prune'),
+      'bad input': {
+        status: 'holds',
+        what: 'a bad `settings.history` (or any parley.yaml error) is exit 2 naming file:line:column, and nothing is removed',
+        tests: [{ file: 'apps/cli/src/commands/runs-prune.test.ts', title: 'a parley.yaml with a bad history setting is a configuration error' }],
+      },
+      'full disk': {
+        status: 'limit',
+        what: 'deleting needs no room, but the VACUUM after a large prune needs room for a copy of what is kept: when it fails the prune stays committed, the file keeps its size, the output says why, and the next prune tries again (not tried on a full disk)',
+      },
+      paths: {
+        status: 'holds',
+        what: 'only real folders inside `.parley/` are deleted: a `--out` folder elsewhere, a symbolic link, or a folder reached through a link out of `.parley/` is left and named; links inside a deleted folder are not followed',
+        tests: [{ file: 'libs/store/src/run-history/prune-history.test.ts', title: 'deletes only real folders under .parley/' }],
+      },
     },
   },
 ];

@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { manualClock, seededRandom, type ScenarioResult } from '@parley/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../main.js';
+import { captureOutput } from '../test-support/capture-output.js';
+import { copySuite, recordedGateSuite, writeSuite } from '../test-support/gate-suite.js';
+import { parleyAsync } from '../test-support/parley-process.js';
+
+// Loaded as the commands load it (lazily): the CLI's startup never pulls in SQLite.
+const { defaultStorePath, openStore } = await import('@parley/store');
+
+const dayMs = 86_400_000;
+const firstDay = Date.parse('2026-03-01T08:00:00.000Z');
+
+function result(scenarioId: string): ScenarioResult {
+  return {
+    scenario_id: scenarioId,
+    agent: 'greeter',
+    gate: 'blocking',
+    tags: [],
+    metadata_only: false,
+    status: 'pass',
+    reason: 'all expectations met',
+    metrics: [{ metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: true, reason: 'Karibu present' }],
+    transcript: { turns: [{ role: 'user', content: 'hello there', turn: 1 }, { role: 'assistant', content: 'Karibu!', turn: 1 }], ended_by: 'max_turns' },
+    cost: { input_tokens: 10, output_tokens: 3, usd: 0, calls: 1 },
+  };
+}
+
+/**
+ * Writes `count` finished runs of `suite` into the project's history through the store's own
+ * API, one a day from 2026-03-01 (or as `timing` says), each with two results and a report folder
+ * under .parley/runs.
+ */
+function seedHistory(project: string, suite: string, count: number, timing: { from: number; stepMs: number } = { from: firstDay, stepMs: dayMs }): string[] {
+  const store = openStore(defaultStorePath(project));
+  const ids: string[] = [];
+  try {
+    for (let index = 0; index < count; index += 1) {
+      const id = `seeded-${String(index).padStart(4, '0')}`;
+      const outDir = join(project, '.parley', 'runs', id);
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(join(outDir, 'report.json'), `{"run_id":"${id}"}\n`);
+      const started = new Date(timing.from + index * timing.stepMs).toISOString();
+      store.createRun({ id, suite, mode: 'replay', started_at: started, parley_version: '0.1.0', options: { mode: 'replay' }, out_dir: outDir });
+      store.saveScenarioResults(id, [result('greeting'), result('smalltalk')]);
+      store.finishRun(id, { status: 'pass', exit_code: 0, finished_at: started, duration_ms: 1000, cost: { input_tokens: 20, output_tokens: 6, usd: 0, calls: 2 }, counts: { pass: 2, fail: 0, warn: 0, flaky: 0, error: 0, skipped: 0 } });
+      ids.push(id);
+    }
+  } finally {
+    store.close();
+  }
+  return ids;
+}
+
+function runIdsOf(project: string, suite: string): string[] {
+  const store = openStore(defaultStorePath(project));
+  try {
+    return store.listRuns({ suite }).map((run) => run.id);
+  } finally {
+    store.close();
+  }
+}
+
+function readRun(project: string, id: string) {
+  const store = openStore(defaultStorePath(project));
+  try {
+    const run = store.getRun(id);
+    if (run === undefined) throw new Error(`no run ${id}`);
+    return run;
+  } finally {
+    store.close();
+  }
+}
+
+function hashOfFiles(...files: string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) if (existsSync(file)) hash.update(file).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+async function parleyAt(cwd: string, argv: string[], now: Date) {
+  const output = captureOutput();
+  const code = await main(argv, { cwd, env: {}, output, clock: manualClock(now), random: seededRandom(7) });
+  return { code, stdout: output.stdout(), stderr: output.stderr() };
+}
+
+describe('parley runs prune', () => {
+  it('keeps the last 200 runs by default: 205 runs lose the 5 oldest and their report folders; --dry-run changes nothing', async () => {
+    const project = writeSuite({ 'parley.yaml': 'suite: tiny\nagents:\n  a: { kind: openai, model: gpt-4.1-mini }\n' });
+    const ids = seedHistory(project, 'tiny', 205);
+    const database = defaultStorePath(project);
+    const before = hashOfFiles(database, `${database}-wal`);
+
+    const dry = await parleyAt(project, ['runs', 'prune', '--dry-run'], new Date(firstDay + 300 * dayMs));
+    expect(dry).toMatchObject({ code: 0, stderr: '' });
+    expect(dry.stdout).toContain('suite tiny: would remove 5 runs of 205 (10 scenario results');
+    expect(dry.stdout).toContain('and 5 report folders');
+    expect(dry.stdout).toContain('nothing was changed (--dry-run)');
+    expect(hashOfFiles(database, `${database}-wal`)).toBe(before);
+    expect(runIdsOf(project, 'tiny')).toHaveLength(205);
+
+    const pruned = await parleyAt(project, ['runs', 'prune'], new Date(firstDay + 300 * dayMs));
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toContain('suite tiny: removed 5 runs of 205');
+    expect(pruned.stdout).toMatch(/database [\d.]+ \w+ → [\d.]+ \w+/);
+    const kept = runIdsOf(project, 'tiny');
+    expect(kept).toHaveLength(200);
+    expect(kept.at(-1)).toBe(ids[5]);
+    expect(existsSync(join(project, '.parley', 'runs', ids[4]!))).toBe(false);
+    expect(existsSync(join(project, '.parley', 'runs', ids[5]!))).toBe(true);
+
+    const again = await parleyAt(project, ['runs', 'prune', '--format', 'json'], new Date(firstDay + 300 * dayMs));
+    expect(JSON.parse(again.stdout)).toMatchObject({ suite: 'tiny', total: 200, runs: [], dry_run: false });
+  });
+
+  it('keep_days counts back from the clock: a run 31 days old goes, one 29 days old stays', async () => {
+    const project = writeSuite({ 'parley.yaml': 'suite: tiny\nagents:\n  a: { kind: openai, model: gpt-4.1-mini }\nsettings:\n  history: { keep_days: 30 }\n' });
+    const ids = seedHistory(project, 'tiny', 40);
+    // The newest seeded run (day 39) started 0 days ago; day 9 is 30 days old plus a minute.
+    const now = new Date(firstDay + 39 * dayMs + 60_000);
+    const pruned = await parleyAt(project, ['runs', 'prune'], now);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toContain('removed 10 runs of 40');
+    expect(runIdsOf(project, 'tiny')).toEqual(ids.slice(10).reverse());
+  });
+
+  it('a parley.yaml with a bad history setting is a configuration error (exit 2) naming file:line:column; nothing is removed', async () => {
+    const project = writeSuite({ 'parley.yaml': 'suite: tiny\nagents:\n  a: { kind: openai, model: gpt-4.1-mini }\nsettings:\n  history: { keep_runs: 0 }\n' });
+    seedHistory(project, 'tiny', 3);
+    const pruned = await parleyAt(project, ['runs', 'prune'], new Date(firstDay));
+    expect(pruned.code).toBe(2);
+    expect(pruned.stderr).toMatch(/parley\.yaml:5:\d+/);
+    expect(runIdsOf(project, 'tiny')).toHaveLength(3);
+  });
+});
+
+describe('the prune after each parley run (real binary, replay)', () => {
+  let recorded: string;
+  beforeAll(async () => {
+    recorded = await recordedGateSuite();
+  }, 120_000);
+  afterAll(() => rmSync(recorded, { recursive: true, force: true }));
+
+  it('keeps settings.history.keep_runs runs, the new one among them, and the run that wrote the baseline', async () => {
+    const project = copySuite(recorded);
+    writeFileSync(join(project, 'parley.yaml'), `${readFileSync(join(project, 'parley.yaml'), 'utf8')}  history: { keep_runs: 3 }\n`);
+    rmSync(join(project, '.parley'), { recursive: true, force: true });
+
+    const baselineRun = await parleyAsync(['run', '.', '--export-baseline', 'baselines/main.json'], { cwd: project });
+    expect([0, 1], baselineRun.stderr).toContain(baselineRun.status);
+    const [baselineRunId] = runIdsOf(project, 'gate_demo');
+    const baselineStarted = Date.parse(readRun(project, baselineRunId!).started_at);
+    // Five later runs (a millisecond apart, after the baseline's run and before the next one),
+    // written through the store, push the baseline's run out of the last three.
+    const seeded = seedHistory(project, 'gate_demo', 5, { from: baselineStarted + 1, stepMs: 1 });
+    expect(runIdsOf(project, 'gate_demo')).toHaveLength(6);
+
+    const run = await parleyAsync(['run', '.'], { cwd: project });
+    expect([0, 1]).toContain(run.status);
+    expect(run.stderr).toContain('history: removed 3 old runs of this suite and 3 report folders (settings.history)');
+    const kept = runIdsOf(project, 'gate_demo');
+    // The new run, the two newest seeded ones, and the baseline's run (kept outside the limit).
+    expect(kept).toHaveLength(4);
+    expect(kept).toContain(baselineRunId);
+    expect(kept).toEqual(expect.arrayContaining([seeded[4], seeded[3]]));
+    expect(kept).not.toContain(seeded[0]);
+    expect(existsSync(join(project, '.parley', 'runs', seeded[0]!))).toBe(false);
+    expect(existsSync(join(project, 'baselines', 'main.json'))).toBe(true);
+  });
+});

@@ -1,0 +1,158 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * How much of a suite's run history to keep (`settings.history` in parley.yaml, docs/file-formats.md).
+ * A run outside either limit is removed unless something still needs it (see {@link PrunePlan}).
+ */
+export interface HistoryRetention {
+  /** Keep the newest N runs of the suite. */
+  keep_runs?: number;
+  /** Keep the runs that started within the last D days. */
+  keep_days?: number;
+}
+
+/** What a suite keeps when parley.yaml says nothing: its last 200 runs. */
+export const defaultHistoryRetention: Readonly<HistoryRetention> = Object.freeze({ keep_runs: 200 });
+
+const dayMs = 86_400_000;
+
+export interface PruneSelection {
+  suite: string;
+  retention: HistoryRetention;
+  /** The time `keep_days` counts back from. */
+  now: Date;
+}
+
+/** A run the retention removes. */
+export interface PrunedRun {
+  id: string;
+  started_at: string;
+  out_dir: string;
+  /** Its stored results, repetitions included. */
+  results: number;
+  /** About how many bytes its rows hold (transcripts, sessions, reasons, scores). */
+  row_bytes: number;
+}
+
+/** A run outside the limits that is kept anyway, and why. */
+export interface ProtectedRun {
+  id: string;
+  /** `baseline`: the newest run that wrote this baseline file; `unfinished`: still running, or stopped without an end. */
+  reason: 'baseline' | 'unfinished';
+  /** The baseline file as the run was given it (`--export-baseline`). */
+  baseline?: string;
+}
+
+export interface PrunePlan {
+  suite: string;
+  /** Runs of the suite in the history before the prune. */
+  total: number;
+  remove: PrunedRun[];
+  protected: ProtectedRun[];
+}
+
+interface RankedRun {
+  id: string;
+  started_at: string;
+  out_dir: string;
+  status: string | null;
+  options_json: string;
+  rank: number;
+}
+
+/**
+ * Which runs of a suite a retention removes, and the removal itself (one transaction). The judge
+ * verdict cache, calibration sessions, flaky marks and monitor state are other tables with no
+ * link to a run that removes them: a prune never touches them. A run's scenario results, metric
+ * scores, judge agreement and model spend go with it (foreign keys `ON DELETE CASCADE`).
+ */
+export function prepareRunPruning(database: Database.Database) {
+  const ranked = database.prepare<[string], RankedRun>(`
+    SELECT id, started_at, out_dir, status, options_json,
+      ROW_NUMBER() OVER (ORDER BY started_at DESC, rowid DESC) AS rank
+    FROM runs WHERE suite = ? ORDER BY started_at DESC, rowid DESC`);
+  const rowsOfRun = database.prepare<[string], { results: number; row_bytes: number | null }>(`
+    SELECT count(*) AS results,
+      sum(coalesce(length(transcript_json), 0) + coalesce(length(session_json), 0) + length(reason)
+        + coalesce(length(error_json), 0) + length(tags_json)) AS row_bytes
+    FROM scenario_results WHERE run_id = ?`);
+  // Walks the run's results and looks up each one's scores by the metric index (as the store reads them).
+  const metricBytesOfRun = database.prepare<[string], { bytes: number | null }>(`
+    SELECT sum(length(m.reason) + coalesce(length(m.details_json), 0) + length(m.metric) + length(m.version)) AS bytes
+    FROM scenario_results AS s
+    JOIN metric_scores AS m ON m.scenario_id = s.scenario_id AND m.run_id = s.run_id AND m.attempt = s.attempt
+    WHERE s.run_id = ?`);
+  const deleteRun = database.prepare<[string]>(`DELETE FROM runs WHERE id = ?`);
+
+  function plan(selection: PruneSelection, options: { measure?: boolean } = {}): PrunePlan {
+    const { keep_runs: keepRuns, keep_days: keepDays } = selection.retention;
+    const cutoff = keepDays === undefined ? undefined : new Date(selection.now.getTime() - keepDays * dayMs).toISOString();
+    const runs = ranked.all(selection.suite);
+    const baselineRuns = newestBaselineWriters(runs);
+    const remove: PrunedRun[] = [];
+    const kept: ProtectedRun[] = [];
+    for (const run of runs) {
+      const tooMany = keepRuns !== undefined && run.rank > keepRuns;
+      const tooOld = cutoff !== undefined && run.started_at < cutoff;
+      if (!tooMany && !tooOld) continue;
+      if (run.status === null) {
+        kept.push({ id: run.id, reason: 'unfinished' });
+        continue;
+      }
+      const baseline = baselineRuns.get(run.id);
+      if (baseline !== undefined) {
+        kept.push({ id: run.id, reason: 'baseline', baseline });
+        continue;
+      }
+      remove.push({ id: run.id, started_at: run.started_at, out_dir: run.out_dir, ...(options.measure === false ? { results: 0, row_bytes: 0 } : measureRun(run.id)) });
+    }
+    return { suite: selection.suite, total: runs.length, remove, protected: kept };
+  }
+
+  function measureRun(runId: string): { results: number; row_bytes: number } {
+    const rows = rowsOfRun.get(runId);
+    const bytes = (rows?.row_bytes ?? 0) + (metricBytesOfRun.get(runId)?.bytes ?? 0);
+    return { results: rows?.results ?? 0, row_bytes: bytes };
+  }
+
+  /**
+   * Deletes the runs with every row that belongs to them, all in one transaction: a prune that is
+   * stopped half-way (even by SIGKILL) leaves the history as it was. `onRemoved` is told each run
+   * as its rows go (inside the transaction).
+   */
+  const remove = database.transaction((runIds: readonly string[], onRemoved?: (runId: string, index: number) => void) => {
+    let removed = 0;
+    runIds.forEach((runId, index) => {
+      removed += deleteRun.run(runId).changes;
+      onRemoved?.(runId, index);
+    });
+    return removed;
+  });
+
+  return { plan, remove: (runIds: readonly string[], onRemoved?: (runId: string, index: number) => void): number => remove.immediate(runIds, onRemoved) };
+}
+
+/**
+ * The runs a baseline file came from: for each file a finished run of the suite wrote
+ * (`--export-baseline FILE`, stored in the run's options), the newest such run. An interrupted run
+ * writes no baseline and does not count.
+ */
+function newestBaselineWriters(runs: readonly RankedRun[]): Map<string, string> {
+  const writers = new Map<string, string>();
+  const files = new Set<string>();
+  for (const run of runs) {
+    if (run.status === null || run.status === 'interrupted' || !run.options_json.includes('"export_baseline"')) continue;
+    const file = exportedBaseline(run.options_json);
+    if (file === undefined || files.has(file)) continue;
+    files.add(file);
+    writers.set(run.id, file);
+  }
+  return writers;
+}
+
+function exportedBaseline(optionsJson: string): string | undefined {
+  const options: unknown = JSON.parse(optionsJson);
+  if (typeof options !== 'object' || options === null) return undefined;
+  const file = (options as { export_baseline?: unknown }).export_baseline;
+  return typeof file === 'string' ? file : undefined;
+}

@@ -13,7 +13,7 @@ import { useNavigation } from '../navigation.js';
 import { wrapText } from '../rate/wrap-text.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
-import { fit } from '../triage/styled-lines.js';
+import { fit, fitCaseId } from '../triage/styled-lines.js';
 import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useServices } from '../tui-context.js';
@@ -136,7 +136,7 @@ export function RunScreen({ runId }: { runId: string }) {
                   <Text color={theme.status(result.status)} bold={result.status === 'fail' || result.status === 'error'}>
                     {fit(statusText, COLUMNS.status)}
                   </Text>{' '}
-                  {fit(result.scenario_id, COLUMNS.scenario)} {fit(result.agent, COLUMNS.agent)}{' '}
+                  {fitCaseId(result.scenario_id, COLUMNS.scenario)} {fit(result.agent, COLUMNS.agent)}{' '}
                   {oneLine(`${marked ? '[marked flaky] ' : ''}${result.reason}`, Math.max(1, reasonWidth))}
                 </ListRow>
               );

@@ -56,3 +56,42 @@ describe('a full disk under the run history', () => {
     expect((await parleyIn(suite, ['runs', 'list', '--format', 'json'])).stdout).toBe(listed.stdout);
   });
 });
+
+describe('parley monitor on a full disk under the run history', () => {
+  it('says "disk full" and exits 2 before any judge call; the history keeps its data', async () => {
+    const { startFakeLlm } = await import('@parley/fake-llm');
+    const { MONITORED_SUITE, writeMonitorLog } = await import('./test-support/monitored-suite.js');
+    const { writeSuite } = await import('./test-support/zuri-suite.js');
+    const { parleyAsync } = await import('./test-support/parley-process.js');
+    const llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 40 } } } });
+    try {
+      const suite = writeSuite(MONITORED_SUITE);
+      const disk = mountSmallDisk(4096);
+      disks.push(disk);
+      const parleyDir = join(suite, '.parley');
+      mkdirSync(parleyDir);
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('mount', ['--bind', disk.dir, parleyDir]);
+      disks.push({ unmount: () => execFileSync('umount', [parleyDir]) });
+      const env = { OPENAI_API_KEY: 'sk-test-monitor-full-0123', OPENAI_BASE_URL: llm.openaiBaseUrl };
+
+      writeMonitorLog(suite, 'first', 200);
+      const first = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--format', 'json'], { cwd: suite, env });
+      expect(first.status, first.stderr).toBe(0);
+      const before = snapshotFiles(parleyDir);
+
+      writeMonitorLog(suite, 'second', 200);
+      const callsBefore = llm.requests.length;
+      fillDisk(parleyDir, 0);
+      const full = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--format', 'json'], { cwd: suite, env });
+      fillDisk(parleyDir, Number.MAX_SAFE_INTEGER);
+      expect(full.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(full.status, full.stderr).toBe(2);
+      expect(full.stderr).toMatch(/disk full/);
+      expect(damagedFiles(before, parleyDir), 'the history keeps its data').toEqual([]);
+      expect(llm.requests.length - callsBefore, 'the history is opened before any judge call: nothing is paid for').toBe(0);
+    } finally {
+      await llm.close();
+    }
+  });
+});

@@ -214,7 +214,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
           { file: LOG_LINES, title: '' },
         ],
       },
-      'full disk': unchecked('not tried on a full disk yet'),
+      'full disk': {
+        status: 'holds',
+        what: 'a full disk under `.parley/parley.db`: exit 2 `disk full` before any judge call (nothing paid for), the history keeps its data. Not tried: a disk that fills up while judging',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'says "disk full" and exits 2 before any judge call' }],
+      },
       paths: {
         status: 'holds',
         what: `\`--logs\` on a FIFO, a folder or a device is refused at once; ${walked('`--logs`, `--suite`')}`,

@@ -222,6 +222,12 @@ describe('pruneHistory', () => {
     expect(outcome.database.bytes_after).toBeGreaterThanOrEqual(outcome.database.bytes_before);
   });
 
+  it('keeps the runs it is told to keep whatever their age (a resumed run that just finished)', () => {
+    addRuns(10);
+    pruneHistory(store, { suite: SUITE, retention: { keep_days: 3 }, now: new Date(start + 10 * dayMs), keep: [runId(0)] });
+    expect(runIds()).toEqual([runId(9), runId(8), runId(7), runId(0)]);
+  });
+
   it('a bounded prune removes the oldest runs first and leaves the rest for next time', () => {
     addRuns(30);
     const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 10 }, now: new Date(start + 30 * dayMs), maxRuns: 5 });

@@ -21,6 +21,8 @@ export interface PruneSelection {
   retention: HistoryRetention;
   /** The time `keep_days` counts back from. */
   now: Date;
+  /** Runs kept whatever their age: the run just finished (a resumed run keeps its old start). */
+  keep?: readonly string[];
 }
 
 /** A run the retention removes. */
@@ -103,7 +105,7 @@ export function prepareRunPruning(database: Database.Database) {
     for (const run of runs) {
       const tooMany = keepRuns !== undefined && run.rank > keepRuns;
       const tooOld = cutoff !== undefined && run.started_at < cutoff;
-      if (!tooMany && !tooOld) continue;
+      if ((!tooMany && !tooOld) || selection.keep?.includes(run.id)) continue;
       if (run.status === null) {
         kept.push({ id: run.id, reason: 'unfinished' });
         continue;

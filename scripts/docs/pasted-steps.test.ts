@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock, systemRandom } from '@parley/core';
-import { buildProgram } from '../../apps/cli/src/main.js';
+import { buildProgram, commandsFor } from '../../apps/cli/src/main.js';
 import { repositoryRoot as root } from '../workspace-packages.js';
 // @ts-expect-error: a plain ES module without declarations, also run by scripts/consumer-test.sh.
 import { commandLines, documentedFiles, parleyArguments, shellBlocks, simpleCommands } from './shell-blocks.mjs';
@@ -27,6 +27,7 @@ type Option = Command['options'][number];
 const program = buildProgram(
   { cwd: root, env: {}, output: { out: () => {}, err: () => {}, color: false }, clock: systemClock, random: systemRandom() } as Parameters<typeof buildProgram>[0],
   () => {},
+  await commandsFor([]),
 );
 
 function findOption(command: Command, flag: string): Option | undefined {

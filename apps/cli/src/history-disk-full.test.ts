@@ -1,8 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeLlm } from '@parley/fake-llm';
 import { copyExample } from './test-support/example-copy.js';
+import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite.js';
+import { parleyAsync } from './test-support/parley-process.js';
+import { writeSuite } from './test-support/zuri-suite.js';
 import { parleyIn } from './test-support/gate-suite.js';
 import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-support/small-disk.js';
 
@@ -18,17 +23,21 @@ afterAll(() => {
   for (const disk of disks) disk.unmount();
 });
 
+/** Mounts a small disk (4 MiB) on `suite/.parley`: the history and the default report folders live there. Returns that folder. */
+function historyOnSmallDisk(suite: string): string {
+  const disk = mountSmallDisk(4096);
+  disks.push(disk);
+  const parleyDir = join(suite, '.parley');
+  mkdirSync(parleyDir);
+  execFileSync('mount', ['--bind', disk.dir, parleyDir]);
+  disks.push({ unmount: () => execFileSync('umount', [parleyDir]) });
+  return parleyDir;
+}
+
 describe('a full disk under the run history', () => {
   it('refuses the run with "disk full", exit 2: the history unchanged, no run folder, no unfinished run', async () => {
     const suite = copyExample('booking');
-    const disk = mountSmallDisk(4096);
-    disks.push(disk);
-    const parleyDir = join(suite, '.parley');
-    mkdirSync(parleyDir);
-    // `.parley` is the small disk: the history and the default report folders live there.
-    const { execFileSync } = await import('node:child_process');
-    execFileSync('mount', ['--bind', disk.dir, parleyDir]);
-    disks.push({ unmount: () => execFileSync('umount', [parleyDir]) });
+    const parleyDir = historyOnSmallDisk(suite);
 
     const first = await parleyIn(suite, ['run', '.', '--mode', 'replay']);
     expect(first.code, first.stderr).toBe(0);
@@ -54,5 +63,34 @@ describe('a full disk under the run history', () => {
     expect([...after.keys()].filter((path) => !before.has(path) && !/^parley\.db-(wal|shm)$/.test(path))).toEqual([]);
     expect(after.get('parley.db-wal')?.length ?? 0).toBe(0);
     expect((await parleyIn(suite, ['runs', 'list', '--format', 'json'])).stdout).toBe(listed.stdout);
+  });
+});
+
+describe('parley monitor on a full disk under the run history', () => {
+  it('says "disk full" and exits 2 before any judge call; the history keeps its data', async () => {
+    const llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 40 } } } });
+    try {
+      const suite = writeSuite(MONITORED_SUITE);
+      const parleyDir = historyOnSmallDisk(suite);
+      const env = { OPENAI_API_KEY: 'sk-test-monitor-full-0123', OPENAI_BASE_URL: llm.openaiBaseUrl };
+
+      writeMonitorLog(suite, 'first', 200);
+      const first = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--format', 'json'], { cwd: suite, env });
+      expect(first.status, first.stderr).toBe(0);
+      const before = snapshotFiles(parleyDir);
+
+      writeMonitorLog(suite, 'second', 200);
+      const callsBefore = llm.requests.length;
+      fillDisk(parleyDir, 0);
+      const full = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--format', 'json'], { cwd: suite, env });
+      fillDisk(parleyDir, Number.MAX_SAFE_INTEGER);
+      expect(full.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(full.status, full.stderr).toBe(2);
+      expect(full.stderr).toMatch(/disk full/);
+      expect(damagedFiles(before, parleyDir), 'the history keeps its data').toEqual([]);
+      expect(llm.requests.length - callsBefore, 'the history is opened before any judge call: nothing is paid for').toBe(0);
+    } finally {
+      await llm.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The programmatic API of the `parley-eval` package: load and run suites from code, the report
- * types, and `defineAgent` for module agents. The `parley` command is built on the same calls.
+ * types, `defineAgent` for module agents and `defineMetric` for metrics written as modules. The `parley` command is built on the same calls.
  */
 import { resolve } from 'node:path';
 import { systemClock, systemRandom, type RunListener } from '@parley/core';
@@ -64,3 +64,12 @@ export type { LoadedSuite, LoadedScenario, ScenarioFilter, SuiteFile, ScenarioFi
 export type { RunOptions, RunOutcome } from '@parley/runner';
 export type { RunReport, ReportResult, ReportAttempt, BaselineReport, BudgetReport, JudgeReport, RunSelection } from '@parley/reports';
 export { defineAgent, type AgentTurn, type AgentContext, type AgentAnswer, type AgentToolCall, type AgentRespond } from '@parley/engine';
+export {
+  defineMetric,
+  type CodeMetric,
+  type CodeMetricInput,
+  type CodeMetricAnswer,
+  type CodeMetricContext,
+  type CodeMetricTurn,
+  type CodeMetricToolCall,
+} from '@parley/engine';

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,5 +131,30 @@ describe('damaged production logs never crash (seeded property-based fuzzing)', 
       }
     }
   }, 300_000);
-});
 
+  it('generate --from-dataset exits 2 with file:line on the same damaged logs: nothing written, no stack trace', async () => {
+    const path = join(dir, 'conversations.jsonl');
+    const original = readFileSync(path);
+    const damages: Array<(bytes: Buffer) => Buffer> = [
+      (bytes) => Buffer.concat([bytes, Buffer.from('{"conversation_id": "caf'), Buffer.from([0xe9]), Buffer.from('", "turns": []}\n')]),
+      (bytes) => Buffer.concat([bytes, Buffer.from(`${'['.repeat(100_000)}\n`)]),
+      (bytes) => Buffer.concat([bytes, Buffer.from('\u001b[2J{"conversation_id": 7}\n')]),
+      (bytes) => bytes.subarray(0, Math.floor(bytes.length / 2)),
+    ];
+    try {
+      for (const damage of damages) {
+        writeFileSync(path, damage(original));
+        const result = await parleyAsync(['generate', '--from-dataset', 'conversations.jsonl', '--agent', 'booking', '--out', 'drafted'], { cwd: dir });
+        const where = `parley generate --from-dataset with a damaged log:\n${result.stderr}`;
+        expect(result.status, where).toBe(2);
+        expect(result.stderr, where).toMatch(/conversations\.jsonl:\d+(:\d+)?: /);
+        expect(result.stderr, where).not.toMatch(/^\s+at /m);
+        expect(result.stderr, where).not.toContain('internal error');
+        expect(result.stderr, where).not.toContain('\u001b');
+        expect(existsSync(join(dir, 'drafted')), where).toBe(false);
+      }
+    } finally {
+      writeFileSync(path, original);
+    }
+  }, 120_000);
+});

@@ -89,7 +89,7 @@ describe('--shard I/N and merge-reports', () => {
     const merged = await parleyIn(suite, ['merge-reports', 's1', 's2', 's3', '--out', 'merged', '--export-baseline', 'merged.json']);
     expect(merged.code).toBe(0);
     // 8 tool_correctness scores and 19 judge verdicts (fluency, conversation_judge, booking_slot_consistency).
-    expect(merged.stdout).toContain('baseline written: merged.json (27 entries)');
+    expect(merged.stdout).toContain('baseline written: merged.json (37 entries)');
     const entries = (file: string) => (JSON.parse(readFileSync(join(suite, file), 'utf8')) as { entries: unknown[]; config_fingerprint: string });
     expect(entries('merged.json').entries).toEqual(entries('whole.json').entries);
     expect(entries('merged.json').config_fingerprint).toBe(entries('whole.json').config_fingerprint);

@@ -15,12 +15,15 @@ const UNKNOWN_VERSION = 'unknown';
  * every platform and checkout, CRLF or LF.
  *
  * `metricVersions` gives built-in metric versions by name; custom rubric metrics' versions come
- * from their files unless given there too. Every scenario counts, also those a `--scenario` /
+ * from their files unless given there too; a metric written in code counts as its version plus
+ * the content hash of its file and code. Every scenario counts, also those a `--scenario` /
  * `--tag` filter left out (`unselected`): the fingerprint names the configuration, not the
  * selection, so a baseline of the whole suite gates a run of part of it.
  */
 export function configFingerprint(suite: LoadedSuite, metricVersions: Record<string, string>): string {
   const versions = new Map<string, string>(suite.customMetrics.map((metric) => [metric.data.name, metric.data.version]));
+  // A metric written in code counts with its content hash: an edit to its code is a new configuration under the same version.
+  for (const metric of suite.codeMetrics) versions.set(metric.data.name, `${metric.data.version}+sha256.${metric.contentSha256}`);
   for (const [name, version] of Object.entries(metricVersions)) versions.set(name, version);
 
   const replacements = fluencyReplacements(suite.customMetrics.map((metric) => metric.data));

@@ -11,6 +11,9 @@ const COMMON_KEYS: ReadonlySet<string> = new Set(COMMON_EXPECTATION_KEYS);
 /** Parameters of a custom rubric metric: none besides the common keys. */
 const RUBRIC_METRIC_PARAMS = z.strictObject({});
 
+/** Parameters of a metric written in code: whatever it reads, under one `params:` mapping (given to it as `params`). */
+const CODE_METRIC_PARAMS = z.strictObject({ params: z.record(z.string(), z.unknown()).optional() });
+
 /**
  * The metrics an expectation may name, with the schema of each one's parameters. Built once per
  * suite; parameter schemas that are plain objects are made strict here, so a misspelt parameter
@@ -19,8 +22,9 @@ const RUBRIC_METRIC_PARAMS = z.strictObject({});
 export class MetricCatalog {
   private readonly paramSchemas = new Map<string, z.ZodType>();
 
-  constructor(builtInParams: Record<string, z.ZodType>, customMetricNames: Iterable<string>) {
+  constructor(builtInParams: Record<string, z.ZodType>, customMetricNames: Iterable<string>, codeMetricNames: Iterable<string> = []) {
     for (const [name, schema] of Object.entries(builtInParams)) this.paramSchemas.set(name, strictParameters(schema));
+    for (const name of codeMetricNames) if (!this.paramSchemas.has(name)) this.paramSchemas.set(name, CODE_METRIC_PARAMS);
     for (const name of customMetricNames) if (!this.paramSchemas.has(name)) this.paramSchemas.set(name, RUBRIC_METRIC_PARAMS);
   }
 

@@ -6,6 +6,7 @@ export * from './scenario-schema.js';
 export * from './scenario-variants.js';
 export * from './recording-schema.js';
 export * from './rubric-metric-schema.js';
+export * from './code-metric-schema.js';
 export * from './baseline-schema.js';
 export * from './calibration-schema.js';
 export * from './tools-file-schema.js';

@@ -5,6 +5,7 @@ import type { SchemaDescriptions } from './schema-descriptions.js';
 import { BaselineSchema } from './baseline-schema.js';
 import { CalibrationSetSchema } from './calibration-schema.js';
 import { RubricMetricSchema } from './rubric-metric-schema.js';
+import { CommandMetricSchema, ModuleMetricSchema } from './code-metric-schema.js';
 import { ScenarioSchema } from './scenario-schema.js';
 import { SuiteSchema } from './suite-schema.js';
 
@@ -12,7 +13,7 @@ import { SuiteSchema } from './suite-schema.js';
 export const JSON_SCHEMA_KINDS = {
   suite: { schema: SuiteSchema, title: 'Parley suite (parley.yaml)' },
   scenario: { schema: ScenarioSchema, title: 'Parley scenario (scenarios/*.yaml)' },
-  metric: { schema: RubricMetricSchema, title: 'Parley rubric metric (metrics/*.yaml)' },
+  metric: { schema: z.union([RubricMetricSchema, ModuleMetricSchema, CommandMetricSchema]), title: 'Parley metric (metrics/*.yaml): a rubric, or a metric written in code' },
   baseline: { schema: BaselineSchema, title: 'Parley baseline (baseline.json)' },
   calibration: { schema: CalibrationSetSchema, title: 'Parley calibration set (calibration/human_labelled.yaml)' },
 } as const;
@@ -74,8 +75,8 @@ function builtInMetricNames(metricParams: Record<string, z.ZodType>): string[] {
 
 /**
  * One expectation: `metric` decides which other keys are allowed (if/then per built-in metric,
- * each closed like the metric's own parameter schema; any other metric takes only the common keys,
- * as a rubric metric does).
+ * each closed like the metric's own parameter schema; any other metric takes the common keys and
+ * the `params:` mapping of a metric written in code).
  */
 function expectationJsonSchema(
   metricParams: Record<string, z.ZodType>,
@@ -107,7 +108,7 @@ function expectationJsonSchema(
               type: 'string',
               pattern: METRIC_NAME_PATTERN.source,
               not: { enum: builtIns },
-              description: "a rubric metric of the suite's metrics/ folder (checked by parley validate)",
+              description: "a rubric or code metric of the suite's metrics/ folder (checked by parley validate)",
             },
           ],
         }
@@ -139,7 +140,9 @@ function expectationJsonSchema(
       ...branches,
       {
         if: { type: 'object', properties: { metric: { enum: builtIns } }, required: ['metric'] },
-        else: describedCommon({ type: 'object', properties: common, additionalProperties: false }, descriptions),
+        // Any other metric (a rubric or a metric written in code): the common keys, and `params:`,
+        // which only a metric written in code takes (`parley validate` knows which is which).
+        else: describedCommon({ type: 'object', properties: { ...common, params: { type: 'object', description: CODE_METRIC_PARAMS_DESCRIPTION } }, additionalProperties: false }, descriptions),
       },
     ],
   };
@@ -150,6 +153,10 @@ function describedCommon(schema: JsonObject, descriptions: SchemaDescriptions | 
   describeKeys(copy, [], descriptions?.expectation ?? {}, false);
   return copy;
 }
+
+/** The `params:` of an expectation of a metric written in code (docs/file-formats.md, "Metrics written in code"). */
+const CODE_METRIC_PARAMS_DESCRIPTION =
+  "Parameters of a metric written in code (kind: module or command): any mapping, given to the metric as `params`. A rubric metric takes none. See docs/file-formats.md, 'Metrics written in code'.";
 
 /** Built-in metrics that need one of some optional parameters (zod refinements, written out here). */
 const AT_LEAST_ONE_OF: Record<string, string[]> = {

@@ -6,7 +6,7 @@ import { readConfigFile, type ParsedConfigFile } from './config-file.js';
 import { didYouMean } from './did-you-mean.js';
 import { checkExpectations, MetricCatalog } from './expectation-params.js';
 import { isPromptAgent, loadAgentFiles } from './load-agent-files.js';
-import { loadRubricMetrics, type LoadedRubricMetric } from './load-rubric-metrics.js';
+import { loadRubricMetrics, type LoadedCodeMetric, type LoadedRubricMetric } from './load-rubric-metrics.js';
 import { displayPath, loadScenarios, type LoadedScenario, type ScenarioFilter } from './load-scenarios.js';
 import type { ScenarioFile } from './scenario-schema.js';
 import { SuiteSchema, type SuiteFile } from './suite-schema.js';
@@ -35,6 +35,8 @@ export interface LoadedSuite {
   unselected?: ScenarioFile[];
   /** From the metrics folder, each with its file and rubric hash. */
   customMetrics: LoadedRubricMetric[];
+  /** The metrics folder's metrics written in code (`kind: module` / `kind: command`), each with its files and content hash. */
+  codeMetrics: LoadedCodeMetric[];
   /** Tool definitions per prompt agent (empty list when the agent has no tools file). */
   agentTools: Record<string, ToolDefinition[]>;
   /** System prompt per prompt agent that names one. */
@@ -58,12 +60,12 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
   const issues: ConfigIssue[] = [...suite.issues];
 
   const metricsFolder = resolve(dir, config.metrics);
-  const rubricMetrics = loadRubricMetrics(metricsFolder, new Set(Object.keys(options.metricParams)));
+  const rubricMetrics = loadRubricMetrics(metricsFolder, new Set(Object.keys(options.metricParams)), dir);
   issues.push(...rubricMetrics.issues);
   if (hasKey(suite.raw, 'metrics') && !existsSync(metricsFolder)) {
     issues.push(suite.issueAt(['metrics'], `the metrics folder "${config.metrics}" does not exist`, { severity: 'warning' }));
   }
-  const catalog = new MetricCatalog(options.metricParams, rubricMetrics.names);
+  const catalog = new MetricCatalog(options.metricParams, rubricMetrics.names, rubricMetrics.codeNames);
 
   const agentFiles = loadAgentFiles(dir, suite, config);
   issues.push(...agentFiles.issues);
@@ -98,6 +100,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     scenarios,
     ...(unselected.length > 0 ? { unselected } : {}),
     customMetrics: rubricMetrics.metrics,
+    codeMetrics: rubricMetrics.codeMetrics,
     agentTools: agentFiles.agentTools,
     agentPrompts: agentFiles.agentPrompts,
     warnings: sortIssues(issues.filter((issue) => !isError(issue))),

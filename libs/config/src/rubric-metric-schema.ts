@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Semantic version `MAJOR.MINOR.PATCH`, with optional pre-release and build parts (semver.org). */
-const SEMVER_PATTERN =
+export const SEMVER_PATTERN =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 /** Metric names are file stems and appear in reports and baselines: keep them simple. */
@@ -36,6 +36,8 @@ export type RubricCriterion = z.infer<typeof RubricCriterionSchema>;
 /** A custom LLM-judged rubric metric: `metrics/<name>.yaml` (docs/file-formats.md, "Custom rubric metric"). */
 export const RubricMetricSchema = z
   .strictObject({
+    /** `rubric` (the default) or, for metrics written in code, `module` / `command` (code-metric-schema.ts). */
+    kind: z.literal('rubric').optional(),
     name: z.string().regex(METRIC_NAME_PATTERN, 'metric names use lowercase letters, digits and _, starting with a letter'),
     /** Bump it whenever the rubric changes: cached judge verdicts and baselines are keyed by it. */
     version: z.string().regex(SEMVER_PATTERN, 'use a semantic version such as 1.0.0'),

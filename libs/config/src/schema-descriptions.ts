@@ -36,7 +36,8 @@ export function readSchemaDescriptions(markdown: string): SchemaDescriptions {
   const suite = tableDescriptions(section('## 1. Suite').lines);
   Object.assign(suite, agentDescriptions(section('## 1. Suite').lines), modelRefDescriptions(section('## 1. Suite').lines));
   const scenario = tableDescriptions(section('## 2. Scenario').lines);
-  const metric = tableDescriptions(section('## 6. Custom rubric metric').lines);
+  // A rubric's keys from the rubric table; the keys only metrics written in code have from theirs.
+  const metric = { ...tableDescriptions(section('### 6.1 Metrics written in code').lines), ...tableDescriptions(section('## 6. Custom rubric metric').lines) };
   const expectationSection = section('## 4. Expectations');
   const expectation = tableDescriptions(expectationSection.lines);
   expectation.metric ??= firstParagraph(expectationSection.lines);

@@ -13,3 +13,4 @@ export * from './service-provider.js';
 export * from './service-agent-responder.js';
 export * from './state-tool.js';
 export * from './define-agent.js';
+export * from './code-metric.js';

@@ -9,8 +9,26 @@
 export const MODULE_AGENT_WORKER_SOURCE = String.raw`
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import * as nodeModule from 'node:module';
+
+// 'parley-eval' (for defineAgent / defineMetric) resolves to the Parley that runs the module when
+// the module's own folder has no such package (a suite copied outside its project, a global
+// install). Node 22.15+ has in-thread resolve hooks; older Nodes resolve as usual.
+if (workerData.parleyEvalUrl && typeof nodeModule.registerHooks === 'function') {
+  nodeModule.registerHooks({
+    resolve(specifier, context, nextResolve) {
+      try {
+        return nextResolve(specifier, context);
+      } catch (error) {
+        if (specifier === 'parley-eval' && error && error.code === 'ERR_MODULE_NOT_FOUND') return { url: workerData.parleyEvalUrl, shortCircuit: true };
+        throw error;
+      }
+    },
+  });
+}
 
 const { file, exportName } = workerData;
+const label = workerData.label ?? 'module agent';
 let respond;
 let controller;
 
@@ -21,7 +39,7 @@ async function load() {
   try {
     exports = await import(pathToFileURL(workerData.compiledFile ?? file).href);
   } catch (error) {
-    throw new LoadFailed('cannot load module agent ' + file + ': ' + (error && error.message ? error.message : String(error)));
+    throw new LoadFailed('cannot load ' + label + ' ' + file + ': ' + (error && error.message ? error.message : String(error)));
   }
   const name = exportName ?? 'respond';
   const candidate =
@@ -29,7 +47,7 @@ async function load() {
     (exportName === undefined && typeof exports.default === 'function' ? exports.default : undefined) ??
     (exports.default && typeof exports.default === 'object' ? exports.default[name] : undefined);
   if (typeof candidate !== 'function') {
-    throw new LoadFailed('module agent ' + file + ' exports no function "' + name + '" (exports: ' + (Object.keys(exports).join(', ') || 'none') + ')');
+    throw new LoadFailed(label + ' ' + file + ' exports no function "' + name + '" (exports: ' + (Object.keys(exports).join(', ') || 'none') + ')');
   }
   return candidate;
 }

@@ -14,6 +14,11 @@ export interface ModuleAgentOptions {
   timeoutMs: number;
   /** The agent's environment (`process.env` inside the module). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * What the module is called in error messages (default `module agent`): a code metric runs in
+   * the same kind of thread and its errors name it as a metric (`module metric …`).
+   */
+  label?: string;
 }
 
 const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
@@ -41,6 +46,7 @@ interface PendingTurn {
  */
 export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
   const name = basename(options.file);
+  const label = options.label ?? 'module agent';
   let worker: Worker | undefined;
   let compiledFile: string | undefined;
   /** Why the thread is gone, once it is. */
@@ -64,14 +70,14 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
     removeCompiledFile();
     const turn = pending;
     pending = undefined;
-    turn?.settle({ error: agentError(`module agent ${name} ${reason}`) });
+    turn?.settle({ error: agentError(`${label} ${name} ${reason}`) });
   };
 
   const start = async (): Promise<Worker> => {
-    if (!existsSync(options.file)) throw new ProviderError('agent', `cannot load module agent ${options.file}: file not found`);
-    compiledFile = await compileIfNeeded(options.file);
+    if (!existsSync(options.file)) throw new ProviderError('agent', `cannot load ${label} ${options.file}: file not found`);
+    compiledFile = await compileIfNeeded(options.file, label);
     const started = new Worker(WORKER_URL, {
-      workerData: { file: options.file, exportName: options.exportName, compiledFile },
+      workerData: { file: options.file, exportName: options.exportName, compiledFile, label, parleyEvalUrl: parleyEvalUrl() },
       env: { ...process.env, ...options.env },
       stdout: true,
       stderr: true,
@@ -86,7 +92,7 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       if (turn?.id !== message.id) return;
       pending = undefined;
       if (message.type === 'reply') turn.settle({ answer: message.answer });
-      else if (message.type === 'threw') turn.settle({ error: agentError(`module agent ${name} threw: ${message.message}`, message.stack === undefined ? undefined : agentStack(message.stack)) });
+      else if (message.type === 'threw') turn.settle({ error: agentError(`${label} ${name} threw: ${message.message}`, message.stack === undefined ? undefined : agentStack(message.stack)) });
       else if (readAsCommonJs(options.file, message.message)) turn.settle({ error: new ProviderError('agent', commonJsTypeScriptMessage(options.file)) });
       else turn.settle({ error: agentError(message.message) });
     });
@@ -98,7 +104,7 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
   return {
     async send(body, signal) {
       signal?.throwIfAborted();
-      if (ended !== undefined) throw agentError(`module agent ${name} ${ended}`);
+      if (ended !== undefined) throw agentError(`${label} ${name} ${ended}`);
       worker ??= await start();
       const thread = worker;
       const id = (turns += 1);
@@ -111,7 +117,7 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
           void thread.terminate();
           settle({ error });
         };
-        const timer = setTimeout(() => stop(agentError(`module agent ${name} did not reply within ${options.timeoutMs} ms`)), options.timeoutMs);
+        const timer = setTimeout(() => stop(agentError(`${label} ${name} did not reply within ${options.timeoutMs} ms`)), options.timeoutMs);
         const onAbort = (): void => stop(new ProviderError('aborted', 'agent call aborted'));
         const settle: PendingTurn['settle'] = (outcome) => {
           clearTimeout(timer);
@@ -134,6 +140,19 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       await thread?.terminate();
     },
   };
+}
+
+/**
+ * The URL of the running Parley's public entry (the `parley-eval` package), given to the module's
+ * thread for modules whose folder cannot resolve it; undefined when it cannot be found (a source
+ * checkout not built yet).
+ */
+function parleyEvalUrl(): string | undefined {
+  try {
+    return import.meta.resolve('parley-eval');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -168,14 +187,14 @@ function packageTypeOf(folder: string): string | undefined {
 }
 
 /** The compiled JavaScript of a TypeScript module when Node cannot strip its types, else undefined. */
-async function compileIfNeeded(file: string): Promise<string | undefined> {
+async function compileIfNeeded(file: string, label: string): Promise<string | undefined> {
   const typescript = TYPESCRIPT_EXTENSIONS.has(extname(file));
   const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
   if (!typescript || nodeStripsTypes) return undefined;
   try {
     return await compileTypeScript(file);
   } catch (error) {
-    throw new ProviderError('agent', `cannot load module agent ${file}: ${(error as Error).message}`);
+    throw new ProviderError('agent', `cannot load ${label} ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatStartTime, formatUsd, oneLine } from './run-values-text.js';
+import { formatDuration, formatStartTime, formatUsd, oneLine, runSelection } from './run-values-text.js';
 
 describe('formatUsd', () => {
   it('keeps small amounts readable and never shows unknown as zero', () => {
@@ -35,5 +35,14 @@ describe('oneLine', () => {
     expect(oneLine('a bit too long', 10)).toBe('a bit too…');
     expect(oneLine('first\nsecond', 20)).toBe('first…');
     expect(oneLine('😀😀😀😀', 3)).toBe('😀😀…');
+  });
+});
+
+describe('runSelection', () => {
+  it('names the flags that ran part of the suite, and nothing for a whole run', () => {
+    expect(runSelection({ suite: '.', mode: 'replay', concurrency: 4 })).toBeUndefined();
+    expect(runSelection({ scenario: ['spa_*', 'x'], tag: ['sw'], shard: '1/3' })).toBe('--scenario spa_* --scenario x --tag sw --shard 1/3');
+    expect(runSelection({ last_failed: ['a', 'b@other'] })).toBe('--last-failed (2 cases)');
+    expect(runSelection({ changed_since: 'main', grep: ['mpesa'], exclude: ['slow_*'] })).toBe('--exclude slow_* --grep mpesa --changed-since main');
   });
 });

@@ -46,3 +46,30 @@ export function oneLine(text: string, maxLength: number): string {
 function pad2(value: number): string {
   return String(value).padStart(2, '0');
 }
+
+/** Stored run options (see the runner's `runOptionsForStore`) that ran part of the suite, as flags. */
+const SELECTION_FLAGS: ReadonlyArray<readonly [key: string, flag: string]> = [
+  ['scenario', '--scenario'],
+  ['tag', '--tag'],
+  ['exclude', '--exclude'],
+  ['grep', '--grep'],
+  ['last_failed', '--last-failed'],
+  ['shard', '--shard'],
+  ['changed_since', '--changed-since'],
+];
+
+/**
+ * The selection a run was started with, as its flags (`--scenario spa_* --tag sw`), or undefined
+ * for a run of the whole suite. A partial run's counts are those of the part it ran: the runs list
+ * and `runs show` say so, so nobody reads "6 pass" as the state of the whole suite.
+ */
+export function runSelection(options: Readonly<Record<string, unknown>>): string | undefined {
+  const parts: string[] = [];
+  for (const [key, flag] of SELECTION_FLAGS) {
+    const value = options[key];
+    if (key === 'last_failed' && Array.isArray(value) && value.length > 0) parts.push(`${flag} (${value.length} cases)`);
+    else if (Array.isArray(value)) for (const item of value) parts.push(`${flag} ${String(item)}`);
+    else if (typeof value === 'string' && value !== '') parts.push(`${flag} ${value}`);
+  }
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}

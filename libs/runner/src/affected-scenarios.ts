@@ -33,7 +33,8 @@ export interface AffectedScenarios {
  * Which scenarios a change set affects (the gate matrix of `--changed-since`): a scenario is affected by a change
  * to its own file or recording, to its agent (system prompt, tools file, module or command
  * script, or its definition in parley.yaml), or to the definition of a metric it uses (its
- * expectations' custom metric files, and the `fluency_<lang>` its language attaches).
+ * expectations' custom metric files, a code metric's module or script too, and the
+ * `fluency_<lang>` its language attaches).
  *
  * `changedFiles` are absolute, symlinks resolved (as git reports them).
  */
@@ -45,7 +46,11 @@ export function affectedScenarios(suite: LoadedSuite, changedFiles: ReadonlySet<
     return changedFiles.has(real) ? [display(real)] : [];
   };
   const suiteFile = display(realPath(suite.file)) || SUITE_FILE_NAME;
-  const metricFiles = new Map(suite.customMetrics.map((metric) => [metric.data.name, metric.file]));
+  // A rubric metric is its file; a metric written in code is its file and its code (module or script).
+  const metricFiles = new Map<string, string[]>([
+    ...suite.customMetrics.map((metric): [string, string[]] => [metric.data.name, [metric.file]]),
+    ...suite.codeMetrics.map((metric): [string, string[]] => [metric.data.name, [metric.file, ...metric.codeFiles]]),
+  ]);
   const recordings = resolve(suite.dir, suite.config.recordings);
 
   const byScenario = new Map<string, string[]>();
@@ -54,7 +59,7 @@ export function affectedScenarios(suite: LoadedSuite, changedFiles: ReadonlySet<
       ...changed(scenario.file),
       ...changed(resolve(recordings, `${scenario.data.id}.jsonl`)),
       ...agentFiles(suite, scenario.data.agent).all.flatMap(changed),
-      ...metricsOf(scenario).flatMap((name) => changed(metricFiles.get(name))),
+      ...metricsOf(scenario).flatMap((name) => (metricFiles.get(name) ?? []).flatMap(changed)),
     ];
     if (configChange.kind === 'all' || (configChange.kind === 'agents' && configChange.agents.has(scenario.data.agent))) reasons.push(suiteFile);
     if (reasons.length > 0) byScenario.set(scenario.data.id, [...new Set(reasons)]);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Status } from '@parley/core';
 import { openStore, type AgentHistory, type AgentRunSummary } from '@parley/store';
 import { loadSuiteAgents, type AgentFamily, type SuiteAgents } from './suite-agents.js';
 
@@ -18,6 +19,13 @@ export interface AgentIndexRow {
   tags: string[];
   /** The agent's newest run, with its pass rate. */
   lastRun: { run_id: string; started_at: string; passRate: number | null; scenarios: number } | null;
+  /**
+   * When the newest run was partial (it ran fewer of the agent's scenarios than the suite has, as
+   * a `--scenario` or `--tag` selection does): the newest result of each scenario over the recent
+   * runs. The pass rate and the status are then this one's, so a partial run of six passing
+   * scenarios does not hide the failures of the fourteen it left out (docs/tui.md, Agent index).
+   */
+  latest?: { passRate: number | null; scenarios: number; failing: number };
   /** Pass rates of its recent runs, oldest first (the sparkline). */
   trend: Array<number | null>;
   status: AgentRunStatus;
@@ -45,14 +53,35 @@ export function agentRunStatus(runs: readonly AgentRunSummary[]): AgentRunStatus
  * the history knows that the suite does not (or every agent of the history when no suite loaded),
  * sorted by name.
  */
-export function buildAgentIndex(suite: SuiteAgents | undefined, history: AgentHistory): AgentIndexRow[] {
+export function buildAgentIndex(suite: SuiteAgents | undefined, history: AgentHistory, latestOf?: LatestStatuses): AgentIndexRow[] {
   const rows = new Map<string, AgentIndexRow>();
   for (const agent of suite?.agents ?? []) {
     const runs = history.get(agent.name) ?? [];
-    rows.set(agent.name, { ...rowOfRuns(agent.name, runs), kind: agent.kind, family: agent.family, scenarios: agent.scenarios, tags: agent.tags });
+    const row: AgentIndexRow = { ...rowOfRuns(agent.name, runs), kind: agent.kind, family: agent.family, scenarios: agent.scenarios, tags: agent.tags };
+    const last = runs[0];
+    const partial = last !== undefined && last.scenarios < agent.scenarios;
+    rows.set(agent.name, partial && latestOf ? withLatest(row, latestOf(agent.name, runs.map((run) => run.run_id))) : row);
   }
   for (const [name, runs] of history) if (!rows.has(name)) rows.set(name, rowOfRuns(name, runs));
   return [...rows.values()].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+}
+
+/** The newest reported status of each of an agent's scenarios over the given runs (see `Store.latestScenarioStatuses`). */
+export type LatestStatuses = (agent: string, runIds: readonly string[]) => ReadonlyMap<string, Status>;
+
+/** The row with its pass rate and status from the newest result of each scenario (after a partial run). */
+function withLatest(row: AgentIndexRow, statuses: ReadonlyMap<string, Status>): AgentIndexRow {
+  let passed = 0;
+  let evaluated = 0;
+  let failing = 0;
+  for (const status of statuses.values()) {
+    if (status === 'skipped') continue;
+    evaluated += 1;
+    if (status === 'pass' || status === 'warn') passed += 1;
+    if (status === 'fail' || status === 'error') failing += 1;
+  }
+  const latest = { passRate: evaluated === 0 ? null : passed / evaluated, scenarios: statuses.size, failing };
+  return { ...row, latest, status: failing > 0 ? 'failing' : row.status };
 }
 
 function rowOfRuns(name: string, runs: readonly AgentRunSummary[]): AgentIndexRow {
@@ -121,6 +150,7 @@ export function readAgentIndex(options: ReadAgentIndexOptions): AgentIndex {
   const suite = loaded.ok ? loaded.value : undefined;
   if (!loaded.ok) problems.push(`suite did not load: ${loaded.error}`);
   let history: AgentHistory = new Map();
+  let rows: AgentIndexRow[] | undefined;
   if (options.storePath === ':memory:' || existsSync(options.storePath)) {
     try {
       const store = openStore(options.storePath);
@@ -129,6 +159,8 @@ export function readAgentIndex(options: ReadAgentIndexOptions): AgentIndex {
           ...(suite ? { suite: suite.suite, agents: suite.agents.map((agent) => agent.name) } : {}),
           perAgent: options.perAgent ?? 20,
         });
+        // After a partial run, the newest result of each scenario (read while the store is open).
+        rows = buildAgentIndex(suite, history, (agent, runIds) => store.latestScenarioStatuses(agent, runIds));
       } finally {
         store.close();
       }
@@ -137,7 +169,7 @@ export function readAgentIndex(options: ReadAgentIndexOptions): AgentIndex {
     }
   }
   return {
-    rows: buildAgentIndex(suite, history),
+    rows: rows ?? buildAgentIndex(suite, history),
     ...(suite ? { suite: { name: suite.suite, file: suite.file } } : {}),
     problems,
   };

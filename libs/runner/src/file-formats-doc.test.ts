@@ -5,7 +5,9 @@ import { z } from 'zod';
 import {
   BaselineSchema,
   CalibrationSetSchema,
+  CommandMetricSchema,
   ExpectationSchema,
+  ModuleMetricSchema,
   RecordingEntrySchema,
   RubricMetricSchema,
   ScenarioSchema,
@@ -34,7 +36,7 @@ const SECTIONS: { heading: string; schemas: Record<string, z.core.$ZodType> }[] 
     schemas: { ExpectationSchema, ...Object.fromEntries(Object.entries(metricParamSchemas()).map(([name, schema]) => [`${name} parameters`, schema])) },
   },
   { heading: '## 5. Recordings', schemas: { RecordingEntrySchema } },
-  { heading: '## 6. Custom rubric metric', schemas: { RubricMetricSchema } },
+  { heading: '## 6. Custom rubric metric', schemas: { RubricMetricSchema, ModuleMetricSchema, CommandMetricSchema } },
   { heading: '## 7. Baseline and calibration', schemas: { BaselineSchema, CalibrationSetSchema } },
 ];
 

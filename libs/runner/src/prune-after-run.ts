@@ -12,7 +12,7 @@ const maxRunsPrunedAfterRun = 50;
 
 /**
  * Applies the suite's `settings.history` after a finished run (not after an interrupted one:
- * Ctrl-C should end the process promptly). The run's own rows are the newest and always kept.
+ * Ctrl-C should end the process promptly). The run itself is always kept.
  * A prune that fails leaves the run's outcome alone: it is reported, and the next run tries again.
  */
 export function pruneAfterRun(plan: RunPlan, run: OpenRun, dependencies: RunDependencies): RunOutcome['history_pruned'] {
@@ -22,6 +22,8 @@ export function pruneAfterRun(plan: RunPlan, run: OpenRun, dependencies: RunDepe
       suite: plan.suite.config.suite,
       retention: plan.suite.config.settings?.history ?? defaultHistoryRetention,
       now: dependencies.clock.now(),
+      // A resumed run keeps the start of its first part, which may be older than keep_days.
+      keep: [plan.runId],
       maxRuns: maxRunsPrunedAfterRun,
     });
     return {

@@ -10,6 +10,7 @@ import type { MetricGate } from './baseline-gating.js';
 import { playScenario, type ConversationContext } from './scenario-conversation.js';
 import { unevaluatedExpectation } from './unevaluated-expectation.js';
 import { builtInMetrics } from './metric-catalog.js';
+import { evaluateCodeMetric } from './code-metric-run.js';
 import type { ScenarioSession } from './session.js';
 import { createCassette, type ScenarioCassette } from './cassette.js';
 import type { RunJudging } from './run-judging.js';
@@ -81,7 +82,8 @@ export async function runScenario(
 }
 
 /**
- * One result per expectation, in order: deterministic metrics here, judge metrics through the
+ * One result per expectation, in order: deterministic metrics and metrics written in code here
+ * (code metrics one after another, each in its own thread or process), judge metrics through the
  * run's judging (one batch per scenario, so the judge calls keep a stable order in recordings).
  */
 async function evaluateMetrics(
@@ -96,12 +98,16 @@ async function evaluateMetrics(
     transcript,
     scenario: { id: scenario.data.id, ...(scenario.data.language ? { language: scenario.data.language } : {}) },
   };
-  const results = expectations.map((expectation): MetricResult | undefined => {
+  const codeMetrics = new Map(context.suite.codeMetrics.map((metric) => [metric.data.name, metric]));
+  const results: Array<MetricResult | undefined> = [];
+  for (const expectation of expectations) {
     const metric = catalog[expectation.metric];
-    if (!metric && context.judging?.isJudgeMetric(expectation.metric)) return undefined;
-    if (!metric) return unevaluatedExpectation(expectation, `metric "${expectation.metric}" needs an LLM judge, which this version of Parley cannot run yet`);
-    return evaluateExpectation(metric, input, expectation);
-  });
+    const code = codeMetrics.get(expectation.metric);
+    if (metric) results.push(evaluateExpectation(metric, input, expectation));
+    else if (code) results.push(await evaluateCodeMetric(code, expectation, scenario, transcript, context));
+    else if (context.judging?.isJudgeMetric(expectation.metric)) results.push(undefined);
+    else results.push(unevaluatedExpectation(expectation, `metric "${expectation.metric}" needs an LLM judge, which this version of Parley cannot run yet`));
+  }
   const toJudge = expectations.filter((_, index) => results[index] === undefined);
   if (toJudge.length === 0 || !context.judging) return results.filter((result): result is MetricResult => result !== undefined);
   const verdicts = await context.judging.judge({ scenario, expectations: toJudge, transcript, context, calls });

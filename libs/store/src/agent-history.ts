@@ -1,3 +1,4 @@
+import type { Status } from '@parley/core';
 import type Database from 'better-sqlite3';
 
 /** How one agent's scenarios ended in one run (its reported results, attempt 0). */
@@ -105,4 +106,23 @@ export function prepareAgentHistory(database: Database.Database) {
 function summaryOf(record: SummaryRecord): AgentRunSummary {
   const { agent: _agent, ...summary } = record;
   return summary;
+}
+
+/**
+ * The status of the newest reported result (attempt 0) of each of an agent's scenarios over the
+ * runs `runIds` (the agent's recent runs): what the agent index shows after a partial run (a
+ * `--scenario` selection), whose own counts would hide the failures of the scenarios it left out.
+ * Scenario id → status, newest run first wins.
+ */
+export function prepareLatestScenarioStatuses(database: Database.Database) {
+  const latest = database.prepare<[{ agent: string; runs: string }], { scenario_id: string; status: Status }>(`
+    SELECT s.scenario_id, s.status
+    FROM runs AS r JOIN scenario_results AS s ON s.run_id = r.id AND s.attempt = 0 AND s.agent = @agent
+    WHERE r.id IN (SELECT value FROM json_each(@runs))
+    ORDER BY r.started_at DESC, r.rowid DESC`);
+  return (agent: string, runIds: readonly string[]): Map<string, Status> => {
+    const statuses = new Map<string, Status>();
+    for (const row of latest.all({ agent, runs: JSON.stringify(runIds) })) if (!statuses.has(row.scenario_id)) statuses.set(row.scenario_id, row.status);
+    return statuses;
+  };
 }

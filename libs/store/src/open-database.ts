@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { ConfigError } from '@parley/core';
+import { databaseDiskFull } from './database-disk-full.js';
 import { DatabaseVersionError, migrate, type Migration, migrations, schemaVersion } from './migrations.js';
 
 /**
@@ -35,7 +36,8 @@ export function openDatabase(path: string, steps: readonly Migration[] = migrati
     migrate(database, steps, path);
   } catch (error) {
     database.close();
-    throw error;
+    // A full disk says so (exit 2, "disk full: nothing was changed") for every command that opens a history.
+    throw databaseDiskFull(error, path) ?? error;
   }
   return database;
 }
@@ -51,6 +53,8 @@ function configureConnection(database: Database.Database, path: string): number 
     database.pragma('synchronous = NORMAL');
     return schemaVersion(database);
   } catch (error) {
+    const full = databaseDiskFull(error, path);
+    if (full) throw full;
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
     // A file that is not a database (or a damaged one) is the user's to move aside, not a bug: exit 2 saying so.

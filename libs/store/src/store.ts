@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { ConfigError, type ScenarioResult } from '@parley/core';
+import { ConfigError, type ScenarioResult, type Status } from '@parley/core';
 import type Database from 'better-sqlite3';
-import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory } from './agent-history.js';
+import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory, prepareLatestScenarioStatuses } from './agent-history.js';
 import { type FlakyMark, prepareFlakyMarks } from './flaky-marks.js';
 import { openDatabase } from './open-database.js';
 import { type AgentRunRow, type AgentRunsOptions, prepareAgentRuns } from './run-history/agent-runs.js';
@@ -102,6 +102,8 @@ export interface Store {
   metricHistory(scenarioId: string, metric: string, limit?: number): MetricHistoryEntry[];
   /** Each agent's recent runs with the statuses of its scenarios, newest first (the TUI's agent index). */
   agentHistory(options?: AgentHistoryOptions): AgentHistory;
+  /** The newest reported status of each of an agent's scenarios over the runs `runIds` (scenario id → status). */
+  latestScenarioStatuses(agent: string, runIds: readonly string[]): Map<string, Status>;
   /** Marks a scenario of a suite flaky (triage), replacing an earlier mark of it. */
   markFlaky(mark: FlakyMark): void;
   /** Removes the scenario's flaky mark; false when it had none. */
@@ -151,6 +153,7 @@ class SqliteStore implements Store {
   private readonly statements: Statements;
   private readonly readAgentRuns: ReturnType<typeof prepareAgentRuns>;
   private readonly readAgentHistory: ReturnType<typeof prepareAgentHistory>;
+  private readonly readLatestScenarioStatuses: ReturnType<typeof prepareLatestScenarioStatuses>;
   private readonly flaky: ReturnType<typeof prepareFlakyMarks>;
   private readonly pruning: ReturnType<typeof prepareRunPruning>;
   private readonly saveResultTransaction: Database.Transaction<(runId: string, result: ScenarioResult, attempt: number) => void>;
@@ -163,6 +166,7 @@ class SqliteStore implements Store {
     this.statements = prepareStatements(database);
     this.readAgentRuns = prepareAgentRuns(database);
     this.readAgentHistory = prepareAgentHistory(database);
+    this.readLatestScenarioStatuses = prepareLatestScenarioStatuses(database);
     this.flaky = prepareFlakyMarks(database);
     this.pruning = prepareRunPruning(database);
     this.saveResultTransaction = database.transaction((runId: string, result: ScenarioResult, attempt: number) =>
@@ -283,6 +287,10 @@ class SqliteStore implements Store {
 
   agentHistory(options: AgentHistoryOptions = {}): AgentHistory {
     return this.readAgentHistory(options);
+  }
+
+  latestScenarioStatuses(agent: string, runIds: readonly string[]): Map<string, Status> {
+    return this.readLatestScenarioStatuses(agent, runIds);
   }
 
   markFlaky(mark: FlakyMark): void {

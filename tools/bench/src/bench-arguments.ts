@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { PROMPTFOO_VERSION } from './promptfoo-workload.js';
 
-export const BENCH_USAGE = `usage: npm run bench -- [--sizes 1,1000,10000] [--runs 3] [--promptfoo] [--json FILE] [--keep]
+export const BENCH_USAGE = `usage: npm run bench -- [--sizes 1,1000,10000] [--runs 3] [--promptfoo] [--floor] [--json FILE] [--keep]
 
   --sizes      scenario counts to replay (6 user turns each), comma-separated
   --runs       runs per workload; wall time is the median, peak RSS the maximum
   --promptfoo  also run promptfoo ${PROMPTFOO_VERSION} on the same counts (installed once into the temp folder)
+  --floor      also time the replay floor (replay-floor.ts) on each suite and \`node -e 0\`, interleaved
+               with Parley's runs, and print Parley's ratios to them
   --json       also write the results as JSON to FILE
   --keep       keep the generated suites and run folders (their path is printed)`;
 
@@ -13,6 +15,7 @@ export interface BenchOptions {
   sizes: number[];
   runs: number;
   promptfoo: boolean;
+  floor: boolean;
   json?: string;
   keep: boolean;
 }
@@ -29,6 +32,7 @@ export function parseBenchArguments(argv: string[]): BenchOptions | { help: true
         sizes: { type: 'string' },
         runs: { type: 'string' },
         promptfoo: { type: 'boolean' },
+        floor: { type: 'boolean' },
         json: { type: 'string' },
         keep: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -50,6 +54,7 @@ export function parseBenchArguments(argv: string[]): BenchOptions | { help: true
     sizes,
     runs,
     promptfoo: values.promptfoo ?? false,
+    floor: values.floor ?? false,
     ...(values.json !== undefined ? { json: values.json } : {}),
     keep: values.keep ?? false,
   };

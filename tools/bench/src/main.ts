@@ -32,6 +32,7 @@ async function main(): Promise<number> {
   }
   const color = process.stdout.isTTY === true && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '');
   process.stdout.write(`\n${describeMachine(report)}\n\n${renderResultsTable(report.rows, color)}\n`);
+  if (report.floorComparisons.length > 0) process.stdout.write(`\n${renderFloorComparisons(report)}\n`);
   if (report.comparisons.length > 0) process.stdout.write(`\n${renderComparisons(report)}\n`);
   for (const note of report.notes) process.stdout.write(`\nnote: ${note}\n`);
   if (options.json !== undefined) {
@@ -43,7 +44,19 @@ async function main(): Promise<number> {
 
 function describeMachine(report: BenchReport): string {
   const { machine } = report;
-  return `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.platform}; wall = median of ${report.runs} runs, peak RSS = max`;
+  const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
+  return `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.platform}; wall = median of ${report.runs} runs, peak RSS = max\nload average ${load(report.loadAverage.start)} at the start, ${load(report.loadAverage.end)} at the end`;
+}
+
+/** One line per comparison with the floor: both times and how many times the floor's Parley takes. */
+function renderFloorComparisons(report: BenchReport): string {
+  const lines = ['Parley vs the floor (ratio = Parley / floor, runs interleaved; the floor: node -e 0, or tools/bench/src/replay-floor.ts):'];
+  for (const comparison of report.floorComparisons) {
+    const label = comparison.count === null ? comparison.workload : `${comparison.workload}, N = ${comparison.count.toLocaleString('en-US')}`;
+    const cpu = comparison.cpuRatio === null ? '' : `; cpu ${comparison.cpuRatio.toFixed(2)}×`;
+    lines.push(`  ${label}: wall ${comparison.parleyWallSeconds.toFixed(3)} s vs ${comparison.floorWallSeconds.toFixed(3)} s (${comparison.wallRatio.toFixed(2)}×)${cpu}`);
+  }
+  return lines.join('\n');
 }
 
 /** One line per size: both figures and how many times promptfoo's exceeds Parley's. */

@@ -101,6 +101,12 @@ export async function measureRepeatedly(
     options.afterRun?.(measurement, run);
     runs.push(measurement);
   }
+  return summarizeMeasurements(runs);
+}
+
+/** The median wall and CPU time and the largest peak RSS of runs measured one by one (e.g. interleaved with others). */
+export function summarizeMeasurements(runs: CommandMeasurement[]): RepeatedMeasurement {
+  if (runs.length === 0) throw new RangeError('no runs to summarize');
   const rss = runs.map((measurement) => measurement.peakRssKiB);
   const cpu = runs.map((measurement) => measurement.cpuSeconds);
   return {

@@ -19,6 +19,29 @@ export function benchChildEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.Pro
   return env;
 }
 
+/** The replay floor (replay-floor.ts, compiled beside this file). */
+const FLOOR_SCRIPT = fileURLToPath(new URL('./replay-floor.js', import.meta.url));
+
+/** `node -e 0`: Node's own start-up, the floor of every command's. */
+export function nodeStartupCommand(cwd: string): CommandToMeasure {
+  return { argv: [process.execPath, '-e', '0'], cwd, env: benchChildEnvironment() };
+}
+
+/** `parley --help`: every command registered, none of their libraries loaded. */
+export function parleyHelpCommand(cwd: string, logFile?: string): CommandToMeasure {
+  return { argv: [process.execPath, PARLEY_BIN, '--help'], cwd, env: benchChildEnvironment(), ...(logFile ? { logFile } : {}) };
+}
+
+/** `parley validate SUITE`. */
+export function parleyValidateCommand(suiteDir: string, cwd: string, logFile?: string): CommandToMeasure {
+  return { argv: [process.execPath, PARLEY_BIN, 'validate', suiteDir], cwd, env: benchChildEnvironment(), ...(logFile ? { logFile } : {}) };
+}
+
+/** The replay floor of `suiteDir` into `outDir` (its report.json has one passing result per scenario). */
+export function replayFloorCommand(suiteDir: string, outDir: string, cwd: string, logFile?: string): CommandToMeasure {
+  return { argv: [process.execPath, FLOOR_SCRIPT, suiteDir, outDir], cwd, env: benchChildEnvironment(), ...(logFile ? { logFile } : {}) };
+}
+
 /** `parley --version`: the start-up cost of the bin, with no suite loaded. */
 export function parleyVersionCommand(cwd: string, logFile?: string): CommandToMeasure {
   return { argv: [process.execPath, PARLEY_BIN, '--version'], cwd, env: benchChildEnvironment(), ...(logFile ? { logFile } : {}) };

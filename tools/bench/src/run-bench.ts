@@ -1,9 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions } from './bench-arguments.js';
-import { measureRepeatedly, type RepeatedMeasurement } from './measure-command.js';
-import { assertExitedCleanly, measureParleyReplay, parleyVersionCommand } from './parley-workload.js';
+import { measureCommand, measureRepeatedly, summarizeMeasurements, type CommandMeasurement, type CommandToMeasure, type RepeatedMeasurement } from './measure-command.js';
+import {
+  assertExitedCleanly,
+  measureParleyReplay,
+  nodeStartupCommand,
+  parleyHelpCommand,
+  parleyReplayCommand,
+  parleyValidateCommand,
+  parleyVersionCommand,
+  replayFloorCommand,
+} from './parley-workload.js';
+import { assertEveryScenarioPassed } from './replay-report-check.js';
 import { ensurePromptfoo, measurePromptfooEval, PROMPTFOO_VERSION, promptfooVersionCommand } from './promptfoo-workload.js';
 import type { ResultRow } from './results-table.js';
 import { writeSyntheticSuite } from './synthetic-suite.js';
@@ -23,11 +33,26 @@ interface Comparison {
   rssRatio: number | null;
 }
 
+/** Parley against its floor (`--floor`): how many times the floor's wall time Parley takes. */
+interface FloorComparison {
+  workload: string;
+  count: number | null;
+  parleyWallSeconds: number;
+  floorWallSeconds: number;
+  /** Parley's wall time divided by the floor's (1 = as fast as the floor). */
+  wallRatio: number;
+  /** The same for CPU time; null when either is unknown. */
+  cpuRatio: number | null;
+}
+
 export interface BenchReport {
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
+  /** The load average (1, 5, 15 minutes) when the benchmark started and ended: a busy machine's figures are slower. */
+  loadAverage: { start: number[]; end: number[] };
   runs: number;
   rows: ResultRow[];
   comparisons: Comparison[];
+  floorComparisons: FloorComparison[];
   /** Things the reader must know: a failed promptfoo install, a kept work folder. */
   notes: string[];
   /** Where the suites and run folders were (deleted unless `--keep`). */
@@ -43,11 +68,30 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const workDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const rows: ResultRow[] = [];
   const comparisons: Comparison[] = [];
+  const floorComparisons: FloorComparison[] = [];
   const notes: string[] = [];
+  const loadAtStart = loadavg();
   try {
     log(`work folder ${workDir}`);
-    const parleyStartup = await measureStartup('parley --version', (run) => parleyVersionCommand(workDir, join(workDir, `parley-version-${run}.log`)), options.runs, log);
-    rows.push(row('parley --version', null, null, parleyStartup));
+    let parleyStartup: RepeatedMeasurement;
+    if (options.floor) {
+      // Interleaved, one run of each in turn, so a machine whose speed drifts slows them alike.
+      log(`start-up: node -e 0, parley --version, parley --help, interleaved ${options.runs}×`);
+      const [node, version, help] = await measureInterleaved(
+        [
+          { what: 'node -e 0', command: () => nodeStartupCommand(workDir) },
+          { what: 'parley --version', command: (run) => parleyVersionCommand(workDir, join(workDir, `parley-version-${run}.log`)) },
+          { what: 'parley --help', command: (run) => parleyHelpCommand(workDir, join(workDir, `parley-help-${run}.log`)) },
+        ],
+        options.runs,
+      );
+      parleyStartup = version!;
+      rows.push(row('node -e 0', null, null, node!), row('parley --version', null, null, version!), row('parley --help', null, null, help!));
+      floorComparisons.push(floorComparison('parley --version / node -e 0', null, version!, node!), floorComparison('parley --help / node -e 0', null, help!, node!));
+    } else {
+      parleyStartup = await measureStartup('parley --version', (run) => parleyVersionCommand(workDir, join(workDir, `parley-version-${run}.log`)), options.runs, log);
+      rows.push(row('parley --version', null, null, parleyStartup));
+    }
 
     const parleyBySize = new Map<number, RepeatedMeasurement>();
     for (const size of options.sizes) {
@@ -55,10 +99,48 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       const generationStarted = process.hrtime.bigint();
       const suite = writeSyntheticSuite({ dir: join(workDir, `suite-${size}`), scenarioCount: size });
       log(`  written in ${(Number(process.hrtime.bigint() - generationStarted) / 1e9).toFixed(1)} s; replaying ${options.runs}×`);
-      const measurement = await measureParleyReplay(suite, join(workDir, `parley-${size}`), options.runs);
+      let measurement: RepeatedMeasurement;
+      /** Rows printed below Parley's replay of this size: its floor, and validate of the same suite. */
+      const afterParley: ResultRow[] = [];
+      if (options.floor) {
+        const parleyDir = join(workDir, `parley-${size}`);
+        const floorDir = join(workDir, `floor-${size}`);
+        mkdirSync(parleyDir, { recursive: true });
+        const workloads: InterleavedWorkload[] = [
+          {
+            what: `parley run (${size} scenarios)`,
+            command: (run) => parleyReplayCommand(suite.dir, { cwd: parleyDir, outDir: join(parleyDir, 'runs', String(run)), logFile: join(parleyDir, `run-${run}.log`) }),
+            check: (run) => assertEveryScenarioPassed(join(parleyDir, 'runs', String(run), 'report.json'), suite.scenarioIds),
+          },
+          {
+            what: `replay floor (${size} scenarios)`,
+            command: (run) => replayFloorCommand(suite.dir, join(floorDir, String(run)), workDir, join(workDir, `floor-${size}-${run}.log`)),
+            check: (run) => assertEveryScenarioPassed(join(floorDir, String(run), 'report.json'), suite.scenarioIds),
+          },
+        ];
+        if (size === Math.min(...options.sizes)) {
+          workloads.push({ what: `parley validate (${size} scenarios)`, command: (run) => parleyValidateCommand(suite.dir, workDir, join(workDir, `validate-${size}-${run}.log`)) });
+        }
+        const [parley, floor, validate] = await measureInterleaved(workloads, options.runs);
+        measurement = parley!;
+        afterParley.push(row('replay floor', size, suite.userTurnsPerScenario, floor!));
+        floorComparisons.push(floorComparison('parley run --mode replay / floor', size, parley!, floor!));
+        if (validate !== undefined) {
+          afterParley.push(row('parley validate', size, null, validate));
+          const node = rows.find((entry) => entry.workload === 'node -e 0');
+          if (node !== undefined) {
+            const nodeStartup: RepeatedMeasurement = { wallSeconds: node.wallSeconds, peakRssKiB: undefined, cpuSeconds: node.cpuSeconds ?? undefined, runs: [] };
+            floorComparisons.push(floorComparison('parley validate / node -e 0', size, validate, nodeStartup));
+            if (size === 1) floorComparisons.push(floorComparison('parley run --mode replay / node -e 0', size, parley!, nodeStartup));
+          }
+        }
+      } else {
+        measurement = await measureParleyReplay(suite, join(workDir, `parley-${size}`), options.runs);
+      }
       parleyBySize.set(size, measurement);
       const target = REPLAY_TARGETS.get(size);
       rows.push({ ...row('parley run --mode replay', size, suite.userTurnsPerScenario, measurement), target: describeTarget(target), verdict: verdictOf(target, measurement.wallSeconds, mebibytes(measurement.peakRssKiB) ?? undefined) });
+      rows.push(...afterParley);
     }
 
     if (options.promptfoo) {
@@ -104,9 +186,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const cpuList = cpus();
   return {
     machine: { cpus: availableParallelism(), cpuModel: cpuList[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` },
+    loadAverage: { start: loadAtStart, end: loadavg() },
     runs: options.runs,
     rows,
     comparisons,
+    floorComparisons,
     notes,
     workDir,
   };
@@ -120,6 +204,39 @@ async function measureStartup(
 ): Promise<RepeatedMeasurement> {
   log(`${what}, ${runs}×`);
   return measureRepeatedly(command, { runs, afterRun: (measurement, run) => assertExitedCleanly(measurement, `${what} (run ${run})`, undefined) });
+}
+
+interface InterleavedWorkload {
+  what: string;
+  command: (run: number) => CommandToMeasure;
+  /** Checks a finished run (its report) before its time is believed; throws to stop. */
+  check?: (run: number) => void;
+}
+
+/** Runs each workload once in turn, `runs` times over, and summarizes each workload's runs. */
+async function measureInterleaved(workloads: readonly InterleavedWorkload[], runs: number): Promise<RepeatedMeasurement[]> {
+  const measured: CommandMeasurement[][] = workloads.map(() => []);
+  for (let run = 1; run <= runs; run += 1) {
+    for (const [index, workload] of workloads.entries()) {
+      const command = workload.command(run);
+      const measurement = await measureCommand(command);
+      assertExitedCleanly(measurement, `${workload.what} (run ${run})`, command.logFile);
+      workload.check?.(run);
+      measured[index]!.push(measurement);
+    }
+  }
+  return measured.map(summarizeMeasurements);
+}
+
+function floorComparison(workload: string, count: number | null, parley: RepeatedMeasurement, floor: RepeatedMeasurement): FloorComparison {
+  return {
+    workload,
+    count,
+    parleyWallSeconds: parley.wallSeconds,
+    floorWallSeconds: floor.wallSeconds,
+    wallRatio: parley.wallSeconds / floor.wallSeconds,
+    cpuRatio: parley.cpuSeconds === undefined || floor.cpuSeconds === undefined ? null : parley.cpuSeconds / floor.cpuSeconds,
+  };
 }
 
 function row(workload: string, count: number | null, turns: number | null, measurement: RepeatedMeasurement): ResultRow {

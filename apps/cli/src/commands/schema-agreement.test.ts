@@ -119,7 +119,23 @@ const MUTATIONS: Mutation[] = [
   { name: 'metric file scale: "1-5"', edits: { 'metrics/helpfulness.yaml': (text) => text.replace('scale: { min: 1, max: 5 }', 'scale: "1-5"') }, valid: false },
   { name: 'metric file applies_to: each_message', edits: { 'metrics/helpfulness.yaml': (text) => text.replace('applies_to: conversation', 'applies_to: each_message') }, valid: false },
   { name: 'metric file criterion level: optional', edits: { 'metrics/helpfulness.yaml': (text) => text.replace('level: recommended', 'level: optional') }, valid: false },
+  { name: 'code metric file kind: modul', edits: { 'metrics/helpfulness.yaml': asCodeMetric('kind: modul\nmodule: metric.mjs\n') }, valid: false },
+  { name: 'code metric file kind: command without command:', edits: { 'metrics/helpfulness.yaml': asCodeMetric('kind: command\n') }, valid: false },
+  { name: 'code metric file kind: command with timeout_ms: "5s"', edits: { 'metrics/helpfulness.yaml': asCodeMetric('kind: command\ncommand: [python3, metric.py]\ntimeout_ms: "5s"\n') }, valid: false },
+  {
+    name: 'code metric (kind: command) used with params:',
+    edits: {
+      'metrics/helpfulness.yaml': asCodeMetric('kind: command\ncommand: [python3, metric.py]\n'),
+      [SCENARIO]: expectations('  - { metric: helpfulness, params: { min_words: 3 } }\n'),
+    },
+    valid: true,
+  },
 ];
+
+/** The metric file's modeline kept, the rest replaced by a metric written in code with these keys. */
+function asCodeMetric(keys: string): (text: string) => string {
+  return (text) => `${text.split('\n')[0]}\nname: helpfulness\nversion: 1.0.0\n${keys}`;
+}
 
 /** A second agent merged from the first (the row "merge key in parley.yaml agents"). */
 function withMergedAgent(text: string): string {

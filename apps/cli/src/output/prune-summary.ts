@@ -23,6 +23,8 @@ export function formatPruneOutcome(outcome: PruneHistoryOutcome): string {
   for (const left of outcome.folders.left) lines.push(`  left in place (${left.reason}): ${left.path}`);
   const baselines = outcome.protected.filter((run) => run.reason === 'baseline');
   for (const run of baselines) lines.push(`  kept ${run.id}: the newest run that wrote the baseline ${run.baseline ?? ''}`);
+  const exporting = outcome.protected.filter((run) => run.reason === 'export_pending').length;
+  if (exporting > 0) lines.push(`  kept ${plural(exporting, 'run')} whose export still waits in the outbox`);
   const unfinished = outcome.protected.filter((run) => run.reason === 'unfinished').length;
   if (unfinished > 0) lines.push(`  kept ${plural(unfinished, 'unfinished run')} (running, or stopped without an end)`);
   if (outcome.deferred > 0) lines.push(`  ${plural(outcome.deferred, 'more run')} left for the next prune`);

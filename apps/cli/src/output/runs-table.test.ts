@@ -5,9 +5,10 @@ import { formatMetricScore, formatRunDetail, formatRunList } from './runs-table.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { errorResult, failingResult, newRun, passingResult, runFinish } from '../../../../libs/store/src/test-support/fixtures.js';
 
-const finishedRun: RunRow = { ...newRun(), ...runFinish(), scenario_count: 3, finished: true };
+// A run of the whole suite (the fixture's options select a tag, which makes a partial run).
+const finishedRun: RunRow = { ...newRun({ options: { mode: 'replay', concurrency: 4 } }), ...runFinish(), scenario_count: 3, finished: true };
 const unfinishedRun: RunRow = {
-  ...newRun({ id: 'run-2026-11-27-ffffff', mode: 'live', started_at: '2026-11-27T07:30:00.000Z', git_sha: null }),
+  ...newRun({ id: 'run-2026-11-27-ffffff', mode: 'live', started_at: '2026-11-27T07:30:00.000Z', git_sha: null, options: { mode: 'live' } }),
   scenario_count: 1,
   finished: false,
 };
@@ -40,6 +41,14 @@ describe('formatRunList', () => {
     for (const line of at60) expect(line.length).toBeLessThanOrEqual(60);
     expect(at60[0]).toMatch(/^RUN +SUITE +STATUS +P\/F\/E$/);
     expect(at60[3]).toMatch(/ municipal_servi… +interrupted +1\/1\/1$/);
+  });
+
+  it('marks a run of part of the suite (a --scenario or --tag selection) as partial, and runs show names the selection', () => {
+    const partial: RunRow = { ...finishedRun, options: { suite: '.', scenario: ['spa_*'], tag: ['sw'] } };
+    expect(formatRunList([partial]).split('\n')[1]).toMatch(/ fail\s+3 \(partial\)\s+1\/1\/1 /);
+    expect(formatRunList([finishedRun]).split('\n')[1]).not.toContain('partial');
+    expect(formatRunDetail(partial, [passingResult()])).toContain('Selection  --scenario spa_* --tag sw (a partial run: its counts are of these scenarios only)');
+    expect(formatRunDetail(finishedRun, [passingResult()])).not.toContain('Selection');
   });
 
   it('says so when there are no runs', () => {

@@ -1,6 +1,6 @@
 import type { MetricResult, ScenarioResult, Status } from '@parley/core';
 import Table from 'cli-table3';
-import { formatDuration, formatStartTime, formatUsd, missingValue, oneLine } from '@parley/reports';
+import { formatDuration, formatStartTime, formatUsd, missingValue, oneLine, runSelection } from '@parley/reports';
 import type { RunRow } from '@parley/store';
 
 /**
@@ -56,7 +56,8 @@ const runListColumns = {
   suite: { head: 'SUITE', cell: (run) => run.suite },
   mode: { head: 'MODE', cell: (run) => run.mode },
   status: { head: 'STATUS', cell: runStatus },
-  scenarios: { head: 'SCENARIOS', cell: (run) => String(run.scenario_count) },
+  // A run of part of the suite (a --scenario, --tag … selection) is marked: its counts are not the suite's.
+  scenarios: { head: 'SCENARIOS', cell: (run) => `${run.scenario_count}${runSelection(run.options) ? ' (partial)' : ''}` },
   counts: {
     head: 'PASS/FAIL/ERROR',
     shortHead: 'P/F/E',
@@ -196,6 +197,7 @@ function runHeader(run: RunRow, width?: number): Table.Table {
     ['Run', run.id],
     ['Suite', run.suite],
     ['Mode', run.mode],
+    ...(runSelection(run.options) ? ([['Selection', `${runSelection(run.options)} (a partial run: its counts are of these scenarios only)`]] as Array<[string, string]>) : []),
     ['Status', run.exit_code === undefined ? runStatus(run) : `${runStatus(run)} (exit ${run.exit_code})${ranOfPlanned(run)}`],
     ...(run.status === 'interrupted' || !run.finished ? ([['Resume', `parley run --resume ${run.id}`]] as Array<[string, string]>) : []),
     ['Started', run.started_at],

@@ -214,7 +214,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
           { file: LOG_LINES, title: '' },
         ],
       },
-      'full disk': unchecked('not tried on a full disk yet'),
+      'full disk': {
+        status: 'holds',
+        what: 'a full disk under `.parley/parley.db`: exit 2 `disk full` before any judge call (nothing paid for), the history keeps its data. Not tried: a disk that fills up while judging',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'says "disk full" and exits 2 before any judge call' }],
+      },
       paths: {
         status: 'holds',
         what: `\`--logs\` on a FIFO, a folder or a device is refused at once; ${walked('`--logs`, `--suite`')}`,
@@ -271,7 +275,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: '`generate` calls providers through the same deadline and connect timeout as a run',
         tests: [{ file: 'libs/providers/src/timeout-provider.test.ts', title: '' }],
       },
-      'bad input': unchecked('not fuzzed yet'),
+      'bad input': {
+        status: 'holds',
+        what: '`generate --from-dataset` on a damaged conversation log (invalid UTF-8, deep nesting, control characters, cut in half): exit 2 with file:line, nothing written (the log reader is fuzzed with the others); `init` reads no file. The SGD JSON form of a dataset is not fuzzed',
+        tests: [{ file: LOG_FUZZ, title: 'generate --from-dataset exits 2 with file:line on the same damaged logs' }],
+      },
       'full disk': {
         status: 'holds',
         what: 'each new file (`init`\'s scaffold, `generate`\'s drafted scenarios) whole or absent at every fill level of a real tmpfs, never empty or cut; exit 0 or 2 `disk full`',

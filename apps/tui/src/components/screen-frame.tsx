@@ -7,6 +7,8 @@ import { useTheme } from '../theme.js';
 import { Footer, type KeyHint } from './footer.js';
 import { useKeys } from './keyboard.js';
 
+const QUIT_QUESTION = 'Quit parley tui? y quits · n or Esc stays';
+
 /** Rows the frame itself takes: title line, rule under it, footer (up to two lines). */
 const FRAME_ROWS = 4;
 
@@ -36,7 +38,7 @@ export interface ScreenFrameProps {
 }
 
 /**
- * Every screen's outline: title, body, key footer. Esc goes back (quits from the first screen),
+ * Every screen's outline: title, body, key footer. Esc goes back (asks to quit on the first screen),
  * `q` quits, `?` lists the keys of the screen over its body. The body gets the terminal height
  * minus the frame, see `useBodyRows`. Below 80×24 the screen says so instead of drawing a body
  * that does not fit (keys then do nothing but Esc, q and Ctrl-C).
@@ -60,6 +62,15 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
       if (input === '?') setShowKeys(true);
     },
     { isActive: helpKey && !showKeys && !tooSmall },
+  );
+  // Esc on the first screen asked whether to quit: the answer takes every key.
+  useKeys(
+    (input, key) => {
+      const answer = input.toLowerCase();
+      if (answer === 'y' || input === 'q') navigation.quit();
+      else if (answer === 'n' || key.escape) navigation.cancelQuit();
+    },
+    { isActive: navigation.quitAsked, exclusive: true },
   );
   // The overlay and the size notice take every key from the screen underneath.
   useKeys(
@@ -86,7 +97,11 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
     return (
       <Box flexDirection="column" width={columns} height={rows}>
         <Text wrap="wrap">{`terminal too small (needs ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this one is ${columns}×${rows})`}</Text>
-        {leaving !== undefined && unsaved !== undefined ? (
+        {navigation.quitAsked ? (
+          <Text wrap="wrap" bold>
+            {QUIT_QUESTION}
+          </Text>
+        ) : leaving !== undefined && unsaved !== undefined ? (
           <Text wrap="wrap" bold>{`${unsaved}: ${leaving === 'quit' ? 'quit' : 'leave'} anyway and drop them? y/n`}</Text>
         ) : (
           <Text wrap="wrap" dimColor>
@@ -114,7 +129,13 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         {showKeys ? <KeysOverlay keys={overlayKeys(keys, moreKeys)} depth={navigation.depth} backKeys={backKeys} /> : children}
       </Box>
-      <Footer keys={showKeys ? [['? Esc', 'close']] : footer} />
+      {navigation.quitAsked ? (
+        <Text bold wrap="truncate-end">
+          {QUIT_QUESTION}
+        </Text>
+      ) : (
+        <Footer keys={showKeys ? [['? Esc', 'close']] : footer} />
+      )}
     </Box>
   );
 }
@@ -123,7 +144,7 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
 function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; depth: number; backKeys: boolean }) {
   const shared: KeyHint[] = [
     ['?', 'this list of keys (? or Esc closes it)'],
-    ...(backKeys || depth > 0 ? [['Esc', depth === 0 ? 'quit (nothing to go back to)' : 'back to the previous screen'] as KeyHint] : []),
+    ...(backKeys || depth > 0 ? [['Esc', depth === 0 ? 'quit, after asking (nothing to go back to)' : 'back to the previous screen'] as KeyHint] : []),
     ['q', 'quit parley tui (asks first when something is unsaved)'],
     ['Ctrl-C', 'quit at once'],
   ];

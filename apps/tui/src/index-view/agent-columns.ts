@@ -28,7 +28,8 @@ export function agentCells(row: AgentIndexRow): { name: string; type: string; ki
     type: fit(row.family ?? '—', AGENT_COLUMNS.type),
     kind: fit(row.kind ?? '?', AGENT_COLUMNS.kind),
     scenarios: fit(row.scenarios === null ? '—' : String(row.scenarios), AGENT_COLUMNS.scenarios, 'right'),
-    last: fit(percent(row.lastRun?.passRate), AGENT_COLUMNS.last, 'right'),
+    // After a partial run: the newest result of each scenario (the selected line says so).
+    last: fit(percent(row.latest ? row.latest.passRate : row.lastRun?.passRate), AGENT_COLUMNS.last, 'right'),
     status: fit(row.status, AGENT_COLUMNS.status),
   };
 }

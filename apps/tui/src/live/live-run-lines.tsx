@@ -67,12 +67,16 @@ function StoppingLine() {
 }
 
 /** The lines above the list once the run is over: status, counts, exit code, spend, reports. */
-export function finishedLines(outcome: RunOutcome, cwd: string): ReactElement[] {
+export function finishedLines(outcome: RunOutcome, cwd: string, earlier = 0): ReactElement[] {
   const { report } = outcome;
-  return [<FinishedStatusLine key="status" outcome={outcome} />, ...finishedDetailLines(outcome, cwd, report.budget?.downgrades ?? [])];
+  return [<FinishedStatusLine key="status" outcome={outcome} earlier={earlier} />, ...finishedDetailLines(outcome, cwd, report.budget?.downgrades ?? [])];
 }
 
-function FinishedStatusLine({ outcome }: { outcome: RunOutcome }) {
+/**
+ * `earlier`: results a resumed run had before this process took it up. The counts and the list
+ * below both cover every result of the run; the line says how many of them were there already.
+ */
+function FinishedStatusLine({ outcome, earlier }: { outcome: RunOutcome; earlier: number }) {
   const theme = useTheme();
   const { report } = outcome;
   return (
@@ -80,7 +84,7 @@ function FinishedStatusLine({ outcome }: { outcome: RunOutcome }) {
       <Text bold color={outcome.interrupted ? theme.paint('yellow') : theme.status(report.status)}>
         {outcome.interrupted ? 'INTERRUPTED' : report.status.toUpperCase()}
       </Text>
-      {` · ${report.results.length} scenario${report.results.length === 1 ? '' : 's'}: ${describeCounts(report.counts)} · `}
+      {` · ${report.results.length} scenario${report.results.length === 1 ? '' : 's'}${earlier > 0 ? ` (${earlier} from before the resume)` : ''}: ${describeCounts(report.counts)} · `}
       <Text bold>exit {outcome.exit_code}</Text>
     </Text>
   );

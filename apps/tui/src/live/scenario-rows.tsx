@@ -3,6 +3,7 @@ import type { ScenarioResult } from '@parley/core';
 import { floorRedactor } from '@parley/redaction';
 import { withheldScenarioReason } from '@parley/reports';
 import { useTheme } from '../theme.js';
+import { fitCaseId } from '../triage/styled-lines.js';
 import { STATUS_MARKS } from './live-format.js';
 import type { ScenarioProgress } from './live-run-progress.js';
 
@@ -15,15 +16,11 @@ function reasonOf(result: ScenarioResult): string {
   return result.metadata_only ? withheldScenarioReason(result) : floorRedactor().text(result.reason);
 }
 
-/** An id cut to `width` cells (with … when longer) and padded to it. */
-function fitId(id: string, width: number): string {
-  return id.length > width ? `${id.slice(0, Math.max(1, width - 1))}…` : id.padEnd(width);
-}
 
 /** One scenario of the list: mark, id, where it is (or its status and reason). `ended`: the run is over. */
 export function ScenarioRow({ row, idWidth, ended }: { row: ScenarioProgress; idWidth: number; ended: boolean }) {
   const theme = useTheme();
-  const id = fitId(row.id, idWidth);
+  const id = fitCaseId(row.id, idWidth);
   switch (row.state) {
     case 'finished': {
       const { result } = row;
@@ -62,7 +59,7 @@ export function FailureRow({ result, idWidth }: { result: ScenarioResult; idWidt
   const label = result.gate === 'advisory' ? `${result.status}, advisory` : result.status;
   return (
     <Text wrap="truncate-end">
-      <Text color={colour}>{STATUS_MARKS[result.status]}</Text> {fitId(result.scenario_id, idWidth)} <Text color={colour}>{label}</Text>{' '}
+      <Text color={colour}>{STATUS_MARKS[result.status]}</Text> {fitCaseId(result.scenario_id, idWidth)} <Text color={colour}>{label}</Text>{' '}
       <Text dimColor>{reasonOf(result)}</Text>
     </Text>
   );

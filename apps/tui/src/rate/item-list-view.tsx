@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
+import { FilterLine } from '../components/filter-line.js';
 import { ListRow } from '../components/list-row.js';
 import { ratingProgress, type RatingSession, type RatingSessionItem } from '@parley/calibration';
 import { matchesQuery } from '../components/filter-query.js';
@@ -17,8 +18,12 @@ const COLUMNS = { id: 22, state: 8, scores: 8, language: 4 } as const;
 
 export interface ItemListProps {
   session: RatingSession;
-  /** Items each reviewer had rated when the session started; this reviewer's count is kept current. */
-  reviewers: Readonly<Record<string, number>>;
+  /**
+   * Items each reviewer has rated, read from the set file now: other reviewers rate in their own
+   * sessions meanwhile, so the list reads the counts each time it opens (this reviewer's own count
+   * comes from the session).
+   */
+  readReviewers(): Readonly<Record<string, number>>;
   /** Opens the item at this index of `session.items` for rating (or revising). */
   onOpen(index: number): void;
   onClose(): void;
@@ -30,7 +35,8 @@ export interface ItemListProps {
  * scores (never anyone else's), skipped or still to do; how many items each reviewer has rated.
  * `/` filters (an id jumps to that item), Enter opens the item to rate it or revise its rating.
  */
-export function ItemListView({ session, reviewers, onOpen, onClose, onQuit }: ItemListProps) {
+export function ItemListView({ session, readReviewers, onOpen, onClose, onQuit }: ItemListProps) {
+  const [reviewers] = useState(readReviewers);
   const bodyRows = useBodyRows();
   const filter = useFilter();
   const skipped = new Map(session.skipped.map((entry) => [entry.id, entry.reason]));
@@ -88,13 +94,7 @@ export function ItemListView({ session, reviewers, onOpen, onClose, onQuit }: It
       helpKey={!filter.editing}
     >
       <Text wrap="truncate-end" dimColor>{`rated per reviewer (of ${progress.total}): ${perReviewer}`}</Text>
-      {filterRows > 0 ? (
-        <Text wrap="truncate-start">
-          <Text bold>filter&gt; </Text>
-          {filter.text}
-          {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${rows.length} match${rows.length === 1 ? '' : 'es'})`}</Text>}
-        </Text>
-      ) : null}
+      <FilterLine filter={filter} count={rows.length} />
       <Text bold>{`  ${fit('item', COLUMNS.id)} ${fit('state', COLUMNS.state)} ${fit('yours', COLUMNS.scores)} ${fit('lang', COLUMNS.language)} source / skip reason`}</Text>
       {rows.length === 0 ? (
         <Text>No item matches the filter; Esc clears it.</Text>

@@ -80,6 +80,28 @@ describe('parley tui rate: moving between items and revising', () => {
     await until(rendered, (text) => shownItem(text, order) === order.at(-1));
   });
 
+  it('Enter on a rated item left unchanged writes nothing (rated_at stays) and moves on', async () => {
+    const dir = exampleCalibrationCopy();
+    const order = orderIn(dir);
+    const [first, second] = order as [string, string];
+    const file = join(dir, 'human_labelled.yaml');
+    await saveRating(file, first, { reviewer: REVIEWER, rated_at: '2026-11-20T08:00:00Z', scores: { intent_comprehension: 4, response_naturalness: 4, cultural_appropriateness: 4 } });
+    const rendered = open(dir);
+    await until(rendered, (text) => shownItem(text, order) === second);
+    await press(rendered, '[');
+    let frame = await until(rendered, (text) => shownItem(text, order) === first);
+    expect(axisLine(frame, 'intent_comprehension')).toMatch(/\[4\]/);
+    await press(rendered, KEYS.enter);
+    frame = await until(rendered, (text) => text.includes(`${first} unchanged`));
+    expect(shownItem(frame, order)).toBe(second);
+    expect(ratingOf(dir, first)?.rated_at).toBe('2026-11-20T08:00:00Z');
+    // A changed score is saved, with the time of the save.
+    await press(rendered, '[', '5', KEYS.enter);
+    await until(rendered, (text) => text.includes(`saved ${first}`));
+    expect(ratingOf(dir, first)?.rated_at).toBe('2026-11-26T10:00:00Z');
+    expect(scoresOf(ratingOf(dir, first))).toEqual([5, 4, 4]);
+  });
+
   it('[ with scores not saved asks before dropping them; n keeps them', async () => {
     const dir = exampleCalibrationCopy();
     const order = orderIn(dir);
@@ -143,6 +165,26 @@ describe('parley tui rate: moving between items and revising', () => {
     expect(shownItem(frame, order)).toBe(first);
   });
 
+  it('the list reads each reviewer’s count when it opens: a reviewer who rated in another session since shows', async () => {
+    const dir = exampleCalibrationCopy();
+    const order = orderIn(dir);
+    const file = join(dir, 'human_labelled.yaml');
+    const rendered = open(dir);
+    await until(rendered, (text) => shownItem(text, order) === order[0]);
+    await press(rendered, 'l');
+    let frame = await until(rendered, (text) => text.includes(`Items · ${REVIEWER}`));
+    expect(frame).toContain(`rated per reviewer (of 25): rev-a 25 · rev-b 25 · ${REVIEWER} 0`);
+    await press(rendered, KEYS.escape);
+    await until(rendered, (text) => text.includes(`Rate · ${REVIEWER}`));
+    // Another reviewer starts rating in their own terminal.
+    const scores = { intent_comprehension: 3, response_naturalness: 3, cultural_appropriateness: 3 };
+    await saveRating(file, order[3]!, { reviewer: 'rev-d', rated_at: '2026-11-26T10:05:00Z', scores });
+    await saveRating(file, order[4]!, { reviewer: 'rev-d', rated_at: '2026-11-26T10:06:00Z', scores });
+    await press(rendered, 'l');
+    frame = await until(rendered, (text) => text.includes(`Items · ${REVIEWER}`));
+    expect(frame).toContain(`rated per reviewer (of 25): rev-a 25 · rev-b 25 · ${REVIEWER} 0 · rev-d 2`);
+  });
+
   it('/ with an id and Enter in one read (a paste ending in a newline) opens that item', async () => {
     const dir = exampleCalibrationCopy();
     const order = orderIn(dir);
@@ -179,9 +221,10 @@ describe('parley tui rate: the same reviewer in two sessions', () => {
     const kept = await until(later, (text) => text.includes(`kept the rating of ${first} from the other session`));
     expect(axisLine(kept, 'intent_comprehension')).toMatch(/\[2\]/);
     expect(scoresOf(ratingOf(dir, first))).toEqual([2, 2, 2]);
-    // Enter now saves over the rating it knows: no question.
-    await press(later, KEYS.enter);
+    // A changed score and Enter now save over the rating it knows: no question.
+    await press(later, '3', KEYS.enter);
     await until(later, (text) => text.includes(`saved ${first}`));
+    expect(scoresOf(ratingOf(dir, first))).toEqual([3, 2, 2]);
   });
 
   it('o saves this session’s rating over the other one; a rating changed again meanwhile asks again', async () => {

@@ -20,8 +20,8 @@ export interface RateSessionSource {
   session: RatingSession;
   setFile: string;
   rubric: CalibrationRubric;
-  /** Items each reviewer had rated when the session started (see `ratedPerReviewer`). */
-  reviewers: Readonly<Record<string, number>>;
+  /** Items each reviewer has rated as the set file says now (see `ratedPerReviewer`): read when the item list opens. */
+  readReviewers(): Readonly<Record<string, number>>;
 }
 
 const RATE_KEYS: readonly KeyHint[] = [
@@ -77,7 +77,8 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
     rubricRows: bodyRows,
     rubricLineOf: rubric.startOf,
   };
-  const options = { setFile: source.setFile, rubricText: source.rubric.text, clock, leave: navigation.back, quit: navigation.quit };
+  const leave = (answered?: boolean) => (answered && navigation.depth === 0 ? navigation.quit() : navigation.back());
+  const options = { setFile: source.setFile, rubricText: source.rubric.text, clock, leave, quit: navigation.quit };
   const { state, run } = useRateSession(source.session, layout, options);
 
   const { session } = state;
@@ -90,7 +91,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
     return (
       <ItemListView
         session={session}
-        reviewers={source.reviewers}
+        readReviewers={source.readReviewers}
         onOpen={(index) => run((current) => openItem(current, index))}
         onClose={() => run((current) => ({ ...current, mode: 'rate' }))}
         onQuit={() => run((current) => askToLeave({ ...current, mode: 'rate' }, 'quit', options))}

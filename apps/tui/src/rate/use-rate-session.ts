@@ -6,6 +6,7 @@ import {
   knownRating,
   lastSaved,
   missingAxes,
+  nextPosition,
   ratingToSave,
   recordSave,
   recordSkip,
@@ -86,8 +87,12 @@ export interface RateSessionOptions {
   setFile: string;
   rubricText: string;
   clock: Clock;
-  /** Esc (when nothing unsaved is in the way): back to the previous screen, or out of the TUI. */
-  leave(): void;
+  /**
+   * Esc (when nothing unsaved is in the way): back to the previous screen (on the first screen the
+   * frame asks whether to quit). `answered`: the reviewer has just said y to leaving without saving,
+   * so nothing is asked again.
+   */
+  leave(answered?: boolean): void;
   /** q (when nothing unsaved is in the way): out of the TUI. */
   quit(): void;
 }
@@ -212,6 +217,12 @@ async function save(state: RateState, options: RateSessionOptions): Promise<Rate
       focus: session.axes.indexOf(missing[0]!),
       message: { text: `not saved: rate ${missing.join(', ')} first`, error: true },
     };
+  }
+  // Enter on a rated item left as it was writes nothing (its rated_at stays the time it was rated)
+  // and moves on as a save would.
+  if (item.own && !hasUnsavedWork(state)) {
+    const next = freshItem({ ...state, session: { ...session, position: nextPosition(session, session.position) } });
+    return { ...next, message: { text: `${item.id} unchanged: your rating stays as it was (nothing written)`, error: false } };
   }
   const given: OwnRating = state.note.trim() === '' ? { scores: state.scores } : { scores: state.scores, note: state.note.trim() };
   return saveGiven(state, item.id, given, item.own ?? null, options);
@@ -362,7 +373,7 @@ function confirmingLeave(state: RateState, stroke: Keystroke, options: RateSessi
     const leaving = state.leaving;
     if (typeof leaving === 'object') return { ...freshItem({ ...state, session: showItem(state.session, leaving.show) }), mode: 'rate', leaving: undefined, message: undefined };
     if (leaving === 'quit') options.quit();
-    else options.leave();
+    else options.leave(true);
     return { ...state, mode: 'rate' };
   }
   if (('text' in stroke && stroke.text.toLowerCase() === 'n') || ('name' in stroke && stroke.name === 'escape')) {

@@ -47,6 +47,39 @@ function expectFits(frame: string) {
 }
 
 describe('index screen', () => {
+  it('after a partial run (fewer of the agent’s scenarios than the suite has) shows the newest result of each scenario, and says the run was partial', async () => {
+    const [run3] = THREE_RUNS.filter((run) => run.id === 'run-3');
+    // run-3 failed book_a; run-4 runs book_b alone (a --scenario selection) and passes.
+    writeRuns(storePath, [{ id: 'run-4', minute: 5, results: run3!.results.filter((stored) => stored.scenario_id === 'book_b') }]);
+    const rendered = renderWithProviders(
+      <NavigationProvider start={{ screen: 'index' }}>
+        <Probe />
+      </NavigationProvider>,
+      { services: { suitePath: suite.path, storePath, cwd: suite.path }, size: { columns: 200, rows: 50 } },
+    );
+    const frame = rendered.lastFrame() ?? '';
+    expect(lineOf(frame, 'booking')).toMatch(/^> booking\s+prompt\s+openai\s+2\s+50%\s+failing\s/);
+    expect(frame).toContain('booking: newest result of each scenario 50% of 2 (1 failing) · last run run-4 was partial: 1 of 2 scenarios, 100% passing');
+    // A full last run is shown as it is.
+    expect(lineOf(frame, 'desk_http')).toMatch(/100%\s+passing/);
+  });
+
+  it('/ filters the agents by text in name, type, kind, status or tags; Enter keeps it, Esc clears it', async () => {
+    const rendered = renderIndex();
+    await waitForFrame(rendered, (text) => text.includes('4 of 4 agents'));
+    await press(rendered, '/', ...'desk', KEYS.enter);
+    let frame = await waitForFrame(rendered, (text) => text.includes('2 of 4 agents (filtered)'));
+    expect(frame).toContain('filter> desk  (2 matches)');
+    expect(agentsShown(frame)).toEqual(['desk_cli', 'desk_http']);
+    expectFits(frame);
+    await press(rendered, KEYS.escape, '/', ...'status:failing', KEYS.enter);
+    frame = await waitForFrame(rendered, (text) => text.includes('1 of 4 agents (filtered)'));
+    expect(agentsShown(frame)).toEqual(['booking']);
+    // Enter opens the match; the keys are the list's again.
+    await press(rendered, KEYS.enter);
+    await waitForFrame(rendered, (text) => text.includes('opened {"screen":"runs","agent":"booking"}'));
+  });
+
   it('shows every agent of the suite, prompts and services, with kind, scenarios, last pass rate, status and trend in the first frame', () => {
     const rendered = renderIndex();
     // No waiting: the history is read before the first frame.

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Text } from 'ink';
 import { agentIndexChoices, filterAgentIndex, readAgentIndex, type AgentIndexRow, type AgentRunStatus } from '@parley/runner';
 import { formatStartTime } from '@parley/reports';
+import { FilterLine } from '../components/filter-line.js';
 import type { KeyHint } from '../components/footer.js';
 import { ListRow } from '../components/list-row.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -14,6 +15,8 @@ import { useTerminalSize } from '../terminal-size.js';
 import { useTheme, type Theme } from '../theme.js';
 import { useServices } from '../tui-context.js';
 import { useKeys } from '../components/keyboard.js';
+import { matchesQuery } from '../components/filter-query.js';
+import { useFilter } from '../components/use-filter.js';
 
 /** Runs per agent the trend reads; the sparkline draws as many as fit. */
 const TREND_RUNS = 20;
@@ -44,15 +47,21 @@ export function IndexScreen(_props: Record<string, unknown>) {
   const index = useMemo(() => readAgentIndex({ suitePath, storePath, perAgent: TREND_RUNS }), [suitePath, storePath]);
   const choices = useMemo(() => agentIndexChoices(index.rows), [index]);
   const filters = useAgentFilters();
-  const rows = useMemo(() => filterAgentIndex(index.rows, filters.filter), [index, filters.filter]);
+  const text = useFilter({ rememberAs: `agents\u0000${suitePath}` });
+  const rows = useMemo(
+    () => filterAgentIndex(index.rows, filters.filter).filter((row) => text.text === '' || matchesQuery(agentFields(row), text.text)),
+    [index, filters.filter, text.text],
+  );
 
   const problemLines = index.problems.flatMap((problem) => wrapLines(problem, columns, PROBLEM_LINES));
-  // The filter line, the selected agent's line and the table header take a row each.
-  const visible = Math.max(1, useBodyRows() - problemLines.length - 3);
-  const cursor = useListCursor(rows.length, visible);
+  // The filter line, the selected agent's line and the table header take a row each; a `/` filter one more.
+  const textRows = text.editing || text.text !== '' ? 1 : 0;
+  const visible = Math.max(1, useBodyRows() - problemLines.length - 3 - textRows);
+  const cursor = useListCursor(rows.length, visible, { isActive: !text.editing, filter: text.text });
   const selected = rows[cursor.index];
 
   useKeys((input, key) => {
+    if (text.editing) return;
     if (key.return && selected) navigation.push({ screen: 'runs', agent: selected.name });
     else if (input === 'f') filters.cycleKind(choices.kinds);
     else if (input === 't') filters.cycleTag(choices.tags);
@@ -62,9 +71,23 @@ export function IndexScreen(_props: Record<string, unknown>) {
     else if (input === 'K') navigation.push({ screen: 'kappa' });
   });
 
-  const status = `${index.suite?.name ?? 'no suite'} · ${rows.length} of ${index.rows.length} agents`;
+  const status = `${index.suite?.name ?? 'no suite'} · ${rows.length} of ${index.rows.length} agents${text.text !== '' ? ' (filtered)' : ''}`;
+  const keys: readonly KeyHint[] = text.editing
+    ? [
+        ['Enter', 'keep filter'],
+        ['Esc', 'clear'],
+      ]
+    : [...KEYS, ['/', 'filter'], ...(text.text !== '' ? ([['Esc', 'clear filter']] as KeyHint[]) : [])];
   return (
-    <ScreenFrame title="Agents" status={status} keys={KEYS}>
+    <ScreenFrame
+      title="Agents"
+      status={status}
+      keys={keys}
+      moreKeys={[['/ text', 'only agents with text in name, type, kind, status or tags (kind:http, status:failing, tag:NAME)']]}
+      backKeys={!text.editing}
+      helpKey={!text.editing}
+      escapeTaken={text.text !== ''}
+    >
       {problemLines.map((line, number) => (
         <Text key={`problem-${number}`} color={theme.paint('yellow')}>
           {line}
@@ -74,6 +97,7 @@ export function IndexScreen(_props: Record<string, unknown>) {
         <FilterValue label="kind" value={filters.filter.kind} /> <FilterValue label="tag" value={filters.filter.tag} />{' '}
         <FilterValue label="status" value={filters.filter.status} />
       </Text>
+      <FilterLine filter={text} count={rows.length} />
       <Text dimColor>{fit(selected ? selectedLine(selected) : ' ', columns)}</Text>
       <Text bold>{headerLine(columns)}</Text>
       {rows.length === 0 ? (
@@ -109,6 +133,11 @@ function AgentLine({ row, selected, width, theme }: { row: AgentIndexRow; select
 
 /** What the table has no room for: the selected agent's last run and its tags. */
 function selectedLine(row: AgentIndexRow): string {
+  if (row.latest && row.lastRun) {
+    const { latest, lastRun } = row;
+    const partial = `last run ${lastRun.run_id} was partial: ${lastRun.scenarios} of ${row.scenarios ?? '?'} scenarios, ${percent(lastRun.passRate)} passing`;
+    return `${row.name}: newest result of each scenario ${percent(latest.passRate)} of ${latest.scenarios} (${latest.failing} failing) · ${partial}`;
+  }
   const last = row.lastRun
     ? `last run ${row.lastRun.run_id} at ${formatStartTime(row.lastRun.started_at)}: ${percent(row.lastRun.passRate)} of ${row.lastRun.scenarios}`
     : 'no run yet';
@@ -123,4 +152,9 @@ function statusColour(theme: Theme, status: AgentRunStatus) {
 function emptyMessage(total: number, suiteLoaded: boolean): string {
   if (total > 0) return 'No agent matches these filters (x clears them).';
   return suiteLoaded ? 'This suite has no agents.' : 'No agents: no suite loaded and no stored runs.';
+}
+
+/** What `/` searches in an agent's row. */
+function agentFields(row: AgentIndexRow): Record<string, string | undefined> {
+  return { name: row.name, type: row.family ?? undefined, kind: row.kind ?? undefined, status: row.status, tag: row.tags.join(' ') };
 }

@@ -48,6 +48,17 @@ function writeReport(name: string, report: CalibrationReport | string): void {
   writeFileSync(join(reportsDir, name), typeof report === 'string' ? report : JSON.stringify(report, null, 2));
 }
 
+/** The example set with three more reviewers who rate as rev-a did: five in all, room for three at 80×24. */
+function writeSetOfFiveReviewers(): void {
+  const set = loadCalibrationSet(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'));
+  for (const item of set.items) {
+    const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
+    for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push(CalibrationRatingSchema.parse({ ...revA, reviewer }));
+  }
+  // JSON is YAML: the set is written as it was read.
+  writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));
+}
+
 function renderKappa() {
   return renderApp({ screen: 'kappa' }, { services: { cwd: folder.path, calibrationDir: join(folder.path, 'calibration') } });
 }
@@ -263,14 +274,7 @@ describe('kappa screen', () => {
 
   it('per reviewer says how many more reviewers there are than rows, and PgDn shows them', async () => {
     writeReport('2026-11-26.json', REAL_REPORT);
-    const set = loadCalibrationSet(join(EXAMPLE_CALIBRATION, 'human_labelled.yaml'));
-    // Three more reviewers who rate as rev-a did: five in all, room for three.
-    for (const item of set.items) {
-      const revA = item.ratings.find((rating) => rating.reviewer === 'rev-a')!;
-      for (const reviewer of ['rev-c', 'rev-d', 'rev-e']) item.ratings.push(CalibrationRatingSchema.parse({ ...revA, reviewer }));
-    }
-    // JSON is YAML: the set is written as it was read.
-    writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));
+    writeSetOfFiveReviewers();
     const rendered = renderKappa();
     await press(rendered, 'c', 'c', 'c');
     const frame = await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
@@ -287,5 +291,24 @@ describe('kappa screen', () => {
     expect(scrolled).toContain(`${5 - shown} above (PgUp)`);
     expect(scrolled).toContain('the set changed since this report');
     expect(scrolled).toMatch(/per reviewer · set read \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  });
+
+  it('/ narrows per reviewer to the reviewers whose name has the text; Esc clears it', async () => {
+    writeReport('2026-11-26.json', REAL_REPORT);
+    writeSetOfFiveReviewers();
+    const rendered = renderKappa();
+    await press(rendered, 'c', 'c', 'c');
+    await waitForFrame(rendered, (text) => text.includes('human ↓ × human →'));
+    await press(rendered, '/', ...'rev-e', KEYS.enter);
+    let frame = await waitForFrame(rendered, (text) => text.includes('per reviewer · filter> rev-e (1 of'));
+    expect(frame).toMatch(/rev-e\s+\d\.\d{3}/);
+    expect(frame).not.toMatch(/rev-[a-d]\s+\d\.\d{3}/);
+    expect(frame).not.toContain('more below');
+    expectFits(frame);
+    // The matrix keys are back after Enter; Esc clears the filter before it goes back.
+    await press(rendered, KEYS.escape);
+    frame = await waitForFrame(rendered, (text) => text.includes('per reviewer · set read'));
+    expect(frame).toMatch(/rev-a\s+\d\.\d{3}/);
+    expect(frame).toMatch(/^Kappa/);
   });
 });

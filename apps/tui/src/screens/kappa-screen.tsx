@@ -15,6 +15,8 @@ import {
 } from '@parley/calibration';
 import type { KeyHint } from '../components/footer.js';
 import { useKeys } from '../components/keyboard.js';
+import { matchesQuery } from '../components/filter-query.js';
+import { useFilter } from '../components/use-filter.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { ComparisonTable, gateProblems } from '../kappa/comparison-table.js';
 import { ConfusionMatrixView, startCell, type MatrixCell } from '../kappa/confusion-matrix-view.js';
@@ -84,6 +86,8 @@ export function KappaScreen(_props: Record<string, unknown>) {
   }, [folder.dir, axisIndex, comparisonIndex, chosenCell]);
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [reviewerScroll, setReviewerScroll] = useState(0);
+  const filter = useFilter({ rememberAs: `kappa\u0000${folder.dir}` });
+  useEffect(() => setReviewerScroll(0), [filter.text]);
   // Per reviewer (and the items behind a cell) come from the set as read now, the table and the
   // matrices from the report: both say when they are from, and a set whose ratings no longer give
   // the report's matrices is pointed out.
@@ -108,7 +112,12 @@ export function KappaScreen(_props: Record<string, unknown>) {
   const needsModels = comparison.id !== 'human_vs_human';
   const sourceProblem = pairSource?.problem !== undefined && (needsModels || !source) ? pairSource.problem : undefined;
   const pairs = useMemo((): LabelledPair[] => (source ? labelledPairs(source, comparison.id, axis) : []), [source, comparison.id, axis]);
-  const perReviewer = useMemo(() => (sourceProblem === undefined ? agreementPerReviewer(pairs) : []), [pairs, sourceProblem]);
+  const everyReviewer = useMemo(() => (sourceProblem === undefined ? agreementPerReviewer(pairs) : []), [pairs, sourceProblem]);
+  // `/` narrows per reviewer to the reviewers whose name has the text (a long list of reviewers).
+  const perReviewer = useMemo(
+    () => (filter.text === '' ? everyReviewer : everyReviewer.filter((entry) => matchesQuery({ reviewer: entry.reviewer }, filter.text))),
+    [everyReviewer, filter.text],
+  );
 
   const fileProblems = history.problems.map((problem) => `skipped ${problem.file.slice(folder.reportsDir.length + 1) || problem.file}: ${problem.message}`);
   const reportTime = latest ? new Date(latest.report.generated_at) : undefined;
@@ -131,7 +140,7 @@ export function KappaScreen(_props: Record<string, unknown>) {
   const reviewerPage = Math.max(1, reviewerRows - 3);
 
   useKeys((input, key) => {
-    if (!latest) return;
+    if (!latest || filter.editing) return;
     const move = (rows: number, columns: number) => {
       setChosenCell({ row: clamp(cell.row + rows), column: clamp(cell.column + columns) });
       setMessage(undefined);
@@ -192,8 +201,18 @@ export function KappaScreen(_props: Record<string, unknown>) {
     <ScreenFrame
       title="Kappa"
       status={`report ${reportTime ? shortTime(reportTime) : latest.date} · ${report.session.mode} · ${report.set.rated_items}/${report.set.items} rated`}
-      keys={KEYS}
+      keys={
+        filter.editing
+          ? [
+              ['Enter', 'keep filter'],
+              ['Esc', 'clear'],
+            ]
+          : [...KEYS, ['/', 'filter reviewers'], ...(filter.text !== '' ? ([['Esc', 'clear filter']] as KeyHint[]) : [])]
+      }
       moreKeys={MORE_KEYS}
+      backKeys={!filter.editing}
+      helpKey={!filter.editing}
+      escapeTaken={filter.text !== ''}
     >
       <Text wrap="truncate-end">
         <Text bold inverse={!report.gate.passed} color={theme.status(report.gate.passed ? 'pass' : 'fail')}>
@@ -222,7 +241,9 @@ export function KappaScreen(_props: Record<string, unknown>) {
         <Box flexDirection="column" width={rightWidth}>
           <Box height={reviewerRows} flexDirection="column" overflow="hidden">
             <Text dimColor={!setChanged} color={setChanged ? theme.paint('yellow') : undefined} wrap="truncate-end">
-              {`per reviewer · set read ${shortTime(readAt)}`}
+              {filter.editing || filter.text !== ''
+                ? `per reviewer · filter> ${filter.text}${filter.editing ? '█' : ` (${perReviewer.length} of ${everyReviewer.length})`}`
+                : `per reviewer · set read ${shortTime(readAt)}`}
             </Text>
             <ReviewerAgreementView rows={perReviewer} problem={sourceProblem} width={rightWidth} maxRows={reviewerRows - 1} scroll={reviewerScroll} />
           </Box>

@@ -190,6 +190,30 @@ describe('live run view', () => {
     expect(stored.run).toMatchObject({ exit_code: 130 });
   });
 
+  it('a resumed run ends on every result of the run: the earlier ones are counted and listed, and said to be from before the resume', async () => {
+    fake = await startHeldFakeLlm(['s2']);
+    const cwd = writeLiveSuite(['s1', 's2', 's3', 's4']);
+    const env = fakeLlmEnv(fake.server);
+    let screen = openLive(cwd, { env, runOptions: { suitePath: cwd, mode: 'live' } });
+    fake.release('s1');
+    fake.release('s2');
+    await waitForFrame(screen, (text) => text.includes('2/4 done'), PATIENCE);
+    await waitUntil(() => fake!.arrived().includes('s3'));
+    await press(screen, KEYS.ctrlC);
+    const stopped = await waitForFrame(screen, (text) => text.includes('exit 130'), PATIENCE);
+    const runId = runIdIn(stopped)!;
+    screen.unmount();
+
+    screen = openLive(cwd, { env, runOptions: { suitePath: cwd, mode: 'live', resume: runId } });
+    fake.releaseAll();
+    const frame = await waitForFrame(screen, (text) => text.includes('exit 1'), PATIENCE);
+    expect(frame).toContain('FAIL · 4 scenarios (2 from before the resume): 3 pass · 1 fail · exit 1');
+    // The list holds all four, the failure from before the resume pinned first.
+    expect(frame).toMatch(/✗ s2\s+fail/);
+    for (const id of ['s1', 's3', 's4']) expect(frame).toMatch(new RegExp(`✓ ${id}\\s+pass`));
+    expectFits(frame);
+  });
+
   it('a second Ctrl-C while stopping quits at once with 130', async () => {
     fake = await startHeldFakeLlm();
     const cwd = writeLiveSuite(['s1', 's2', 's3']);
@@ -227,33 +251,57 @@ describe('live run view', () => {
     expectFits(frame);
   });
 
-  it('fits 80×24 with many scenarios: failures stay visible, the list is windowed and scrolls', async () => {
-    const failing = ['s03', 's07', 's12', 's19', 's23', 's31'];
+  it('fits 80×24 with many scenarios: failures stay visible (as many as the list leaves rows for), the list is windowed and scrolls', async () => {
+    const failing = ['s03', 's05', 's07', 's09', 's12', 's15', 's19', 's21', 's23', 's27', 's29', 's31'];
     fake = await startHeldFakeLlm(failing);
     const ids = Array.from({ length: 40 }, (_, index) => `s${String(index + 1).padStart(2, '0')}`);
     const cwd = writeLiveSuite(ids, 'concurrency: 4');
     const screen = openLive(cwd, { env: fakeLlmEnv(fake.server), runOptions: { suitePath: cwd, mode: 'live' } });
     for (const id of ids.slice(0, 32)) fake.release(id);
-    let frame = await waitForFrame(screen, (text) => text.includes('Failures (6)') && text.includes('32/40 done') && text.includes('4 running'), PATIENCE);
+    let frame = await waitForFrame(screen, (text) => text.includes('Failures (12)') && text.includes('32/40 done') && text.includes('4 running'), PATIENCE);
     expectFits(frame);
     const marked = (text: string) => text.split('\n').filter((line) => /^[✓✗▸·] s\d\d/.test(line)).map((line) => line.slice(0, 5));
-    // While running: the latest five failures, then the list with what runs first; the rest is windowed.
-    expect(marked(frame).slice(0, 9)).toEqual(['✗ s07', '✗ s12', '✗ s19', '✗ s23', '✗ s31', '▸ s33', '▸ s34', '▸ s35', '▸ s36']);
-    expect(frame).toContain('… 1 earlier');
+    // While running: the latest nine failures (more than five: the rows are free), then the list
+    // with what runs first, five rows of it; the rest is windowed.
+    const pinnedWhileRunning = failing.slice(3).map((id) => `✗ ${id}`);
+    expect(marked(frame).slice(0, 13)).toEqual([...pinnedWhileRunning, '▸ s33', '▸ s34', '▸ s35', '▸ s36']);
+    expect(frame).toContain('… 3 earlier');
     expect(frame).toMatch(/Scenarios 1–\d+ of 40/);
     expect(frame).toMatch(/… \d+ more below/);
 
     fake.releaseAll();
     frame = await waitForFrame(screen, (text) => text.includes('exit 1'), PATIENCE);
     expectFits(frame);
-    // Over: the first five failures pinned, the sixth first in the list of the others.
-    expect(marked(frame).slice(0, 7)).toEqual(['✗ s03', '✗ s07', '✗ s12', '✗ s19', '✗ s23', '✗ s31', '✓ s01']);
-    expect(frame).toContain('… 1 more, first in the list below');
-    expect(frame).toMatch(/Other scenarios 1–\d+ of 35/);
+    // Over: the first eight failures pinned, the other four first in the list of the others.
+    const all = failing.map((id) => `✗ ${id}`);
+    expect(marked(frame).slice(0, 13)).toEqual([...all, '✓ s01']);
+    expect(frame).toContain('… 4 more, first in the list below');
+    expect(frame).toMatch(/Other scenarios 1–\d+ of 32/);
     await press(screen, KEYS.down, KEYS.down);
     frame = screen.lastFrame() ?? '';
-    expect(frame).toMatch(/Other scenarios 3–\d+ of 35/);
-    expect(marked(frame).slice(0, 6)).toEqual(['✗ s03', '✗ s07', '✗ s12', '✗ s19', '✗ s23', '✓ s02']);
+    expect(frame).toMatch(/Other scenarios 3–\d+ of 32/);
+    expect(marked(frame).slice(0, 10)).toEqual([...all.slice(0, 8), '✗ s29', '✗ s31']);
     expectFits(frame);
+  });
+
+  it('at 200×50 every failure is pinned when the rows are there', async () => {
+    const failing = ['s02', 's03', 's04', 's05', 's06', 's07', 's08', 's09'];
+    fake = await startHeldFakeLlm(failing);
+    const ids = Array.from({ length: 12 }, (_, index) => `s${String(index + 1).padStart(2, '0')}`);
+    const cwd = writeLiveSuite(ids, 'concurrency: 4');
+    rendered = renderWithProviders(
+      <NavigationProvider start={{ screen: 'live' }}>
+        <Probe />
+      </NavigationProvider>,
+      {
+        size: { columns: 200, rows: 50 },
+        services: { cwd, suitePath: cwd, storePath: join(cwd, '.parley/parley.db'), clock: manualClock(), random: seededRandom(7), env: fakeLlmEnv(fake.server), runOptions: { suitePath: cwd, mode: 'live' } },
+      },
+    );
+    fake.releaseAll();
+    const frame = await waitForFrame(rendered, (text) => text.includes('exit 1'), PATIENCE);
+    expect(frame).toContain('Failures (8)');
+    expect(frame).not.toContain('more, first in the list below');
+    for (const id of failing) expect(frame).toMatch(new RegExp(`✗ ${id}\\s+fail`));
   });
 });

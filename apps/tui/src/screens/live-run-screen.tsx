@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
-import type { ScenarioResult } from '@parley/core';
-import { EXIT_INTERRUPTED } from '@parley/gate';
+import { EXIT_INTERRUPTED, triageOrder } from '@parley/gate';
 import type { RunOutcome } from '@parley/runner';
 import type { KeyHint } from '../components/footer.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
@@ -14,8 +13,14 @@ import { useTerminalSize } from '../terminal-size.js';
 import { useServices } from '../tui-context.js';
 import { useKeys } from '../components/keyboard.js';
 
-/** Most failure rows shown above the list: the rest are counted (and listed first once the run is over). */
-const MAX_FAILURE_ROWS = 5;
+/**
+ * Failure rows shown above the list at least (when there are that many): more when the terminal
+ * has rows to spare after the list's own share; the rest are counted (and listed first once the
+ * run is over).
+ */
+const MIN_FAILURE_ROWS = 5;
+/** Rows the list keeps for itself before the failures take more than `MIN_FAILURE_ROWS`. */
+const MIN_LIST_ROWS = 5;
 
 /**
  * `parley tui run`: the run as it goes (progress per scenario, spend against the budget, failures
@@ -38,10 +43,13 @@ export function LiveRunScreen() {
   const failures = end?.kind === 'finished' ? finalRows.flatMap((row) => (row.state === 'finished' && isFailure(row.result.status) ? [row.result] : [])) : session.progress.failures();
   const top =
     end?.kind === 'finished'
-      ? finishedLines(end.outcome, services.cwd)
+      ? finishedLines(end.outcome, services.cwd, services.runOptions?.resume === undefined ? 0 : Math.max(0, end.outcome.report.results.length - session.progress.finished))
       : runningLines(session, services.clock.monotonicMs() - session.startedMs, columns);
   // Failures stay in view above the list: the latest while the run goes, the most severe after it.
-  const failureRows = Math.min(failures.length, MAX_FAILURE_ROWS);
+  // They take the rows the list does not need (its header, up to MIN_LIST_ROWS rows, a scroll line).
+  const others = end === undefined ? session.progress.total : finalRows.length - failures.length;
+  const spare = bodyRows - top.length - 2 - Math.min(Math.max(0, others), MIN_LIST_ROWS) - 2;
+  const failureRows = Math.min(failures.length, Math.max(MIN_FAILURE_ROWS, spare));
   const pinned = end === undefined ? failures.slice(-failureRows) : failures.slice(0, failureRows);
   const failureLines = failures.length > 0 ? 1 + failureRows + (failures.length > failureRows ? 1 : 0) : 0;
   const pinnedIds = new Set(pinned.map((result) => result.scenario_id));
@@ -126,11 +134,11 @@ export function LiveRunScreen() {
 
 /** The list once the run is over: failures first, each with the report's (redacted) result; then what never finished. */
 function reportedRows(session: LiveRunSession, outcome: RunOutcome): ScenarioProgress[] {
-  const reported = new Map<string, ScenarioResult>(outcome.report.results.map((result) => [result.scenario_id, result]));
-  return session.progress.finalRows().map((row) => {
-    const result = row.state === 'finished' ? reported.get(row.id) : undefined;
-    return result ? { id: row.id, state: 'finished', result } : row;
-  });
+  // Every result of the report, a resumed run's earlier ones too (the status line counts them all),
+  // in the run screen's order; then what this process started or planned and never finished.
+  const finished = triageOrder(outcome.report.results).map((result): ScenarioProgress => ({ id: result.scenario_id, state: 'finished', result }));
+  const reported = new Set(finished.map((row) => row.id));
+  return [...finished, ...session.progress.finalRows().filter((row) => row.state !== 'finished' && !reported.has(row.id))];
 }
 
 /** Draws again every second while `active` (the elapsed time moves even when no event comes). */

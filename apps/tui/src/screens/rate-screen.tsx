@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Text } from 'ink';
-import { calibrationFolder, loadCalibrationFolder, ratedPerReviewer, startRatingSession } from '@parley/calibration';
+import { calibrationFolder, loadCalibrationFolder, loadCalibrationSet, ratedPerReviewer, startRatingSession } from '@parley/calibration';
 import { ConfigError } from '@parley/core';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { RateSessionView, type RateSessionSource } from '../rate/rate-session-view.js';
@@ -22,7 +22,19 @@ export function RateScreen() {
     const folder = calibrationFolder(services.calibrationDir, services.cwd);
     try {
       const { set, rubric } = loadCalibrationFolder(folder);
-      return { source: { session: startRatingSession(set, reviewer), setFile: folder.setFile, rubric, reviewers: ratedPerReviewer(set) } };
+      const atStart = ratedPerReviewer(set);
+      // The set file as it is now (other reviewers save into it meanwhile); while it cannot be read
+      // (someone is editing it by hand) the last counts read stay.
+      let last = atStart;
+      const readReviewers = () => {
+        try {
+          last = ratedPerReviewer(loadCalibrationSet(folder.setFile));
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+        }
+        return last;
+      };
+      return { source: { session: startRatingSession(set, reviewer), setFile: folder.setFile, rubric, readReviewers } };
     } catch (error) {
       if (error instanceof ConfigError) return { problem: error.message };
       throw error;

@@ -64,6 +64,38 @@ describe('RunScreen', () => {
     await waitForFrame(rendered, (text) => text.startsWith('Run ') && text.includes('g_skipped') && !text.includes('filter>'));
   });
 
+  it('d or a on a run says where they work: not on a replay run (it records nothing), on a scenario of a live run', async () => {
+    let rendered = open('run-a');
+    await waitForFrame(rendered, (text) => text.includes('Enter  open scenario'));
+    await press(rendered, 'd');
+    let frame = await waitForFrame(rendered, (text) => text.includes('no re-recording: a replay run records nothing'));
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+    // Any other key puts the selected scenario's reason back.
+    await press(rendered, KEYS.down);
+    await waitForFrame(rendered, (text) => !text.includes('no re-recording'));
+    rendered.unmount();
+    rendered = open();
+    await waitForFrame(rendered, (text) => text.includes('g_skipped'));
+    await press(rendered, 'd');
+    frame = await waitForFrame(rendered, (text) => text.includes('d shows the diff of one scenario: Enter opens c_recording_miss, then d'));
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+  });
+
+  it('uses a wide terminal for long scenario ids: whole at 200 columns, cut at 80', async () => {
+    const longId = 'spa_booking_codeswitch_with_a_very_long_descriptive_scenario_name';
+    const store = openStore(history.storePath);
+    const happy = store.getScenarioResults('run-b').find((result) => result.scenario_id === 'a_happy')!;
+    store.saveScenarioResult('run-b', { ...happy, scenario_id: longId });
+    store.close();
+    const wide = renderApp({ screen: 'run', runId: 'run-b' }, { services: { storePath: history.storePath }, size: { columns: 200, rows: 50 } });
+    const frame = await waitForFrame(wide, (text) => text.includes('g_skipped'));
+    expect(frame).toMatch(new RegExp(`pass\\s+${longId}\\s+booking\\s+3 expectations passed`));
+    wide.unmount();
+    const narrow = await waitForFrame(open(), (text) => text.includes('g_skipped'));
+    expect(narrow).toContain('spa_booking_codeswitch_wit… booking');
+    expect(overflow(narrow)).toEqual({ wide: [], rows: 0 });
+  });
+
   it('never shows the reason of a metadata_only scenario', async () => {
     const rendered = open();
     await waitForFrame(rendered, (text) => text.includes('g_skipped'));

@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { ScenarioResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { formatDuration, formatStartTime, formatUsd, oneLine, withholdScenarioContent } from '@parley/reports';
 import { runState, type RunRow } from '@parley/store';
+import { FilterLine } from '../components/filter-line.js';
 import { ListRow } from '../components/list-row.js';
 import { matchesQuery } from '../components/filter-query.js';
 import type { KeyHint } from '../components/footer.js';
@@ -13,7 +15,7 @@ import { useNavigation } from '../navigation.js';
 import { wrapText } from '../rate/wrap-text.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
-import { fit } from '../triage/styled-lines.js';
+import { fit, fitCaseId } from '../triage/styled-lines.js';
 import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
 import { useStoreRead } from '../triage/use-store-read.js';
 import { useServices } from '../tui-context.js';
@@ -26,6 +28,8 @@ import type { AgentComparisonReport } from '@parley/reports';
 const CHROME_ROWS = 5;
 const REASON_LINES = 3;
 const COLUMNS = { status: 8, scenario: 26, agent: 10 } as const;
+/** The reason column never gets narrower than this for a long scenario id. */
+const MIN_REASON = 30;
 
 interface RunView {
   run: RunRow | undefined;
@@ -68,10 +72,20 @@ export function RunScreen({ runId }: { runId: string }) {
   const selected = results[cursor.index];
   useRememberedCursor(`${storePath}\u0000${runId}`, cursor);
 
+  // `d` and `a` act on one scenario's re-recording: here they say where (and why not, for a replay).
+  const [hint, setHint] = useState<string | undefined>(undefined);
   useKeys((input, key) => {
     const run = view?.run;
+    setHint(undefined);
     if (key.return && selected && run) navigation.push({ screen: 'scenario', runId: run.id, scenarioId: selected.scenario_id });
     else if (input === 'R' && selected && run) navigation.push({ screen: 'rerun', runId: run.id, scenarioId: selected.scenario_id });
+    else if ((input === 'd' || input === 'a') && run) {
+      setHint(
+        run.mode === 'replay'
+          ? 'no re-recording: a replay run records nothing (live and record runs do), so there is no diff to show or accept'
+          : `${input === 'd' ? 'd shows the diff' : 'a accepts the re-recording'} of one scenario: Enter opens ${selected?.scenario_id ?? 'it'}, then ${input}`,
+      );
+    }
   });
 
   const keys: KeyHint[] = filter.editing
@@ -91,7 +105,10 @@ export function RunScreen({ runId }: { runId: string }) {
     ['/status:NAME', 'one status; agent:NAME and tag:NAME likewise'],
   ];
   const status = results.length === 0 ? runId : `${cursor.index + 1}/${results.length} scenarios${filter.text !== '' ? ' (filtered)' : ''}`;
-  const reasonWidth = columns - (2 + COLUMNS.status + 1 + COLUMNS.scenario + 1 + COLUMNS.agent + 1);
+  // The scenario column grows to the longest id where the terminal has room (the reason keeps 30).
+  const longestId = Math.max(0, ...all.map((result) => result.scenario_id.length));
+  const scenarioWidth = Math.max(COLUMNS.scenario, Math.min(longestId, columns - (2 + COLUMNS.status + 1 + 1 + COLUMNS.agent + 1) - MIN_REASON));
+  const reasonWidth = columns - (2 + COLUMNS.status + 1 + scenarioWidth + 1 + COLUMNS.agent + 1);
 
   let body;
   if (read.kind === 'failed') {
@@ -109,13 +126,7 @@ export function RunScreen({ runId }: { runId: string }) {
           {` · ${run.id} · ${run.mode} · ${formatStartTime(run.started_at)} · ${formatDuration(run.duration_ms)} · ${formatUsd(run.cost?.usd)}`}
         </Text>
         {view.comparison ? <AgentComparisonTable comparison={view.comparison} width={columns} /> : null}
-        {filterRows > 0 ? (
-          <Text wrap="truncate-start">
-            <Text bold>filter&gt; </Text>
-            {filter.text}
-            {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${results.length} match${results.length === 1 ? '' : 'es'})`}</Text>}
-          </Text>
-        ) : null}
+        <FilterLine filter={filter} count={results.length} />
         {all.length === 0 ? (
           <Text>This run saved no scenario results (it was interrupted before the first one finished).</Text>
         ) : results.length === 0 ? (
@@ -124,7 +135,7 @@ export function RunScreen({ runId }: { runId: string }) {
           <>
             <Text bold>
               {'  '}
-              {[fit('status', COLUMNS.status), fit('scenario', COLUMNS.scenario), fit('agent', COLUMNS.agent), 'reason'].join(' ')}
+              {[fit('status', COLUMNS.status), fit('scenario', scenarioWidth), fit('agent', COLUMNS.agent), 'reason'].join(' ')}
             </Text>
             {results.slice(cursor.offset, cursor.offset + visible).map((result, position) => {
               const index = cursor.offset + position;
@@ -136,12 +147,18 @@ export function RunScreen({ runId }: { runId: string }) {
                   <Text color={theme.status(result.status)} bold={result.status === 'fail' || result.status === 'error'}>
                     {fit(statusText, COLUMNS.status)}
                   </Text>{' '}
-                  {fit(result.scenario_id, COLUMNS.scenario)} {fit(result.agent, COLUMNS.agent)}{' '}
+                  {fitCaseId(result.scenario_id, scenarioWidth)} {fit(result.agent, COLUMNS.agent)}{' '}
                   {oneLine(`${marked ? '[marked flaky] ' : ''}${result.reason}`, Math.max(1, reasonWidth))}
                 </ListRow>
               );
             })}
-            {selected ? <SelectedReason result={selected} width={columns} marked={view.flaky.has(selected.scenario_id)} /> : null}
+            {hint !== undefined ? (
+              <Text wrap="wrap" color={theme.paint('yellow')}>
+                {hint}
+              </Text>
+            ) : selected ? (
+              <SelectedReason result={selected} width={columns} marked={view.flaky.has(selected.scenario_id)} />
+            ) : null}
           </>
         )}
       </Box>

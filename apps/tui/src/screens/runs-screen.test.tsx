@@ -30,6 +30,20 @@ describe('RunsScreen', () => {
     expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
   });
 
+  it('says a run of part of the suite is partial, with the selection it ran', async () => {
+    const store = openStore(history.storePath);
+    store.createRun({ id: 'run-p', suite: 'ratiba', mode: 'replay', started_at: '2026-11-27T08:00:00.000Z', parley_version: '0.1.0', options: { scenario: ['spa_*'] }, out_dir: '.' });
+    store.finishRun('run-p', { status: 'pass', exit_code: 0, finished_at: '2026-11-27T08:00:02.000Z', duration_ms: 2000, cost: { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 }, counts: counts({ pass: 6 }), git_sha: null });
+    store.close();
+    const rendered = renderApp({ screen: 'runs' }, { services: { storePath: history.storePath } });
+    let frame = await waitForFrame(rendered, (text) => text.includes('run-p'));
+    expect(frame).toContain('run run-p · partial: --scenario spa_* · suite ratiba');
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+    await press(rendered, KEYS.down);
+    frame = await waitForFrame(rendered, (text) => text.includes('run run-b'));
+    expect(frame).not.toContain('partial');
+  });
+
   it('has a suite column from the rows already read: cut to fit 80 columns, with the duration back when the terminal is wide', async () => {
     const store = openStore(history.storePath);
     store.createRun({ id: 'run-m', suite: 'municipal_service_desk_za', mode: 'replay', started_at: '2026-11-27T08:00:00.000Z', parley_version: '0.1.0', options: {}, out_dir: '.' });

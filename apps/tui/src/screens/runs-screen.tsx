@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Status } from '@parley/core';
-import { formatDuration, formatStartTime, formatUsd } from '@parley/reports';
+import { formatDuration, formatStartTime, formatUsd, runSelection } from '@parley/reports';
 import { runState, type RunRow } from '@parley/store';
+import { FilterLine } from '../components/filter-line.js';
 import { ListRow } from '../components/list-row.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapText } from '../rate/wrap-text.js';
@@ -119,13 +120,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
 
   return (
     <ScreenFrame title={title} {...(status ? { status } : {})} keys={keys} moreKeys={moreKeys} backKeys={!filter.editing} escapeTaken={filter.text !== ''}>
-      {filterRows > 0 ? (
-        <Text wrap="truncate-start">
-          <Text bold>filter&gt; </Text>
-          {filter.text}
-          {filter.editing ? <Text inverse> </Text> : <Text dimColor>{`  (${runs.length} match${more ? ' so far' : ''})`}</Text>}
-        </Text>
-      ) : null}
+      <FilterLine filter={filter} count={runs.length} matches={`${runs.length} match${more ? ' so far' : ''}`} />
       {read.kind === 'failed' ? (
         <Text color={theme.status('error')}>Cannot read the run history: {read.message}</Text>
       ) : runs.length === 0 && filter.text !== '' ? (
@@ -169,6 +164,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
               wrapText(
                 [
                   `run ${selected.run.id}`,
+                  ...(runSelection(selected.run.options) ? [`partial: ${runSelection(selected.run.options)}`] : []),
                   `suite ${selected.run.suite}`,
                   `${formatStartTime(selected.run.started_at)} UTC`,
                   ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),

@@ -38,6 +38,21 @@ export function maxOffset(lineCount: number, rows: number): number {
   return Math.max(0, lineCount - Math.max(1, rows));
 }
 
+/**
+ * A case id padded or cut to `width` characters. A variant's values (`[lang=zu,…]`) and a compared
+ * agent (`@booking_v2`) are what tell one case of a scenario from the next, so a cut takes the
+ * middle and keeps the end.
+ *
+ * @example fitCaseId('book_massage[lang=zu,persona=rushed]', 26) // 'boo…ang=zu,persona=rushed]'
+ */
+export function fitCaseId(id: string, width: number): string {
+  const characters = Array.from(id);
+  const tailStart = Array.from(id.slice(0, Math.max(0, id.search(/[[@]/)))).length;
+  if (characters.length <= width || tailStart === 0 || width < 8) return fit(id, width);
+  const head = Math.max(3, width - 1 - (characters.length - tailStart));
+  return `${characters.slice(0, head).join('')}…${characters.slice(characters.length - (width - 1 - head)).join('')}`;
+}
+
 /** Pads or cuts `text` to exactly `width` characters (an ellipsis marks a cut). */
 export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   const characters = Array.from(text);

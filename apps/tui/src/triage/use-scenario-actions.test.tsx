@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Text } from 'ink';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -51,8 +51,10 @@ describe('useScenarioActions', () => {
           suitePath: fixture.suiteDir,
           calibrationDir: fixture.calibrationDir,
           clock: manualClock(new Date('2026-11-26T10:00:00Z')),
+          // The editor adds a comment: a real change to the file.
           openInEditor: async (file) => {
             edited.push(file);
+            appendFileSync(file, '# looked at in triage\n');
           },
           ...services,
         },
@@ -237,13 +239,29 @@ describe('useScenarioActions', () => {
     expect(edited).toEqual([join(fixture.suiteDir, 'scenarios', 'happy.yaml')]);
   });
 
+  it('e then leaving the editor without a change (:q) says nothing changed, not "edited"', async () => {
+    const rendered = render('happy', 'run-live', {
+      openInEditor: async (file) => {
+        edited.push(file);
+      },
+    });
+    await waitForFrame(rendered, (text) => text.includes('BODY OF THE SCREEN'));
+    await press(rendered, 'e');
+    const frame = await waitForFrame(rendered, (text) => text.includes('no change to scenarios/happy.yaml'));
+    expect(frame).not.toContain('edited');
+    expect(edited).toHaveLength(1);
+  });
+
   it('lets no key act on the screen while the editor has the terminal', async () => {
     let closeEditor: () => void = () => {};
     const rendered = render('happy', 'run-live', {
       openInEditor: (file) => {
         edited.push(file);
         return new Promise<void>((resolve) => {
-          closeEditor = resolve;
+          closeEditor = () => {
+            appendFileSync(file, '# changed\n');
+            resolve();
+          };
         });
       },
     });

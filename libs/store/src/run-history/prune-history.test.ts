@@ -119,6 +119,19 @@ describe('pruneHistory', () => {
     expect(outcome.runs.map((run) => run.id)).toContain(runId(2));
   });
 
+  it('keeps a run whose export still waits in the outbox, and removes it once delivered', () => {
+    addRuns(4);
+    const raw = new Database(storePath);
+    const owe = raw.prepare(`INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at, delivered_at) VALUES (?, 'langfuse http://127.0.0.1:1', ?, ?, '{}', '2026-01-05T00:00:00Z', ?)`);
+    owe.run('run_export', runId(0), SUITE, null);
+    owe.run('run_export', runId(1), SUITE, '2026-01-05T00:01:00Z');
+    owe.run('monitor_score', runId(2), SUITE, null);
+    raw.close();
+    const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 1 }, now: new Date(start + 10 * dayMs) });
+    expect(outcome.protected).toEqual([{ id: runId(0), reason: 'export_pending' }]);
+    expect(runIds()).toEqual([runId(3), runId(0)]);
+  });
+
   it('touches only its own suite, and keeps the judge cache, calibration sessions, flaky marks and monitor state', () => {
     addRuns(5);
     store.createRun(newRun({ id: 'other-suite-run', suite: 'other', started_at: new Date(start).toISOString() }));
@@ -207,6 +220,12 @@ describe('pruneHistory', () => {
     const outcome = pruneHistory(store, { suite: SUITE, retention: defaultHistoryRetention, now: new Date(start + 205 * dayMs) });
     expect(outcome.database.compacted).toBe(false);
     expect(outcome.database.bytes_after).toBeGreaterThanOrEqual(outcome.database.bytes_before);
+  });
+
+  it('keeps the runs it is told to keep whatever their age (a resumed run that just finished)', () => {
+    addRuns(10);
+    pruneHistory(store, { suite: SUITE, retention: { keep_days: 3 }, now: new Date(start + 10 * dayMs), keep: [runId(0)] });
+    expect(runIds()).toEqual([runId(9), runId(8), runId(7), runId(0)]);
   });
 
   it('a bounded prune removes the oldest runs first and leaves the rest for next time', () => {

@@ -10,6 +10,8 @@ export interface PruneHistoryOptions {
   suite: string;
   retention: HistoryRetention;
   now: Date;
+  /** Runs kept whatever their age (the run that just finished). */
+  keep?: readonly string[];
   /** Say what would go, change nothing. */
   dryRun?: boolean;
   /**
@@ -49,7 +51,7 @@ export interface PruneHistoryOutcome {
  */
 export function pruneHistory(store: Store, options: PruneHistoryOptions): PruneHistoryOutcome {
   const bytesBefore = store.databaseBytes();
-  const plan = store.planPrune({ suite: options.suite, retention: options.retention, now: options.now }, { measure: options.maxRuns === undefined });
+  const plan = store.planPrune({ suite: options.suite, retention: options.retention, now: options.now, ...(options.keep ? { keep: options.keep } : {}) }, { measure: options.maxRuns === undefined });
   // The plan lists the newest first; a bounded prune takes the oldest.
   const all = [...plan.remove].reverse();
   const runs = options.maxRuns === undefined ? all : all.slice(0, options.maxRuns);

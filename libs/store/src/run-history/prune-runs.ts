@@ -21,6 +21,8 @@ export interface PruneSelection {
   retention: HistoryRetention;
   /** The time `keep_days` counts back from. */
   now: Date;
+  /** Runs kept whatever their age: the run just finished (a resumed run keeps its old start). */
+  keep?: readonly string[];
 }
 
 /** A run the retention removes. */
@@ -37,8 +39,11 @@ export interface PrunedRun {
 /** A run outside the limits that is kept anyway, and why. */
 export interface ProtectedRun {
   id: string;
-  /** `baseline`: the newest run that wrote this baseline file; `unfinished`: still running, or stopped without an end. */
-  reason: 'baseline' | 'unfinished';
+  /**
+   * `baseline`: the newest run that wrote this baseline file; `unfinished`: still running, or
+   * stopped without an end; `export_pending`: its export (Langfuse, OTLP) waits in the outbox.
+   */
+  reason: 'baseline' | 'unfinished' | 'export_pending';
   /** The baseline file as the run was given it (`--export-baseline`). */
   baseline?: string;
 }
@@ -83,20 +88,30 @@ export function prepareRunPruning(database: Database.Database) {
     JOIN metric_scores AS m ON m.scenario_id = s.scenario_id AND m.run_id = s.run_id AND m.attempt = s.attempt
     WHERE s.run_id = ?`);
   const deleteRun = database.prepare<[string]>(`DELETE FROM runs WHERE id = ?`);
+  // A run whose export has not been delivered yet is still owed to a service: the outbox sends it
+  // on the next run, from the run's rows.
+  const pendingExports = database.prepare<[], { item_key: string }>(
+    `SELECT DISTINCT item_key FROM outbox WHERE kind = 'run_export' AND delivered_at IS NULL`,
+  );
 
   function plan(selection: PruneSelection, options: { measure?: boolean } = {}): PrunePlan {
     const { keep_runs: keepRuns, keep_days: keepDays } = selection.retention;
     const cutoff = keepDays === undefined ? undefined : new Date(selection.now.getTime() - keepDays * dayMs).toISOString();
     const runs = ranked.all(selection.suite);
     const baselineRuns = newestBaselineWriters(runs);
+    const exportsPending = new Set(pendingExports.all().map((row) => row.item_key));
     const remove: PrunedRun[] = [];
     const kept: ProtectedRun[] = [];
     for (const run of runs) {
       const tooMany = keepRuns !== undefined && run.rank > keepRuns;
       const tooOld = cutoff !== undefined && run.started_at < cutoff;
-      if (!tooMany && !tooOld) continue;
+      if ((!tooMany && !tooOld) || selection.keep?.includes(run.id)) continue;
       if (run.status === null) {
         kept.push({ id: run.id, reason: 'unfinished' });
+        continue;
+      }
+      if (exportsPending.has(run.id)) {
+        kept.push({ id: run.id, reason: 'export_pending' });
         continue;
       }
       const baseline = baselineRuns.get(run.id);

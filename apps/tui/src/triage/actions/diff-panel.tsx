@@ -81,7 +81,10 @@ export function DiffPanel({ rerecording, suiteDir, againstReplaced, metadataOnly
   const sideView = sideBySide ? sideBySideLines(pairs, selectedPair, columns, theme) : undefined;
   const lines: StyledLine[] = diff === undefined || 'problem' in diff ? [] : (sideView?.lines ?? diffStyledLines(diff, columns, theme));
   const messageLines = message === undefined ? [] : wrapText(message, columns).slice(0, 3);
-  const headingRows = Math.min(3, wrapText(headingOf(), columns).length);
+  // The heading is shown with the line position after it (` 1-14/29`), which can take it onto one
+  // more line: its rows are counted with the longest position it can have.
+  const longestPosition = lines.length === 0 ? '' : ` ${lines.length}-${lines.length}/${lines.length}`;
+  const headingRows = Math.min(3, wrapText(`${headingOf()}${longestPosition}`, columns).length);
   const rows = Math.max(1, bodyRows - PANEL_HEADER_ROWS - (headingRows - 1) - messageLines.length);
   const scrollTo = (next: number) => setOffset(Math.max(0, Math.min(next, maxOffset(lines.length, rows))));
   // Side by side, ↑↓ move the selection and the window follows it.

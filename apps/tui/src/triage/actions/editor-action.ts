@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ActionContext } from './action-context.js';
 import { messageOf } from './triage-facts.js';
 
@@ -11,12 +12,23 @@ export async function openEditor(context: ActionContext): Promise<void> {
   }
   context.setBusy(true);
   try {
+    const before = contentOf(file);
     await context.services.openInEditor(file);
-    context.say(`edited ${context.shown(file)}`);
+    // `:q` without a change is not an edit: say so, so nobody re-runs for nothing.
+    context.say(contentOf(file) === before ? `no change to ${context.shown(file)}` : `edited ${context.shown(file)}`);
     if (context.isMounted()) context.reload();
   } catch (error) {
     context.say(`cannot open the editor: ${messageOf(error)}`);
   } finally {
     if (context.isMounted()) context.setBusy(false);
+  }
+}
+
+/** The file's bytes, or undefined when it cannot be read (then any outcome counts as an edit). */
+function contentOf(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return undefined;
   }
 }

@@ -59,7 +59,10 @@ function transcript(opening: string, reply: string): Transcript {
 
 const HAPPY_OPENING = 'Habari! Mimi ni Zawadi Otieno, nataka massage Jumamosi.';
 
-export function createRerecordedRun(): RerecordedRun {
+/** `replies`: the recorded and the new answer of `happy` (default OLD_REPLY and NEW_REPLY). */
+export function createRerecordedRun(replies: { old?: string; new?: string } = {}): RerecordedRun {
+  const oldReply = replies.old ?? OLD_REPLY;
+  const newReply = replies.new ?? NEW_REPLY;
   const folder = mkdtempSync(join(tmpdir(), 'parley-triage-actions-'));
   const suiteDir = join(folder, 'suite');
   const write = (path: string, text: string) => {
@@ -71,19 +74,19 @@ export function createRerecordedRun(): RerecordedRun {
   write(join(suiteDir, 'scenarios', 'happy.yaml'), scenarioFile('happy'));
   write(join(suiteDir, 'scenarios', 'private.yaml'), scenarioFile('private', 'metadata_only: true\n'));
   write(join(suiteDir, 'scenarios', 'cached.yaml'), scenarioFile('cached'));
-  writeRecording(join(suiteDir, 'recordings', 'happy.jsonl'), recording(HAPPY_OPENING, OLD_REPLY));
+  writeRecording(join(suiteDir, 'recordings', 'happy.jsonl'), recording(HAPPY_OPENING, oldReply));
   writeRecording(join(suiteDir, 'recordings', 'private.jsonl'), recording(PRIVATE_SECRET, 'Pole sana.'));
   writeRecording(join(suiteDir, 'recordings', 'cached.jsonl'), recording('Habari', 'Karibu.'));
 
   const storePath = join(folder, '.parley', 'parley.db');
   const liveOutDir = join(folder, '.parley', 'runs', 'run-live');
   const keepDir = rerecordingsDir(storePath, 'run-live');
-  writeRecording(keptRecordingPath(keepDir, 'happy'), recording(HAPPY_OPENING, NEW_REPLY));
+  writeRecording(keptRecordingPath(keepDir, 'happy'), recording(HAPPY_OPENING, newReply));
   writeRecording(keptRecordingPath(keepDir, 'private'), recording(PRIVATE_SECRET, 'Pole sana, piga 1195.'));
   writeRecording(keptRecordingPath(keepDir, 'cached'), recording('Habari', 'Karibu sana.'));
 
   const results: Record<'happy' | 'private' | 'cached', ScenarioResult> = {
-    happy: base('happy', { status: 'fail', transcript: transcript(HAPPY_OPENING, NEW_REPLY) }),
+    happy: base('happy', { status: 'fail', transcript: transcript(HAPPY_OPENING, newReply) }),
     private: base('private', { metadata_only: true, status: 'fail', transcript: transcript(PRIVATE_SECRET, 'Pole sana, piga 1195.') }),
     cached: base('cached', {
       transcript: transcript('Habari', 'Karibu sana.'),

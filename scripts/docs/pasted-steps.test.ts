@@ -122,7 +122,7 @@ describe('the shell blocks of the README and docs/', () => {
     expect(parseProblems(['run', '--mode', 'playback'])).toEqual(['parley run: --mode playback is not one of replay, live, record']);
     expect(parseProblems(['runz'])).toEqual(['unknown command "runz" of parley parley']);
     expect(parseProblems(['canary', 'compare', '--logs', 'x', 'extra'])).toEqual(['parley compare: extra arguments extra']);
-    expect(parseProblems(['export'])[0]).toMatch(/argument\(s\) needed/);
+    expect(parseProblems(['compare'])[0]).toMatch(/argument\(s\) needed/);
   });
 
   const parsed = blocks.filter((block) => block.kind !== 'not-run' && block.kind !== undefined);

@@ -1,4 +1,6 @@
-import { ConfigError } from '@parley/core';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, isConfigError } from '@parley/core';
 import type { RunToExport } from '@parley/telemetry';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -8,6 +10,7 @@ interface ExportFlags {
   to: string;
   suite?: string;
   dataset?: string;
+  flush?: boolean;
 }
 
 const PARLEY_VERSION = '0.1.0';
@@ -17,11 +20,12 @@ export function register(program: Command, context: ProgramContext): void {
   program
     .command('export')
     .description('send a finished run to Langfuse (traces and scores) or to an OTLP/HTTP collector (traces)')
-    .argument('<run_id>', 'run id (or a unique prefix), or a report folder')
+    .argument('[run_id]', 'run id (or a unique prefix), or a report folder')
     .requiredOption('--to <destination>', 'langfuse (LANGFUSE_HOST, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY), otlp=URL (a collector\'s base URL or its traces URL) or otlp (OTEL_EXPORTER_OTLP_*)')
     .option('--suite <dir>', "the suite whose redactor masks the content (default: the run's own suite)")
     .option('--dataset <name>', 'Langfuse: also record the run as an experiment on this dataset (one item per scenario, one dataset run per agent)')
-    .action(async (runId: string, flags: ExportFlags) => context.setExitCode(await exportCommand(runId, flags, context)))
+    .option('--flush', 'send only the exports to this destination that earlier exports or `run --export` could not deliver (the outbox)')
+    .action(async (runId: string | undefined, flags: ExportFlags) => context.setExitCode(await exportCommand(runId, flags, context)))
     .exitOverride();
 }
 
@@ -29,19 +33,113 @@ export function register(program: Command, context: ProgramContext): void {
  * `parley export`: exit 0 when everything was sent, 2 on bad input or refused keys, 1 when the
  * destination could not take it after retries.
  */
-async function exportCommand(runId: string, flags: ExportFlags, context: CommandContext): Promise<number> {
+async function exportCommand(runId: string | undefined, flags: ExportFlags, context: CommandContext): Promise<number> {
+  if (flags.flush) {
+    if (runId !== undefined || flags.dataset !== undefined || flags.suite !== undefined) throw new ConfigError('--flush sends the pending exports as they were asked: drop the run id, --dataset and --suite');
+    return flushExports(await exportDestination(flags.to, context.env), context);
+  }
+  if (runId === undefined) throw new ConfigError('parley export needs a run id or a report folder (or --flush to send the pending exports)');
   const destination = await exportDestination(flags.to, context.env, flags.dataset);
   const telemetry = await import('@parley/telemetry');
+  const asked: PendingExport = { run: existsSync(resolve(context.cwd, runId)) ? resolve(context.cwd, runId) : runId, ...(flags.suite !== undefined ? { suite: resolve(context.cwd, flags.suite) } : {}), ...(flags.dataset !== undefined ? { dataset: flags.dataset } : {}) };
   const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
-  return sendRun(run, destination, context);
+  return sendRun(run, destination, context, asked);
 }
 
-/** Sends a loaded run and prints one line; shared with `parley run --export`. */
-export async function sendRun(
-  run: RunToExport,
-  destination: Awaited<ReturnType<typeof exportDestination>>,
-  context: CommandContext,
-): Promise<number> {
+/** What the outbox keeps of an export to send it again: the run (id or absolute report folder), the suite and the dataset. */
+interface PendingExport {
+  run: string;
+  suite?: string;
+  dataset?: string;
+}
+
+type Destination = Awaited<ReturnType<typeof exportDestination>>;
+
+/** The outbox name of a destination: its URL without credentials (headers and keys come from the environment each time). */
+function outboxDestination(destination: Destination): string {
+  const url = destination.kind === 'langfuse' ? destination.langfuse.baseUrl : destination.otlp.url;
+  return `${destination.kind} ${url.replace(/\/\/[^/@]*@/, '//')}`;
+}
+
+/**
+ * `parley export --flush --to DEST` (and after a `run --export` that delivered): sends every export
+ * the outbox holds for this destination except `skip`, oldest first. Exit 0 when none is left, 1
+ * when one could not be delivered (it stays pending).
+ */
+export async function flushExports(destination: Destination, context: CommandContext, skip?: string): Promise<number> {
+  const { defaultStorePath, openOutbox } = await import('@parley/store');
+  const storePath = defaultStorePath(context.cwd);
+  if (!existsSync(storePath)) {
+    context.output.out('no pending exports\n');
+    return 0;
+  }
+  const outbox = openOutbox(storePath);
+  const key = outboxDestination(destination);
+  const pending = (() => {
+    try {
+      return outbox.pending('run_export', key).filter((item) => item.item_key !== skip);
+    } finally {
+      outbox.close();
+    }
+  })();
+  if (skip === undefined) context.output.out(`${pending.length} pending export${pending.length === 1 ? '' : 's'} to ${key}\n`);
+  const telemetry = await import('@parley/telemetry');
+  let failed = 0;
+  for (const item of pending) {
+    const asked = JSON.parse(item.payload_json) as PendingExport;
+    let run: RunToExport;
+    try {
+      run = await telemetry.loadRunForExport(asked.run, { cwd: context.cwd, env: context.env, ...(asked.suite !== undefined ? { suite: asked.suite } : {}) });
+    } catch (error) {
+      // A run that cannot be read any more (removed, its reports deleted) stays pending, said with why.
+      if (!(error instanceof Error) || !isConfigError(error)) throw error;
+      await markExport(storePath, key, item.item_key, error.message, context);
+      context.output.err(`${paint(context.output.color).status('error', 'export failed')}: run ${item.item_key}: ${error.message}\n`);
+      failed += 1;
+      continue;
+    }
+    const withDataset = destination.kind === 'langfuse' ? { ...destination, ...(asked.dataset !== undefined ? { dataset: asked.dataset } : {}) } : destination;
+    if ((await sendRun(run, withDataset, context, asked)) !== 0) failed += 1;
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+/** Marks an outbox export delivered (error undefined) or failed. */
+async function markExport(storePath: string, destination: string, runId: string, error: string | undefined, context: CommandContext): Promise<void> {
+  const { openOutbox } = await import('@parley/store');
+  const outbox = openOutbox(storePath);
+  try {
+    const at = context.clock.now().toISOString();
+    if (error === undefined) outbox.delivered('run_export', destination, runId, at);
+    else outbox.failed('run_export', destination, [runId], error, at);
+  } finally {
+    outbox.close();
+  }
+}
+
+/**
+ * Sends a loaded run and prints one line; shared with `parley run --export`. The export is kept in
+ * the outbox of `.parley/parley.db` first and marked delivered only when the destination took it,
+ * so one that fails (or a process killed while sending) is sent by the next `run --export` to
+ * that destination or by `parley export --flush`.
+ */
+export async function sendRun(run: RunToExport, destination: Destination, context: CommandContext, asked: PendingExport): Promise<number> {
+  const { defaultStorePath, openOutbox } = await import('@parley/store');
+  const storePath = defaultStorePath(context.cwd);
+  const key = outboxDestination(destination);
+  const outbox = openOutbox(storePath);
+  try {
+    outbox.add([{ kind: 'run_export', destination: key, item_key: run.report.run_id, suite: run.report.suite, payload_json: JSON.stringify(asked), created_at: context.clock.now().toISOString() }]);
+  } finally {
+    outbox.close();
+  }
+  const failure = await sendLoadedRun(run, destination, context);
+  await markExport(storePath, key, run.report.run_id, failure, context);
+  return failure === undefined ? 0 : 1;
+}
+
+/** Sends the run and prints what was sent; returns why the destination did not take it, or undefined. */
+async function sendLoadedRun(run: RunToExport, destination: Destination, context: CommandContext): Promise<string | undefined> {
   const telemetry = await import('@parley/telemetry');
   const colors = paint(context.output.color);
   for (const note of run.notes) context.output.err(`${colors.dim(`note: ${note}`)}\n`);
@@ -61,11 +159,12 @@ export async function sendRun(
       const { dataset } = summary;
       context.output.out(`dataset ${dataset.dataset}: ${dataset.items} items; dataset runs ${dataset.runs.join(', ')} (${dataset.linked} items linked to their traces now)\n`);
     }
-    return 0;
+    return undefined;
   } catch (error) {
     if (error instanceof telemetry.ExportError) {
       context.output.err(`${colors.status('error', 'export failed')}: ${error.message}\n`);
-      return 1;
+      context.output.err(`the export stays pending: the next \`parley run --export\` to this destination, or \`parley export --flush --to ...\`, sends it\n`);
+      return error.message;
     }
     throw error;
   }

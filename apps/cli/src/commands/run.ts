@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
@@ -21,7 +22,7 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
   const { chooseReporters } = await import('../reporters/reporter-choice.js');
   const { runProgress } = await import('../output/run-progress.js');
   const { gateNotes } = await import('../output/gate-notes.js');
-  const { exportDestination, sendRun } = await import('./export.js');
+  const { exportDestination, flushExports, sendRun } = await import('./export.js');
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
   const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags), flags, context);
@@ -59,9 +60,12 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
     if (destination !== undefined && !outcome.interrupted) {
       const { loadRunForExport } = await import('@parley/telemetry');
       const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
-      const exported = await sendRun(run, destination, context);
+      const asked = { run: outcome.run_id, suite: resolve(context.cwd, suiteArgument ?? '.'), ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: destination.dataset } : {}) };
+      const exported = await sendRun(run, destination, context, asked);
       // An unreachable backend does not change the gate's verdict; it is reported above.
       if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
+      // The destination takes exports again: what earlier runs could not deliver to it goes now.
+      else if ((await flushExports(destination, context, outcome.run_id)) !== 0) context.output.err('some earlier exports are still pending (parley export --flush retries them)\n');
     }
     return outcome.exit_code;
   } finally {

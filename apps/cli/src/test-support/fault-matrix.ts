@@ -168,13 +168,18 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'export',
     cells: {
-      signals: unchecked('not tried with signals yet'),
+      signals: {
+        status: 'open',
+        what: 'SIGKILL while the upload hangs: the export was put in the outbox before it was sent, so it stays pending and `export --flush` delivers it (tested); Ctrl-C and SIGTERM during an export are not tried yet',
+        tests: [{ file: 'apps/cli/src/export-outbox.test.ts', title: 'run --export killed (SIGKILL) while Langfuse holds the upload' }],
+      },
       timeouts: {
         status: 'holds',
-        what: 'every call to Langfuse (its API and its OTLP endpoint) has a connect and a total timeout (`PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS`, `PARLEY_LANGFUSE_TIMEOUT_MS`), each named when it fires: a server that takes the connection and never answers ends `export` (exit 1) and `run --export` (reports written, the gate\'s exit code); OTLP collectors: `OTEL_EXPORTER_OTLP_TIMEOUT` per request',
+        what: 'every call to Langfuse (its API and its OTLP endpoint) has a connect and a total timeout (`PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS`, `PARLEY_LANGFUSE_TIMEOUT_MS`), each named when it fires: a server that takes the connection and never answers ends `export` (exit 1) and `run --export` (reports written, the gate\'s exit code); OTLP collectors: `OTEL_EXPORTER_OTLP_TIMEOUT` per request; an export not taken stays in the outbox, sent by the next `run --export` or `export --flush`',
         tests: [
           { file: 'libs/langfuse/src/langfuse-client.test.ts', title: 'names the connect timeout' },
           { file: 'apps/cli/src/commands/export.test.ts', title: 'ends, naming the timeout, when Langfuse takes the connection and never answers' },
+          { file: 'apps/cli/src/export-outbox.test.ts', title: 'the next run --export to it sends them after its own' },
         ],
       },
       'bad input': {

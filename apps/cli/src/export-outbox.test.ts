@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
+import { parleyAsync } from './test-support/parley-process.js';
+
+const KEYS = { LANGFUSE_PUBLIC_KEY: 'pk-lf-export-outbox', LANGFUSE_SECRET_KEY: 'sk-lf-export-outbox' };
+const TRACES = '/api/public/otel/v1/traces';
+
+const started: FakeLangfuse[] = [];
+afterEach(async () => {
+  for (const server of started.splice(0)) await server.close();
+});
+
+/** fake-langfuse on `port` (0: any); `down` answers every trace upload 503. */
+async function langfuseOn(port: number, down: boolean): Promise<FakeLangfuse> {
+  const server = await startFakeLangfuse({ port, ...{ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY }, scores: [], ...(down ? { faults: [{ path: TRACES, status: 503, times: 1_000 }] } : {}) });
+  started.push(server);
+  return server;
+}
+
+describe('run exports Langfuse did not take stay in the outbox (the real binary, fake-langfuse down then back)', () => {
+  it('the next run --export to it sends them after its own, export --flush sends what is left, and nothing twice', async () => {
+    const work = copyExample('booking');
+    const down = await langfuseOn(0, true);
+    const port = Number(new URL(down.url).port);
+    const env = { ...KEYS, LANGFUSE_HOST: down.url };
+    const run = ['run', '.', '--export', 'langfuse', '--scenario', 'spa_booking_*'];
+
+    const failed = await parleyAsync([...run, '--out', 'first'], { cwd: work, env });
+    // The gate's exit code stands; the export is said to be pending.
+    expect(failed.status, failed.stderr).toBe(0);
+    expect(failed.stderr).toContain('export failed');
+    expect(failed.stderr).toContain('the export stays pending');
+    const firstId = (JSON.parse(readFileSync(join(work, 'first', 'report.json'), 'utf8')) as { run_id: string }).run_id;
+    await down.close();
+    started.splice(0);
+
+    const back = await langfuseOn(port, false);
+    const second = await parleyAsync([...run, '--out', 'second'], { cwd: work, env });
+    expect(second.status, second.stderr).toBe(0);
+    const exported = [...second.stdout.matchAll(/exported run (\S+): 3 traces/g)].map((match) => match[1]);
+    // Its own run first, then the one the first run could not deliver.
+    expect(exported).toHaveLength(2);
+    expect(exported[1]).toBe(firstId);
+    expect(back.traces()).toHaveLength(6);
+    const uploads = back.requests.filter((request) => request.path === TRACES).length;
+
+    const flushed = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+    expect(flushed.status, flushed.stderr).toBe(0);
+    expect(flushed.stdout).toBe(`0 pending exports to langfuse ${back.url}\n`);
+    expect(back.requests.filter((request) => request.path === TRACES)).toHaveLength(uploads);
+  }, 180_000);
+
+  it('export --flush sends a pending export once; a run id with --flush is refused (exit 2)', async () => {
+    const work = copyExample('booking');
+    const down = await langfuseOn(0, true);
+    const port = Number(new URL(down.url).port);
+    const env = { ...KEYS, LANGFUSE_HOST: down.url };
+    const failed = await parleyAsync(['run', '.', '--export', 'langfuse', '--scenario', 'spa_booking_*', '--out', 'first'], { cwd: work, env });
+    expect(failed.stderr).toContain('the export stays pending');
+    await down.close();
+    started.splice(0);
+
+    const back = await langfuseOn(port, false);
+    const flushed = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+    expect(flushed.status, flushed.stderr).toBe(0);
+    expect(flushed.stdout).toMatch(new RegExp(`^1 pending export to langfuse ${back.url}\\nexported run \\S+: 3 traces`));
+    expect(back.traces()).toHaveLength(3);
+    const again = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+    expect(again.stdout).toBe(`0 pending exports to langfuse ${back.url}\n`);
+    expect(back.traces()).toHaveLength(3);
+
+    const refused = await parleyAsync(['export', 'some-run', '--flush', '--to', 'langfuse'], { cwd: work, env });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--flush sends the pending exports as they were asked');
+  }, 180_000);
+
+  it('run --export killed (SIGKILL) while Langfuse holds the upload: the export waits in the outbox and --flush delivers it', async () => {
+    const work = copyExample('booking');
+    // A Langfuse that takes the connection and never answers, counting the connections.
+    const held: Socket[] = [];
+    const hung = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const port = (hung.address() as { port: number }).port;
+    const env = { ...KEYS, LANGFUSE_HOST: `http://127.0.0.1:${port}` };
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), 'run', '.', '--export', 'langfuse', '--scenario', 'spa_booking_*', '--out', 'killed'], {
+      cwd: work,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      stdio: 'ignore',
+    });
+    const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+    while (held.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    child.kill('SIGKILL');
+    expect(await closed).toBe('SIGKILL');
+    for (const socket of held) socket.destroy();
+    await new Promise<void>((resolve) => hung.close(() => resolve()));
+
+    const back = await langfuseOn(port, false);
+    const flushed = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+    expect(flushed.status, flushed.stderr).toBe(0);
+    const runId = (JSON.parse(readFileSync(join(work, 'killed', 'report.json'), 'utf8')) as { run_id: string }).run_id;
+    expect(flushed.stdout).toMatch(new RegExp(`^1 pending export to langfuse ${back.url}\\nexported run ${runId}: 3 traces`));
+    expect(back.traces()).toHaveLength(3);
+  }, 180_000);
+});

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../open-database.js';
+import { DatabaseVersionError, migrations } from '../migrations.js';
+import { freshDatabase, type PostgresServer, testPostgresServer } from '../test-support/postgres-server.js';
+import { parseDatabaseUrl } from './database-url.js';
+import { openPgExecutor } from './pg-executor.js';
+import { migratePg, pgSchemaVersion } from './pg-migrations.js';
+import { pgMigrations, sqliteVersionCarried } from './pg-schema.js';
+import type { SqlExecutor } from './executor.js';
+
+let server: PostgresServer;
+beforeAll(async () => {
+  server = await testPostgresServer();
+}, 60_000);
+afterAll(() => server?.stop());
+
+async function withDatabase(work: (url: string) => Promise<void>): Promise<void> {
+  const database = await freshDatabase(server);
+  try {
+    await work(database.url);
+  } finally {
+    await database.drop();
+  }
+}
+
+async function columnsByTable(executor: SqlExecutor): Promise<Map<string, string[]>> {
+  const rows = await executor.query<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
+  );
+  const tables = new Map<string, string[]>();
+  for (const row of rows) tables.set(row.table_name, [...(tables.get(row.table_name) ?? []), row.column_name]);
+  return tables;
+}
+
+describe('migratePg against a real PostgreSQL', () => {
+  it('creates every table of the SQLite store at the carried version, with the same columns, and records each step once', async () => {
+    await withDatabase(async (url) => {
+      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        expect(await pgSchemaVersion(executor)).toBe(0);
+        expect(await migratePg(executor, url)).toBe(pgMigrations.length);
+        expect(await migratePg(executor, url)).toBe(pgMigrations.length);
+        expect(await executor.query('SELECT version, description FROM parley_schema_steps ORDER BY version')).toEqual(
+          pgMigrations.map((step, index) => ({ version: index + 1, description: step.description })),
+        );
+        const pgTables = await columnsByTable(executor);
+        const sqlite = openDatabase(':memory:', migrations.slice(0, sqliteVersionCarried));
+        const sqliteTables = sqlite
+          .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+          .pluck()
+          .all() as string[];
+        for (const table of sqliteTables) {
+          const columns = (sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).sort();
+          expect([table, [...(pgTables.get(table) ?? [])].sort()]).toEqual([table, columns]);
+        }
+        sqlite.close();
+        expect([...pgTables.keys()].filter((table) => !sqliteTables.includes(table)).sort()).toEqual([
+          'judge_claims',
+          'parley_schema_steps',
+          'shared_budgets',
+        ]);
+      } finally {
+        await executor.close();
+      }
+    });
+  });
+
+  it('brings a database at the previous version up to date', async () => {
+    await withDatabase(async (url) => {
+      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        expect(await migratePg(executor, url, pgMigrations.slice(0, 1))).toBe(1);
+        expect(await executor.query(`SELECT to_regclass('shared_budgets')::text AS present`)).toEqual([{ present: null }]);
+        await executor.run(`INSERT INTO runs (id, suite, mode, started_at, parley_version, options_json, out_dir) VALUES ('r1', 's', 'live', 't', 'v', '{}', 'o')`);
+        expect(await migratePg(executor, url)).toBe(pgMigrations.length);
+        expect(await pgSchemaVersion(executor)).toBe(pgMigrations.length);
+        expect(await executor.query('SELECT id FROM runs')).toEqual([{ id: 'r1' }]);
+      } finally {
+        await executor.close();
+      }
+    });
+  });
+
+  it('two processes migrating one empty database at once apply each step exactly once', async () => {
+    await withDatabase(async (url) => {
+      const parsed = parseDatabaseUrl(url);
+      // Separate pools are separate connections to the server, as two processes have.
+      const racers = await Promise.all(Array.from({ length: 4 }, () => openPgExecutor(parsed, { maxConnections: 1 })));
+      try {
+        const versions = await Promise.all(racers.map((executor) => migratePg(executor, parsed.shown)));
+        expect(versions).toEqual(racers.map(() => pgMigrations.length));
+        expect(await racers[0]!.query('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
+      } finally {
+        for (const executor of racers) await executor.close();
+      }
+    });
+  });
+
+  it('refuses a database written by a newer Parley, before writing anything, without the password', async () => {
+    await withDatabase(async (url) => {
+      const withPassword = new URL(url);
+      withPassword.password = 'unused-secret-77';
+      const parsed = parseDatabaseUrl(withPassword.href);
+      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        await migratePg(executor, parsed.shown);
+        await executor.run(`INSERT INTO parley_schema_steps (version, description, applied_at) VALUES (99, 'from the future', 'now')`);
+        await executor.run('DROP TABLE judge_claims');
+        const error = await migratePg(executor, parsed.shown).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(DatabaseVersionError);
+        expect(error).toMatchObject({ foundVersion: 99, knownVersion: pgMigrations.length });
+        expect((error as Error).message).toContain(parsed.shown);
+        expect((error as Error).message).not.toContain('unused-secret-77');
+        expect(await executor.query(`SELECT to_regclass('judge_claims')::text AS present`)).toEqual([{ present: null }]);
+      } finally {
+        await executor.close();
+      }
+    });
+  });
+
+  it('a failing step leaves the database as it was: no table of the migration, no version recorded', async () => {
+    await withDatabase(async (url) => {
+      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        const steps = [pgMigrations[0]!, { description: 'broken', sql: 'CREATE TABLE broken (x NOPE_TYPE)' }];
+        await expect(migratePg(executor, url, steps)).rejects.toThrow(/schema step 2 \(broken\) failed: type "nope_type" does not exist/);
+        expect(await pgSchemaVersion(executor)).toBe(0);
+        expect(await executor.query(`SELECT to_regclass('runs')::text AS present`)).toEqual([{ present: null }]);
+      } finally {
+        await executor.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,53 @@
+import { DatabaseVersionError } from '../migrations.js';
+import type { SqlExecutor } from './executor.js';
+import { type PgMigration, pgMigrations } from './pg-schema.js';
+
+/**
+ * The advisory lock every Parley process takes to migrate a PostgreSQL store. Any fixed number
+ * serves; this one is "parley" in ASCII, so it is recognisable in pg_locks.
+ */
+const migrationLockKey = 0x706172_6c6579;
+
+/** The schema version a PostgreSQL store is at: the last step recorded, 0 when none is. */
+export async function pgSchemaVersion(executor: SqlExecutor): Promise<number> {
+  const exists = await executor.query<{ present: string | null }>(`SELECT to_regclass('parley_schema_steps')::text AS present`);
+  if (exists[0]?.present == null) return 0;
+  const rows = await executor.query<{ version: number | null }>('SELECT MAX(version) AS version FROM parley_schema_steps');
+  return rows[0]?.version ?? 0;
+}
+
+/**
+ * Brings a PostgreSQL store up to the last step, in one transaction: either every missing step is
+ * applied and recorded in `parley_schema_steps`, or (a step failed) nothing is. The transaction
+ * first takes a transaction-scoped advisory lock, so two processes starting together on an empty
+ * database do not both create the tables: the second waits, then reads the version the first
+ * recorded and has nothing left to do. A database at a newer version than these steps is refused
+ * before anything is written, with the same error SQLite's store gives (exit 2).
+ */
+export async function migratePg(executor: SqlExecutor, shownAs: string, steps: readonly PgMigration[] = pgMigrations): Promise<number> {
+  return executor.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(?)', [migrationLockKey]);
+    await tx.run(`
+      CREATE TABLE IF NOT EXISTS parley_schema_steps (
+        version     INTEGER PRIMARY KEY,
+        description TEXT NOT NULL,
+        applied_at  TEXT NOT NULL
+      )`);
+    const current = await pgSchemaVersion(tx);
+    if (current > steps.length) throw new DatabaseVersionError(shownAs, current, steps.length);
+    for (let index = current; index < steps.length; index += 1) {
+      const step = steps[index]!;
+      try {
+        await tx.run(step.sql);
+      } catch (error) {
+        throw new Error(`${shownAs}: schema step ${index + 1} (${step.description}) failed: ${(error as Error).message}`, { cause: error });
+      }
+      await tx.run('INSERT INTO parley_schema_steps (version, description, applied_at) VALUES (?, ?, ?)', [
+        index + 1,
+        step.description,
+        new Date().toISOString(),
+      ]);
+    }
+    return steps.length;
+  });
+}

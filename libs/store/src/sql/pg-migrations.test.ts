@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
 import { DatabaseVersionError, migrations } from '../migrations.js';
@@ -7,6 +9,28 @@ import { openPgExecutor } from './pg-executor.js';
 import { migratePg, pgSchemaVersion } from './pg-migrations.js';
 import { pgMigrations, sqliteVersionCarried } from './pg-schema.js';
 import type { SqlExecutor } from './executor.js';
+
+const MIGRATE_PG = fileURLToPath(new URL('../test-support/migrate-pg.mjs', import.meta.url));
+
+/** A racer process: resolves `ready` once connected; `go` starts its migration; `done` is its output. */
+function racer(url: string): { ready: Promise<void>; go: () => void; done: Promise<{ code: number | null; output: string }> } {
+  const child = spawn(process.execPath, [MIGRATE_PG, url], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (output.includes('ready\n')) markReady();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const done = new Promise<{ code: number | null; output: string }>((resolve) => {
+    child.on('close', (code) => {
+      markReady();
+      resolve({ code, output });
+    });
+  });
+  return { ready, go: () => child.stdin.end('go\n'), done };
+}
 
 let server: PostgresServer;
 beforeAll(async () => {
@@ -92,6 +116,22 @@ describe('migratePg against a real PostgreSQL', () => {
         expect(await racers[0]!.query('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
       } finally {
         for (const executor of racers) await executor.close();
+      }
+    });
+  });
+
+  it('two real processes started together on an empty database (compiled library) both end at the last version, each step applied once', async () => {
+    await withDatabase(async (url) => {
+      const racers = [racer(url), racer(url)];
+      await Promise.all(racers.map((each) => each.ready));
+      for (const each of racers) each.go();
+      const results = await Promise.all(racers.map((each) => each.done));
+      expect(results).toEqual(racers.map(() => ({ code: 0, output: `ready\nversion ${pgMigrations.length}\n` })));
+      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        expect(await executor.query('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
+      } finally {
+        await executor.close();
       }
     });
   });

@@ -52,7 +52,7 @@ export interface PairSource {
  */
 export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string): LabelledPair[] {
   const axes = axis === OVERALL ? source.set.axes : [axis];
-  const digests = new Map(source.set.items.map((item) => [item.id, transcriptDigest(item.transcript)]));
+  const digests = itemDigests(source.set);
   const models = { judge: new Map<string, StoredJudgeRating>(), cross_check: new Map<string, StoredJudgeRating>() };
   for (const rating of source.modelRatings) {
     if (rating.scores === null || digests.get(rating.item_id) !== rating.item_digest) continue;
@@ -86,6 +86,22 @@ export function labelledPairs(source: PairSource, comparison: ComparisonId, axis
     }
   }
   return pairs;
+}
+
+/**
+ * Each item's transcript digest, computed once per set: a report's page asks for the pairs of
+ * every comparison on every axis (16 calls for 3 axes), and hashing 1,000 transcripts each time
+ * cost more than the statistics.
+ */
+const digestsByItems = new WeakMap<PairSource['set']['items'], { items: ReadonlyArray<PairSource['set']['items'][number]>; digests: ReadonlyMap<string, string> }>();
+
+function itemDigests(set: PairSource['set']): ReadonlyMap<string, string> {
+  const cached = digestsByItems.get(set.items);
+  // The same items (an item added or replaced in place since is hashed afresh).
+  if (cached !== undefined && cached.items.length === set.items.length && cached.items.every((item, index) => item === set.items[index])) return cached.digests;
+  const digests = new Map(set.items.map((item) => [item.id, transcriptDigest(item.transcript)]));
+  digestsByItems.set(set.items, { items: [...set.items], digests });
+  return digests;
 }
 
 function itemRatings(

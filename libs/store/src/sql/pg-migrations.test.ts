@@ -5,7 +5,8 @@ import { openDatabase } from '../open-database.js';
 import { DatabaseVersionError, migrations } from '../migrations.js';
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../test-support/postgres-server.js';
 import { parseDatabaseUrl } from './database-url.js';
-import { openPgExecutor } from './pg-executor.js';
+import { ConfigError } from '@parley/core';
+import { DatabaseReadOnlyError, openPgExecutor } from './pg-executor.js';
 import { migratePg, pgSchemaVersion } from './pg-migrations.js';
 import { pgMigrations, sqliteVersionCarried } from './pg-schema.js';
 import type { SqlExecutor } from './executor.js';
@@ -157,6 +158,33 @@ describe('migratePg against a real PostgreSQL', () => {
         expect(await executor.query(`SELECT to_regclass('judge_claims')::text AS present`)).toEqual([{ present: null }]);
       } finally {
         await executor.close();
+      }
+    });
+  });
+
+  it('a read-only database: an up-to-date one opens, an old one is refused as read-only with nothing written', async () => {
+    await withDatabase(async (url) => {
+      const name = new URL(url).pathname.slice(1);
+      const owner = await openPgExecutor(parseDatabaseUrl(url), { maxConnections: 1 });
+      try {
+        await migratePg(owner, url, pgMigrations.slice(0, 1));
+        await owner.run(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+      } finally {
+        await owner.close();
+      }
+      const readOnly = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        expect(await migratePg(readOnly, url, pgMigrations.slice(0, 1))).toBe(1);
+        const error = await migratePg(readOnly, url).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(DatabaseReadOnlyError);
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toMatch(/is read-only \(cannot execute CREATE TABLE in a read-only transaction\)/);
+        expect(await pgSchemaVersion(readOnly)).toBe(1);
+      } finally {
+        await readOnly.close();
       }
     });
   });

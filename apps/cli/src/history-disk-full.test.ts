@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite
 import { parleyAsync } from './test-support/parley-process.js';
 import { writeSuite } from './test-support/zuri-suite.js';
 import { parleyIn } from './test-support/gate-suite.js';
-import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-support/small-disk.js';
+import { damagedFiles, fillDisk, historyOnSmallDisk as smallHistoryDisk, snapshotFiles } from './test-support/small-disk.js';
 
 /**
  * The run history (`.parley/parley.db`) on a full disk: a run says "disk full", changes nothing
@@ -20,18 +19,14 @@ import { damagedFiles, fillDisk, mountSmallDisk, snapshotFiles } from './test-su
 
 const disks: Array<{ unmount(): void }> = [];
 afterAll(() => {
-  for (const disk of disks) disk.unmount();
+  for (const disk of disks.splice(0)) disk.unmount();
 });
 
-/** Mounts a small disk (4 MiB) on `suite/.parley`: the history and the default report folders live there. Returns that folder. */
+/** The history (and the default report folders) of `suite` on a small disk of its own: returns `suite/.parley`. */
 function historyOnSmallDisk(suite: string): string {
-  const disk = mountSmallDisk(4096);
+  const disk = smallHistoryDisk(suite);
   disks.push(disk);
-  const parleyDir = join(suite, '.parley');
-  mkdirSync(parleyDir);
-  execFileSync('mount', ['--bind', disk.dir, parleyDir]);
-  disks.push({ unmount: () => execFileSync('umount', [parleyDir]) });
-  return parleyDir;
+  return disk.dir;
 }
 
 describe('a full disk under the run history', () => {

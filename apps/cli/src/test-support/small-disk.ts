@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -23,6 +23,29 @@ export function mountSmallDisk(sizeKiB: number): { dir: string; unmount(): void 
     unmount() {
       execFileSync('umount', [dir], { stdio: 'pipe' });
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Mounts a small disk (4 MiB) on `suite/.parley`, where the run history and the default report
+ * folders live, and returns that folder; `unmount()` takes both mounts away again.
+ */
+export function historyOnSmallDisk(suite: string, sizeKiB = 4096): { dir: string; unmount(): void } {
+  const disk = mountSmallDisk(sizeKiB);
+  const parleyDir = join(suite, '.parley');
+  try {
+    mkdirSync(parleyDir);
+    execFileSync('mount', ['--bind', disk.dir, parleyDir], { stdio: 'pipe' });
+  } catch (error) {
+    disk.unmount();
+    throw error;
+  }
+  return {
+    dir: parleyDir,
+    unmount() {
+      execFileSync('umount', [parleyDir], { stdio: 'pipe' });
+      disk.unmount();
     },
   };
 }

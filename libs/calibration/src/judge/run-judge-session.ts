@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { CallContext, Clock, InterruptSignal, CompletionRequest, CompletionResponse, Provider, Random, TokenUsage } from '@parley/core';
+import { DiskFullError, type CallContext, type Clock, type InterruptSignal, type CompletionRequest, type CompletionResponse, type Provider, type Random, type TokenUsage } from '@parley/core';
 import type { CalibrationItem, CalibrationSet, RecordingEntry } from '@parley/config';
 import {
   costOfCall,
@@ -14,7 +14,7 @@ import {
   type ModelPrice,
   type ResilienceSettings,
 } from '@parley/providers';
-import type { JudgeCacheStore } from '@parley/store';
+import { databaseDiskFull, type JudgeCacheStore } from '@parley/store';
 import { transcriptDigest } from '../import/transcript-digest.js';
 import type { CalibrationRater, CalibrationSession, CalibrationStore, StoredJudgeRating } from '../store/calibration-store.js';
 import { calibrationCacheEntry } from './judge-cache-key.js';
@@ -130,7 +130,17 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
   const ratings: StoredJudgeRating[] = input.resume ? input.store.ratings(session.id) : [];
   const kept = new Set(ratings.map((rating) => `${rating.item_id}\u0000${rating.rater}`));
   const todo = tasks.flatMap((task, index) => (kept.has(`${task.item.id}\u0000${task.role}`) ? [] : [{ task, index }]));
-  const { signal } = dependencies;
+  // A full disk under the history stops the session as a signal would (no new call, the calls in
+  // flight aborted), but it cannot be marked: it stays unfinished, and `--resume` finishes it.
+  const diskFull = new AbortController();
+  const signal = dependencies.signal === undefined ? diskFull.signal : AbortSignal.any([dependencies.signal, diskFull.signal]);
+  let fullDisk: DiskFullError | undefined;
+  const stopOnFullDisk = (error: unknown): void => {
+    const full = error instanceof DiskFullError ? error : databaseDiskFull(error, input.store.path);
+    if (full === undefined) throw error;
+    fullDisk ??= full;
+    diskFull.abort('disk full');
+  };
   let failedCalls = 0;
   let done = ratings.length;
 
@@ -142,21 +152,40 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
       recordedSlots[index] = recorder.entries;
       provider = recordingProvider(liveProviderOf(task.model), recorder);
     } else provider = liveProviderOf(task.model);
-    const rating = await rateItem(task.item, task.role, task.model, provider, input, session.id, dependencies);
-    // A call the signal cut short is no rating: it is asked again when the session is resumed.
-    if (signal?.aborted && rating.error !== null) return;
+    let rating: StoredJudgeRating;
+    try {
+      rating = await rateItem(task.item, task.role, task.model, provider, input, session.id, { clock, signal });
+    } catch (error) {
+      stopOnFullDisk(error); // the judge cache could not take the answer
+      return;
+    }
+    // A call the signal (or the full disk) cut short is no rating: it is asked again when the session is resumed.
+    if (signal.aborted && rating.error !== null) return;
     if (rating.error !== null && !rating.error.startsWith('unusable answer')) failedCalls += 1;
-    input.store.saveRating(rating);
+    try {
+      input.store.saveRating(rating);
+    } catch (error) {
+      stopOnFullDisk(error);
+      return;
+    }
     ratings.push(rating);
     done += 1;
     dependencies.onRating?.(rating, done, tasks.length);
   });
 
   const progress = { rated: ratings.length, planned: tasks.length };
-  if (signal?.aborted) {
+  const stoppedByFullDisk = (full: DiskFullError): DiskFullError => {
+    const dir = input.setPath === 'calibration' ? '' : ` --dir ${input.setPath}`;
+    return new DiskFullError(
+      full.file,
+      `disk full: judge session ${session.id} stopped with ${ratings.length} of ${tasks.length} ratings kept (unfinished: calibrate report leaves it out); free some space, then finish it with: parley calibrate judge${dir} --resume ${session.id}`,
+    );
+  };
+  if (fullDisk !== undefined) throw stoppedByFullDisk(fullDisk);
+  if (signal.aborted) {
     // Interrupted: unfinished (never the session a report picks by default), resumable, and the
     // recording is not written from part of the calls.
-    const interruptedBy: InterruptSignal = signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+    const interruptedBy: InterruptSignal = dependencies.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
     session.interrupted_by = interruptedBy;
     input.store.interruptSession(session.id, interruptedBy);
     return { session, ratings: sortedRatings(ratings, tasks), ...totals(ratings), interrupted_by: interruptedBy, progress };
@@ -170,12 +199,23 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
     } else if (input.resume) {
       recording = { file: input.recordingFile, written: false, calls: entries.length, reason: 'a resumed session made only part of the calls; the old recording is kept (record the set again from the start)' };
     } else {
-      writeRecording(input.recordingFile, entries);
-      recording = { file: input.recordingFile, written: true, calls: entries.length };
+      try {
+        writeRecording(input.recordingFile, entries);
+        recording = { file: input.recordingFile, written: true, calls: entries.length };
+      } catch (error) {
+        // Written atomically: on a full disk the old recording is kept whole; the ratings stand.
+        if (!(error instanceof DiskFullError)) throw error;
+        recording = { file: input.recordingFile, written: false, calls: entries.length, reason: 'disk full: the old recording is kept' };
+      }
     }
   }
   session.finished_at = clock.now().toISOString();
-  input.store.finishSession(session.id, session.finished_at);
+  try {
+    input.store.finishSession(session.id, session.finished_at);
+  } catch (error) {
+    if (!(error instanceof DiskFullError)) throw error;
+    throw stoppedByFullDisk(error);
+  }
 
   return { session, ratings: sortedRatings(ratings, tasks), ...(recording ? { recording } : {}), ...totals(ratings), progress };
 }

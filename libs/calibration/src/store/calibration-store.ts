@@ -1,5 +1,5 @@
 import { ConfigError } from '@parley/core';
-import { openDatabase } from '@parley/store';
+import { databaseDiskFull, openDatabase } from '@parley/store';
 import type Database from 'better-sqlite3';
 
 export type CalibrationRater = 'judge' | 'cross_check';
@@ -80,24 +80,33 @@ export function openCalibrationStore(path: string): CalibrationStore {
     ...row,
     raters: JSON.parse(ratersJson) as CalibrationSession['raters'],
   });
+  // Each write is one statement (its own transaction): on a full disk it changes nothing and says
+  // "disk full" (a DiskFullError, exit 2) instead of SQLite's own SQLITE_FULL.
+  const write = (statement: () => void): void => {
+    try {
+      statement();
+    } catch (error) {
+      throw databaseDiskFull(error, path) ?? error;
+    }
+  };
   return {
     path,
     createSession(session) {
       const { raters, ...columns } = session;
-      statements.insertSession.run({ ...columns, interrupted_by: columns.interrupted_by ?? null, raters_json: JSON.stringify(raters) });
+      write(() => statements.insertSession.run({ ...columns, interrupted_by: columns.interrupted_by ?? null, raters_json: JSON.stringify(raters) }));
     },
     finishSession(id, finishedAt) {
-      statements.finishSession.run(finishedAt, id);
+      write(() => statements.finishSession.run(finishedAt, id));
     },
     interruptSession(id, signal) {
-      statements.interruptSession.run(signal, id);
+      write(() => statements.interruptSession.run(signal, id));
     },
     resumeSession(id) {
-      statements.interruptSession.run(null, id);
+      write(() => statements.interruptSession.run(null, id));
     },
     saveRating(rating) {
       const { scores, cached, ...columns } = rating;
-      statements.upsertRating.run({ ...columns, scores_json: scores === null ? null : JSON.stringify(scores), cached: cached ? 1 : 0 });
+      write(() => statements.upsertRating.run({ ...columns, scores_json: scores === null ? null : JSON.stringify(scores), cached: cached ? 1 : 0 }));
     },
     sessions(setPath, limit = 50) {
       return statements.sessionsOfSet.all(setPath, limit).map(toSession);

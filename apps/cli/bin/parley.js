@@ -37,10 +37,15 @@ const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== 
 // With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.
 if (debug) process.setSourceMapsEnabled(true);
 
-// A reader that goes away (`parley runs list | head`) is not an error.
+// A reader that goes away (`parley runs list | head`) is not an error. Output redirected to a
+// full disk (`parley canary assign < ids > arms.tsv`) is the user's to fix: one line, exit 2.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'ENOSPC' || error.code === 'EDQUOT') {
+      if (stream === process.stdout) process.stderr.write('error: standard output: disk full: what was written there is cut short; free some space and run again\n');
+      process.exit(2);
+    }
     throw error;
   });
 }
@@ -68,15 +73,16 @@ process.on('uncaughtException', internalError);
 process.on('unhandledRejection', internalError);
 
 // Ctrl-C stops starting scenarios (or ratings) and lets the command keep what finished; a second
-// Ctrl-C quits at once. For `parley run`, `parley monitor` and `parley calibrate judge`, SIGTERM
-// (what CI runners, cron and `timeout` send) does the same, and the command then exits 143; other
-// commands end on SIGTERM as any process does.
+// Ctrl-C quits at once. For `parley run`, `parley monitor`, `parley calibrate judge` and
+// `parley export`, SIGTERM (what CI runners, cron and `timeout` send) does the same, and the
+// command then exits 143 (an export stopped half-way stays pending in the outbox); other commands
+// end on SIGTERM as any process does.
 const controller = new AbortController();
 const args = process.argv.slice(2);
 const words = args.filter((arg) => !arg.startsWith('-'));
 const command = words[0];
 const paysPerItem = command === 'run' || command === 'monitor' || (command === 'calibrate' && words[1] === 'judge');
-const graceful = paysPerItem ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
+const graceful = paysPerItem || command === 'export' ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;
 for (const [signal, code] of graceful) {
   process.on(signal, () => {

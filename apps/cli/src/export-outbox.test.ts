@@ -106,4 +106,77 @@ describe('run exports Langfuse did not take stay in the outbox (the real binary,
     expect(flushed.stdout).toMatch(new RegExp(`^1 pending export to langfuse ${back.url}\\nexported run ${runId}: 3 traces`));
     expect(back.traces()).toHaveLength(3);
   }, 180_000);
+
+  /** A Langfuse that takes connections and never answers, counting them; `close()` drops them. */
+  async function hungLangfuse() {
+    const held: Socket[] = [];
+    const server = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    return {
+      held,
+      port,
+      close: async () => {
+        for (const socket of held) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  /** `parley args` started in `cwd`; stopped with `signal` the moment Langfuse holds its first upload. */
+  async function stoppedWhileUploading(cwd: string, args: string[], env: NodeJS.ProcessEnv, held: Socket[], signal: NodeJS.Signals) {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const closed = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (status, killedBy) => resolve({ status, signal: killedBy })));
+    while (held.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    child.kill(signal);
+    return { ...(await closed), stdout: () => stdout, stderr: () => stderr };
+  }
+
+  for (const [signal, code, command] of [
+    ['SIGINT', 130, 'export'],
+    ['SIGTERM', 143, 'export'],
+    ['SIGINT', 130, 'run --export'],
+    ['SIGTERM', 143, 'run --export'],
+  ] as const) {
+    it(`${command} stopped by ${signal} while Langfuse holds the upload: exit ${code} at once, the export stays pending, --flush delivers it once`, async () => {
+      const work = copyExample('booking');
+      const hung = await hungLangfuse();
+      // Long timeouts: the signal, not a timeout, ends the upload.
+      const env = { ...KEYS, LANGFUSE_HOST: `http://127.0.0.1:${hung.port}`, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '600000', PARLEY_LANGFUSE_TIMEOUT_MS: '600000' };
+      const select = ['--scenario', 'spa_booking_*'];
+      let args: string[];
+      if (command === 'export') {
+        const ran = await parleyAsync(['run', '.', ...select, '--out', 'ran'], { cwd: work });
+        expect(ran.status, ran.stderr).toBe(0);
+        args = ['export', 'ran', '--to', 'langfuse'];
+      } else args = ['run', '.', '--export', 'langfuse', ...select, '--out', 'ran'];
+
+      const stopped = await stoppedWhileUploading(work, args, env, hung.held, signal);
+      await hung.close();
+      expect(stopped.signal).toBeNull();
+      expect(stopped.status, stopped.stderr()).toBe(code);
+      expect(stopped.stderr()).toContain(`stopped by ${signal}`);
+      expect(stopped.stderr()).toContain('the export stays pending');
+      expect(stopped.stderr()).not.toMatch(/internal error|\n\s+at /);
+      expect(stopped.stdout()).not.toContain('exported run');
+
+      const back = await langfuseOn(hung.port, false);
+      const runId = (JSON.parse(readFileSync(join(work, 'ran', 'report.json'), 'utf8')) as { run_id: string }).run_id;
+      const flushed = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+      expect(flushed.status, flushed.stderr).toBe(0);
+      expect(flushed.stdout).toMatch(new RegExp(`^1 pending export to langfuse ${back.url}\\nexported run ${runId}: 3 traces`));
+      expect(back.traces()).toHaveLength(3);
+      const again = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+      expect(again.stdout).toBe(`0 pending exports to langfuse ${back.url}\n`);
+      expect(back.traces(), 'delivered once').toHaveLength(3);
+    }, 180_000);
+  }
 });

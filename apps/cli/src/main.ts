@@ -10,6 +10,9 @@ import { PARLEY_PACKAGE_VERSION } from './program/package-info.js';
 import { userErrorOf } from './program/user-error.js';
 import { renderIssueAnnotations } from './reporters/github-annotations.js';
 
+// bin/parley.js takes it from the bundle for errors that escape every handler (uncaught exceptions).
+export { describeInternalError };
+
 /**
  * Every command, in the order `parley --help` lists them, each loaded when it is needed. A new
  * command is a file in commands/ that exports `register` (see RegisterCommand), and one entry here.

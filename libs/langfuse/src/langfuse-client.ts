@@ -16,6 +16,8 @@ export interface LangfuseClientOptions {
   totalTimeoutMs?: number;
   /** Injected for tests: the clock the total timeout is measured on. */
   now?: () => number;
+  /** Ctrl-C / SIGTERM: the call in flight is aborted and no retry starts (a LangfuseError of kind `stopped`). */
+  signal?: AbortSignal;
 }
 
 /** The timeouts when neither the target nor the caller sets them. */
@@ -73,7 +75,9 @@ export function langfuseClient(target: LangfuseTarget, options: LangfuseClientOp
     const what = `${method} ${path}`;
     const deadline = now() + totalTimeoutMs;
     const totalTimeout = () => new LangfuseError('timeout', `${shown} did not finish ${what} within ${totalTimeoutMs} ms (the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS)`);
+    const stopped = () => new LangfuseError('stopped', `${what} to ${shown} stopped by ${String(options.signal?.reason ?? 'a signal')}`);
     for (let attempt = 1; ; attempt += 1) {
+      if (options.signal?.aborted) throw stopped();
       const left = deadline - now();
       if (left <= 0) throw totalTimeout();
       const controller = new AbortController();
@@ -84,6 +88,8 @@ export function langfuseClient(target: LangfuseTarget, options: LangfuseClientOp
       };
       const connectTimer = connectTimeoutMs < left ? setTimeout(abort('connect'), connectTimeoutMs) : undefined;
       const totalTimer = setTimeout(abort('total'), left);
+      const onSignal = () => controller.abort();
+      options.signal?.addEventListener('abort', onSignal, { once: true });
       let failure: string;
       let kind: 'timeout' | 'unreachable' | 'http' = 'http';
       let retryAfter: number | undefined;
@@ -116,6 +122,7 @@ export function langfuseClient(target: LangfuseTarget, options: LangfuseClientOp
         retryAfter = retryAfterSeconds((name) => response.headers.get(name));
       } catch (error) {
         if (!isNetworkFailure(error)) throw error;
+        if (options.signal?.aborted) throw stopped();
         if (fired === 'total') throw totalTimeout();
         kind = fired === 'connect' ? 'timeout' : 'unreachable';
         failure =
@@ -124,11 +131,17 @@ export function langfuseClient(target: LangfuseTarget, options: LangfuseClientOp
             : `cannot reach Langfuse at ${shownBase}${path}: ${hide(causeOf(error))}`;
       } finally {
         clearTimeout(totalTimer);
+        options.signal?.removeEventListener('abort', onSignal);
       }
       if (attempt > policy.maxRetries) throw new LangfuseError(kind, `${failure} (gave up after ${attempt} attempts)`);
       const wait = backoffDelayMs(attempt, policy, random(), retryAfter);
       if (now() + wait >= deadline) throw totalTimeout();
-      await sleep(wait);
+      try {
+        await sleep(wait, options.signal);
+      } catch (error) {
+        if (options.signal?.aborted) throw stopped();
+        throw error;
+      }
     }
   }
 

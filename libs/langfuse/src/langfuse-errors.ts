@@ -11,12 +11,13 @@ export function refusedLangfuseKeys(shown: string, status: number): ConfigError 
 /**
  * A call Langfuse did not answer as asked, after the retries: unreachable, a timeout, a refusal
  * other than the keys (`status`), or an answer that is not its API. The message names Langfuse's
- * URL, the request and the timeout that fired, never the keys. Each command decides what it means
+ * URL, the request and the timeout that fired, never the keys; `stopped` is a call cut short by
+ * Ctrl-C or SIGTERM. Each command decides what it means
  * for its exit code (a reader cannot go on: exit 2; an export could not deliver: exit 1).
  */
 export class LangfuseError extends Error {
   constructor(
-    readonly kind: 'unreachable' | 'timeout' | 'http' | 'not_api',
+    readonly kind: 'unreachable' | 'timeout' | 'http' | 'not_api' | 'stopped',
     message: string,
     readonly status?: number,
   ) {

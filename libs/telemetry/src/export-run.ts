@@ -22,6 +22,8 @@ export interface ExportRunInput extends TraceContext {
   /** Injected for tests (the Langfuse client's options: fetch, sleep, timeouts). */
   scores?: SendScoresOptions;
   spans?: SendSpansOptions;
+  /** Ctrl-C / SIGTERM: the request in flight is aborted, nothing more is sent, and exportRun rejects with an ExportError. */
+  signal?: AbortSignal;
 }
 
 export interface ExportSummary {
@@ -48,10 +50,11 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
   const dialect = destination.kind;
   const batch = conversationSpans(traces, { dialect, parleyVersion: input.parleyVersion });
   const spans = batch.spans.length;
+  const signalOption = input.signal !== undefined ? { signal: input.signal } : {};
   if (destination.kind === 'otlp') {
     const { otlp } = destination;
     const shown = `the OTLP endpoint ${shownUrl(otlp.url)}`;
-    await sendSpans(batch, { url: otlp.url, headers: otlp.headers, protocol: otlp.protocol, timeoutMs: otlp.timeoutMs, shown, keysHint: 'check the headers the collector expects (OTEL_EXPORTER_OTLP_HEADERS)' }, input.spans);
+    await sendSpans(batch, { url: otlp.url, headers: otlp.headers, protocol: otlp.protocol, timeoutMs: otlp.timeoutMs, shown, keysHint: 'check the headers the collector expects (OTEL_EXPORTER_OTLP_HEADERS)' }, { ...input.spans, ...signalOption });
     return { traces: traces.length, spans, scores: 0, destination: shown };
   }
   const langfuse = destination.langfuse;
@@ -69,13 +72,13 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
       timeoutName: 'the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS',
       total: { ms: langfuse.totalTimeoutMs ?? DEFAULT_LANGFUSE_TIMEOUTS.totalTimeoutMs, name: 'PARLEY_LANGFUSE_TIMEOUT_MS' },
     },
-    input.spans,
+    { ...input.spans, ...signalOption },
   );
   const scores = traces.flatMap(langfuseScoresOf);
-  const client = langfuseClient(langfuse, input.scores);
+  const client = langfuseClient(langfuse, { ...input.scores, ...signalOption });
   let dataset: DatasetSummary | undefined;
   try {
-    await sendLangfuseScores(client, scores, input.scores);
+    await sendLangfuseScores(client, scores, { ...input.scores, ...signalOption });
     if (input.dataset) dataset = await exportDataset(client, report, traces, input.dataset);
   } catch (error) {
     // Langfuse could not take it after the retries: the export failed (exit 1); refused keys stay a ConfigError.

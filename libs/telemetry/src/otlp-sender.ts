@@ -25,6 +25,8 @@ export interface SendSpansOptions {
   sleep?: Sleep;
   random?: () => number;
   retry?: RetryPolicy;
+  /** Ctrl-C / SIGTERM: the request in flight is aborted and nothing more is sent (an ExportError saying so). */
+  signal?: AbortSignal;
 }
 
 /** Spans per request: well below the request-size limits collectors and Langfuse apply. */
@@ -51,10 +53,13 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
   const deadline = target.total === undefined ? undefined : Date.now() + target.total.ms;
   const totalTimeout = () => new ExportError(`${target.shown} did not take the traces within ${target.total!.ms} ms (the total timeout, ${target.total!.name})`);
   const { url, headers } = withUrlCredentials(target.url, target.headers ?? {});
+  const { signal } = options;
+  const stopped = () => new ExportError(`sending traces to ${target.shown} stopped by ${String(signal?.reason ?? 'a signal')}`);
   for (let start = 0; start < batch.spans.length; start += SPANS_PER_REQUEST) {
     const part: TraceBatch = { ...batch, spans: batch.spans.slice(start, start + SPANS_PER_REQUEST) };
     const body = target.protocol === 'http/protobuf' ? encodeProtobufRequest(part) : encodeJsonRequest(part);
     for (let attempt = 1; ; attempt += 1) {
+      if (signal?.aborted) throw stopped();
       let response: Response | undefined;
       let failure = '';
       const left = deadline === undefined ? timeoutMs : deadline - Date.now();
@@ -65,9 +70,10 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
           method: 'POST',
           headers: { ...headers, 'content-type': contentType, accept: contentType },
           body,
-          signal: AbortSignal.timeout(attemptMs),
+          signal: signal === undefined ? AbortSignal.timeout(attemptMs) : AbortSignal.any([AbortSignal.timeout(attemptMs), signal]),
         });
       } catch (error) {
+        if (signal?.aborted) throw stopped();
         if (isTimeout(error) && attemptMs < timeoutMs) throw totalTimeout();
         failure = isTimeout(error) ? `no answer within ${timeoutMs} ms (${timeoutName})` : causeOf(error);
       }
@@ -95,7 +101,12 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
       const retryAfter = response === undefined ? undefined : retryAfterSeconds((name) => response.headers.get(name));
       const wait = backoffDelayMs(attempt, policy, random(), retryAfter);
       if (deadline !== undefined && Date.now() + wait >= deadline) throw totalTimeout();
-      await sleep(wait);
+      try {
+        await sleep(wait, signal);
+      } catch (error) {
+        if (signal?.aborted) throw stopped();
+        throw error;
+      }
     }
   }
 }

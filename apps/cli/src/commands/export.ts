@@ -86,6 +86,8 @@ export async function flushExports(destination: Destination, context: CommandCon
   const telemetry = await import('@parley/telemetry');
   let failed = 0;
   for (const item of pending) {
+    // Ctrl-C / SIGTERM: what is not sent yet stays pending, for the next flush.
+    if (context.signal?.aborted) return interruptedExit(context.signal);
     const asked = JSON.parse(item.payload_json) as PendingExport;
     let run: RunToExport;
     try {
@@ -99,9 +101,19 @@ export async function flushExports(destination: Destination, context: CommandCon
       continue;
     }
     const withDataset = destination.kind === 'langfuse' ? { ...destination, ...(asked.dataset !== undefined ? { dataset: asked.dataset } : {}) } : destination;
-    if ((await sendRun(run, withDataset, context, asked)) !== 0) failed += 1;
+    const sent = await sendRun(run, withDataset, context, asked);
+    if (sent === EXIT_SIGINT || sent === EXIT_SIGTERM) return sent;
+    if (sent !== 0) failed += 1;
   }
   return failed === 0 ? 0 : 1;
+}
+
+const EXIT_SIGINT = 130;
+const EXIT_SIGTERM = 143;
+
+/** The exit code of a command stopped by Ctrl-C (130) or SIGTERM (143). */
+function interruptedExit(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? EXIT_SIGTERM : EXIT_SIGINT;
 }
 
 /** Marks an outbox export delivered (error undefined) or failed. */
@@ -121,7 +133,9 @@ async function markExport(storePath: string, destination: string, runId: string,
  * Sends a loaded run and prints one line; shared with `parley run --export`. The export is kept in
  * the outbox of `.parley/parley.db` first and marked delivered only when the destination took it,
  * so one that fails (or a process killed while sending) is sent by the next `run --export` to
- * that destination or by `parley export --flush`.
+ * that destination or by `parley export --flush`. Returns 0 when it was delivered, 1 when the
+ * destination did not take it, 130 / 143 when Ctrl-C / SIGTERM stopped the sending (the request
+ * in flight is aborted; the export stays pending).
  */
 export async function sendRun(run: RunToExport, destination: Destination, context: CommandContext, asked: PendingExport): Promise<number> {
   const { defaultStorePath, openOutbox } = await import('@parley/store');
@@ -135,6 +149,7 @@ export async function sendRun(run: RunToExport, destination: Destination, contex
   }
   const failure = await sendLoadedRun(run, destination, context);
   await markExport(storePath, key, run.report.run_id, failure, context);
+  if (failure !== undefined && context.signal?.aborted) return interruptedExit(context.signal);
   return failure === undefined ? 0 : 1;
 }
 
@@ -152,6 +167,7 @@ async function sendLoadedRun(run: RunToExport, destination: Destination, context
       destination,
       ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: { name: destination.dataset, ...(run.scenarios ? { scenarios: run.scenarios } : {}) } } : {}),
       parleyVersion: PARLEY_VERSION,
+      ...(context.signal ? { signal: context.signal } : {}),
     });
     const scores = destination.kind === 'langfuse' ? ` and ${summary.scores} scores` : '';
     context.output.out(`exported run ${run.report.run_id}: ${summary.traces} traces (${summary.spans} spans)${scores} to ${summary.destination}\n`);
@@ -161,6 +177,11 @@ async function sendLoadedRun(run: RunToExport, destination: Destination, context
     }
     return undefined;
   } catch (error) {
+    if (error instanceof telemetry.ExportError && context.signal?.aborted) {
+      context.output.err(`${colors.status('error', 'export stopped')}: ${error.message}\n`);
+      context.output.err(`the export stays pending: \`parley export --flush --to ...\`, or the next \`parley run --export\` to this destination, sends it\n`);
+      return error.message;
+    }
     if (error instanceof telemetry.ExportError) {
       context.output.err(`${colors.status('error', 'export failed')}: ${error.message}\n`);
       context.output.err(`the export stays pending: the next \`parley run --export\` to this destination, or \`parley export --flush --to ...\`, sends it\n`);

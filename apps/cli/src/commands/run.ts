@@ -62,6 +62,8 @@ async function runCommand(suiteArgument: string | undefined, flags: RunFlags, co
       const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
       const asked = { run: outcome.run_id, suite: resolve(context.cwd, suiteArgument ?? '.'), ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: destination.dataset } : {}) };
       const exported = await sendRun(run, destination, context, asked);
+      // Ctrl-C / SIGTERM while sending: the run's results are kept, the export waits in the outbox, and the command exits as interrupted.
+      if (exported === 130 || exported === 143) return exported;
       // An unreachable backend does not change the gate's verdict; it is reported above.
       if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
       // The destination takes exports again: what earlier runs could not deliver to it goes now.

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { copyExample } from './test-support/example-copy.js';
 import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite.js';
 import { parleyAsync } from './test-support/parley-process.js';
 import { writeSuite } from './test-support/zuri-suite.js';
-import { parleyIn } from './test-support/gate-suite.js';
+import { parleyIn, writeSuite as writeFiles } from './test-support/gate-suite.js';
+import { seedHistory } from './test-support/seeded-history.js';
 import { damagedFiles, fillDisk, historyOnSmallDisk as smallHistoryDisk, snapshotFiles } from './test-support/small-disk.js';
 
 /**
@@ -23,8 +24,8 @@ afterAll(() => {
 });
 
 /** The history (and the default report folders) of `suite` on a small disk of its own: returns `suite/.parley`. */
-function historyOnSmallDisk(suite: string): string {
-  const disk = smallHistoryDisk(suite);
+function historyOnSmallDisk(suite: string, sizeKiB?: number): string {
+  const disk = smallHistoryDisk(suite, sizeKiB);
   disks.push(disk);
   return disk.dir;
 }
@@ -88,4 +89,50 @@ describe('parley monitor on a full disk under the run history', () => {
       await llm.close();
     }
   });
+});
+
+describe('parley runs prune on a full disk under the run history', () => {
+  it('removes the runs whole, or nothing (exit 2 "disk full: nothing was changed"); never an internal error', async () => {
+    const { defaultStorePath, openStore } = await import('@parley/store');
+    const runsOf = (project: string) => {
+      const store = openStore(defaultStorePath(project));
+      try {
+        return store.listRuns({ suite: 'tiny', limit: 1000 }).map((run) => run.id).sort();
+      } finally {
+        store.close();
+      }
+    };
+    const outcomes: string[] = [];
+    // From none to 512 KiB free in 16 KiB steps, and plenty: the history is about 400 KiB.
+    for (const free of [...Array.from({ length: 33 }, (_, step) => step * 16_384), 3_145_728]) {
+      const project = writeFiles({ 'parley.yaml': 'suite: tiny\nagents:\n  a: { kind: openai, model: gpt-4.1-mini }\nsettings:\n  history: { keep_runs: 100 }\n' });
+      const parleyDir = historyOnSmallDisk(project, 32_768);
+      const ids = seedHistory(project, 'tiny', 200).sort();
+      const at = `free ${free} bytes`;
+
+      fillDisk(parleyDir, free);
+      const pruned = await parleyAsync(['runs', 'prune', '--format', 'json'], { cwd: project });
+      fillDisk(parleyDir, Number.MAX_SAFE_INTEGER);
+      expect(pruned.stderr, at).not.toMatch(/internal error|SQLITE_|\n\s+at /);
+      if (pruned.status === 2) {
+        // The removal is one transaction: rolled back whole.
+        expect(pruned.stderr, at).toBe('error: .parley/parley.db: disk full: nothing was changed\n');
+        expect(runsOf(project), `${at}: nothing removed`).toEqual(ids);
+        outcomes.push('refused');
+      } else {
+        expect(pruned.status, pruned.stderr).toBe(0);
+        expect(runsOf(project), `${at}: the 100 oldest runs are gone`).toEqual(ids.slice(100));
+        // Here the compaction needs less room than the removal before it, so it never fails after one
+        // (its failure, and the next prune compacting, is held by libs/store's prune-history test).
+        const { database } = JSON.parse(pruned.stdout) as { database: { compacted: boolean; bytes_before: number; bytes_after: number } };
+        expect(database.compacted, at).toBe(true);
+        expect(database.bytes_after).toBeLessThan(database.bytes_before);
+        outcomes.push('pruned');
+      }
+    }
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('pruned');
+    // One switch from refusing to pruning as the room grows.
+    expect(outcomes.join(' ')).toMatch(/^(refused )+(pruned ?)+$/);
+  }, 300_000);
 });

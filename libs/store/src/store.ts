@@ -128,6 +128,8 @@ export interface Store {
   databasePages(): { total: number; free: number };
   /** Rewrites the database without its free pages (VACUUM) and empties the write-ahead log. */
   compact(): void;
+  /** Folds the write-ahead log into the database and empties it (its file shrinks to nothing). */
+  checkpoint(): void;
   close(): void;
 }
 
@@ -338,6 +340,10 @@ class SqliteStore implements Store {
     this.database.exec('VACUUM');
     // VACUUM under WAL writes the new file through the log; TRUNCATE folds it in and empties it,
     // so the bytes freed show on disk now, not at some later checkpoint.
+    this.database.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  checkpoint(): void {
     this.database.pragma('wal_checkpoint(TRUNCATE)');
   }
 

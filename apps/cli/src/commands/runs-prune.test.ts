@@ -6,54 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
 import { captureOutput } from '../test-support/capture-output.js';
 import { copySuite, recordedGateSuite, writeSuite } from '../test-support/gate-suite.js';
+import { dayMs, firstDay, seedHistory } from '../test-support/seeded-history.js';
 import { parleyAsync } from '../test-support/parley-process.js';
 
 // Loaded as the commands load it (lazily): the CLI's startup never pulls in SQLite.
 const { defaultStorePath, openStore } = await import('@parley/store');
-
-const dayMs = 86_400_000;
-const firstDay = Date.parse('2026-03-01T08:00:00.000Z');
-
-function result(scenarioId: string): ScenarioResult {
-  return {
-    scenario_id: scenarioId,
-    agent: 'greeter',
-    gate: 'blocking',
-    tags: [],
-    metadata_only: false,
-    status: 'pass',
-    reason: 'all expectations met',
-    metrics: [{ metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: true, reason: 'Karibu present' }],
-    transcript: { turns: [{ role: 'user', content: 'hello there', turn: 1 }, { role: 'assistant', content: 'Karibu!', turn: 1 }], ended_by: 'max_turns' },
-    cost: { input_tokens: 10, output_tokens: 3, usd: 0, calls: 1 },
-  };
-}
-
-/**
- * Writes `count` finished runs of `suite` into the project's history through the store's own
- * API, one a day from 2026-03-01 (or as `timing` says), each with two results and a report folder
- * under .parley/runs.
- */
-function seedHistory(project: string, suite: string, count: number, timing: { from: number; stepMs: number } = { from: firstDay, stepMs: dayMs }): string[] {
-  const store = openStore(defaultStorePath(project));
-  const ids: string[] = [];
-  try {
-    for (let index = 0; index < count; index += 1) {
-      const id = `seeded-${String(index).padStart(4, '0')}`;
-      const outDir = join(project, '.parley', 'runs', id);
-      mkdirSync(outDir, { recursive: true });
-      writeFileSync(join(outDir, 'report.json'), `{"run_id":"${id}"}\n`);
-      const started = new Date(timing.from + index * timing.stepMs).toISOString();
-      store.createRun({ id, suite, mode: 'replay', started_at: started, parley_version: '0.1.0', options: { mode: 'replay' }, out_dir: outDir });
-      store.saveScenarioResults(id, [result('greeting'), result('smalltalk')]);
-      store.finishRun(id, { status: 'pass', exit_code: 0, finished_at: started, duration_ms: 1000, cost: { input_tokens: 20, output_tokens: 6, usd: 0, calls: 2 }, counts: { pass: 2, fail: 0, warn: 0, flaky: 0, error: 0, skipped: 0 } });
-      ids.push(id);
-    }
-  } finally {
-    store.close();
-  }
-  return ids;
-}
 
 function runIdsOf(project: string, suite: string): string[] {
   const store = openStore(defaultStorePath(project));

@@ -215,6 +215,25 @@ describe('pruneHistory', () => {
     expect(runIds()).toHaveLength(20);
   });
 
+  it('a compaction the full disk refuses leaves the prune committed and says why; the next prune, with nothing to remove, compacts', () => {
+    addRuns(205);
+    // The VACUUM fails as SQLite fails it on a full disk (the delete before it went through).
+    const full = Object.create(store) as Store;
+    full.compact = () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    const refused = pruneHistory(full, { suite: SUITE, retention: { keep_runs: 20 }, now: new Date(start + 205 * dayMs) });
+    expect(refused.database).toMatchObject({ compacted: false, compact_error: 'disk full: compacting needs room for a copy of what is kept' });
+    expect(runIds()).toHaveLength(20);
+    expect(store.databasePages().free).toBeGreaterThan(0);
+
+    const next = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 20 }, now: new Date(start + 205 * dayMs) });
+    expect(next.runs).toHaveLength(0);
+    expect(next.database.compacted).toBe(true);
+    expect(next.database.bytes_after).toBeLessThan(refused.database.bytes_after);
+    expect(store.databasePages().free).toBe(0);
+  });
+
   it('does not compact after a small prune (the space is reused by the next run): the file keeps its size', () => {
     addRuns(205);
     const outcome = pruneHistory(store, { suite: SUITE, retention: defaultHistoryRetention, now: new Date(start + 205 * dayMs) });

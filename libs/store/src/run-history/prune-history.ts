@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
+import { databaseDiskFull } from '../database-disk-full.js';
 import type { Store } from '../store.js';
 import type { HistoryRetention, PrunedRun, ProtectedRun } from './prune-runs.js';
 import { checkReportFolder, type FolderLeftReason, removeReportFolder } from './report-folders.js';
@@ -84,13 +85,21 @@ export function pruneHistory(store: Store, options: PruneHistoryOptions): PruneH
     folders,
     database: { bytes_before: bytesBefore, bytes_after: bytesBefore, compacted: false },
   };
-  if (options.dryRun === true || runs.length === 0) return outcome;
+  if (options.dryRun === true) return outcome;
 
-  store.removeRuns(
-    runs.map((run) => run.id),
-    options.onRemoved,
-  );
-  for (const path of removable) removeReportFolder(path);
+  if (runs.length > 0) {
+    try {
+      store.removeRuns(
+        runs.map((run) => run.id),
+        options.onRemoved,
+      );
+    } catch (error) {
+      // One transaction: on a full disk it is rolled back whole ("disk full: nothing was changed", exit 2).
+      throw databaseDiskFull(error, store.path) ?? error;
+    }
+    for (const path of removable) removeReportFolder(path);
+  }
+  // Also when nothing is removed: a file an earlier prune could not compact is compacted now.
   const pages = store.databasePages();
   if (pages.total > 0 && pages.free / pages.total >= compactWhenFreeShare) {
     try {
@@ -99,7 +108,14 @@ export function pruneHistory(store: Store, options: PruneHistoryOptions): PruneH
     } catch (error) {
       // The prune itself is committed; a file that could not be rewritten (another process
       // reading it, no room for the copy) stays as large as it was and is compacted next time.
-      outcome.database.compact_error = error instanceof Error ? error.message : String(error);
+      const full = databaseDiskFull(error, store.path) !== undefined;
+      outcome.database.compact_error = full ? 'disk full: compacting needs room for a copy of what is kept' : error instanceof Error ? error.message : String(error);
+      // What the failed rewrite put in the write-ahead log is given back to the disk.
+      try {
+        store.checkpoint();
+      } catch {
+        // another process holds the log: it is emptied at a later checkpoint
+      }
     }
   }
   outcome.database.bytes_after = store.databaseBytes();

@@ -51,4 +51,21 @@ describe('the fault matrix of every command (docs/reliability.md)', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('the figures above the first table are the sums of its rows, and its kinds the numbered faults below it', () => {
+    const doc = readFileSync(DOC, 'utf8');
+    const section = doc.slice(doc.indexOf('## Gate, privacy and data safety'), doc.indexOf('## Agents and bad input'));
+    // The rows of the first table: | what was tried | cases tried | survived |
+    const rows = [...section.matchAll(/^\| (.+) \| (\d+) \| (\d+) \|$/gm)].map((match) => ({ cases: Number(match[2]), survived: Number(match[3]) }));
+    expect(rows.length).toBeGreaterThan(0);
+    // The numbered faults of the table below it: | 1 | … |
+    const kinds = [...section.matchAll(/^\| (\d+) \| /gm)].map((match) => Number(match[1]));
+    expect(kinds).toEqual(kinds.map((_, index) => index + 1));
+    const cases = rows.reduce((sum, row) => sum + row.cases, 0);
+    const survived = rows.reduce((sum, row) => sum + row.survived, 0);
+    const figures = `Figures: ${kinds.length} kinds of fault, tried in ${cases} cases, ${survived} survived:`;
+    const FIGURES = /^Figures: \d+ kinds of fault, tried in \d+ cases, \d+ survived:$/m;
+    if (process.env.PARLEY_WRITE_DOCS === '1') writeFileSync(DOC, doc.replace(FIGURES, figures));
+    expect(readFileSync(DOC, 'utf8').match(FIGURES)?.[0], 'docs/reliability.md: rewrite the figures with PARLEY_WRITE_DOCS=1').toBe(figures);
+  });
 });

@@ -47,7 +47,6 @@ const walked = (parameters: string): string =>
 const LOG_LINES = 'libs/production/src/log-lines.test.ts';
 
 const notNetworked = (command: string): MatrixCell => ({ status: 'n/a', what: `${command} makes no network call` });
-const unchecked = (what: string): MatrixCell => ({ status: 'open', what });
 
 export const FAULT_MATRIX: MatrixRow[] = [
   {
@@ -139,7 +138,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: 'a bad rating: exit 2 with file:line:column',
         tests: [{ file: 'apps/cli/src/commands/calibrate.test.ts', title: 'exits 2 with file:line:column for a bad rating' }],
       },
-      'full disk': unchecked('not tried on a full disk yet'),
+      'full disk': {
+        status: 'holds',
+        what: 'the calibration folder (people\'s ratings, the recording) never changes; a full disk at the start: exit 2 `disk full: nothing was changed` before any call, no session stored; a disk that fills up during the session stops it as a signal would (no new call, calls in flight aborted), keeps the ratings stored so far, leaves the session unfinished and says how to `--resume` it (exit 2); the resumed session asks only for what it lacks. The rating whose save failed was paid for and is asked again',
+        tests: [{ file: 'apps/cli/src/calibrate-judge-disk-full.test.ts', title: 'refuses before any call, or stops with the ratings kept and resumes' }],
+      },
       paths: { status: 'holds', what: walked('`--dir`, `--suite`'), tests: [WALKED] },
     },
   },
@@ -169,9 +172,12 @@ export const FAULT_MATRIX: MatrixRow[] = [
     command: 'export',
     cells: {
       signals: {
-        status: 'open',
-        what: 'SIGKILL while the upload hangs: the export was put in the outbox before it was sent, so it stays pending and `export --flush` delivers it (tested); Ctrl-C and SIGTERM during an export are not tried yet',
-        tests: [{ file: 'apps/cli/src/export-outbox.test.ts', title: 'run --export killed (SIGKILL) while Langfuse holds the upload' }],
+        status: 'holds',
+        what: 'Ctrl-C / SIGTERM while Langfuse holds the upload (`export` and `run --export`): the request in flight is aborted at once, no retry starts, exit 130 / 143, the export stays pending in the outbox and `export --flush` delivers it once; SIGKILL: the export was put in the outbox before it was sent, so it stays pending the same way',
+        tests: [
+          { file: 'apps/cli/src/export-outbox.test.ts', title: 'at once, the export stays pending, --flush delivers it once' },
+          { file: 'apps/cli/src/export-outbox.test.ts', title: 'run --export killed (SIGKILL) while Langfuse holds the upload' },
+        ],
       },
       timeouts: {
         status: 'holds',
@@ -267,7 +273,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
           { file: 'apps/cli/src/commands/canary.test.ts', title: 'warns about feedback values it does not recognise' },
         ],
       },
-      'full disk': unchecked('not tried on a full disk yet'),
+      'full disk': {
+        status: 'holds',
+        what: '`compare` with a full disk under the monitor scores it reads: the same comparison as with room, or exit 2 `disk full: nothing was changed`; the history byte for byte unchanged. `assign` (or any command) whose output is redirected onto a full disk: one line, exit 2 (the file keeps what was written before the disk filled)',
+        tests: [{ file: 'apps/cli/src/canary-disk-full.test.ts', title: 'compare: the same comparison, or exit 2 "disk full"' }],
+      },
       paths: { status: 'holds', what: `\`compare\`'s ${walked('`--logs`, `--feedback`, `--suite`')}`, tests: [WALKED] },
     },
   },
@@ -347,8 +357,12 @@ export const FAULT_MATRIX: MatrixRow[] = [
         tests: [{ file: 'apps/cli/src/commands/runs-prune.test.ts', title: 'a parley.yaml with a bad history setting is a configuration error' }],
       },
       'full disk': {
-        status: 'limit',
-        what: 'deleting needs no room, but the VACUUM after a large prune needs room for a copy of what is kept: when it fails the prune stays committed, the file keeps its size, the output says why, and the next prune tries again (not tried on a full disk)',
+        status: 'holds',
+        what: 'the removal is one transaction: without room for it nothing is removed, exit 2 `disk full: nothing was changed`; the compaction after a large prune needs room for a copy of what is kept: when it fails the prune stays committed, the output says `disk full`, and the next prune compacts (even with nothing to remove). On a real tmpfs from 0 to 512 KiB free the removal always needed more room than the compaction, so that failure is held with an injected SQLITE_FULL',
+        tests: [
+          { file: 'apps/cli/src/history-disk-full.test.ts', title: 'removes the runs whole, or nothing' },
+          { file: 'libs/store/src/run-history/prune-history.test.ts', title: 'a compaction the full disk refuses leaves the prune committed' },
+        ],
       },
       paths: {
         status: 'holds',
@@ -364,7 +378,7 @@ export function faultMatrixMarkdown(matrix: readonly MatrixRow[] = FAULT_MATRIX)
   const cells = matrix.flatMap((row) => FAULT_KINDS.map((kind) => row.cells[kind]));
   const count = (status: CellStatus) => cells.filter((cell) => cell.status === status).length;
   const lines = [
-    `Figures: ${matrix.length} commands × ${FAULT_KINDS.length} kinds of fault = ${cells.length} cells: ${count('holds')} hold (each with its test), ${count('limit')} are known limits, ${count('open')} are open, ${count('n/a')} do not apply.`,
+    `Figures: ${matrix.length} commands × ${FAULT_KINDS.length} kinds of fault = ${cells.length} cells: ${count('holds')} hold (each with its test), ${count('limit')} ${count('limit') === 1 ? 'is a known limit' : 'are known limits'}, ${count('open')} ${count('open') === 1 ? 'is' : 'are'} open, ${count('n/a')} do not apply.`,
     '',
     `| command | ${FAULT_KINDS.join(' | ')} |`,
     `| --- |${FAULT_KINDS.map(() => ' --- |').join('')}`,

@@ -49,7 +49,7 @@ async function redirected(args: string[], cwd: string, file: string): Promise<{ 
   try {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' }, stdio: ['ignore', out, 'pipe'] });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     return { status, stderr };
   } finally {

@@ -11,7 +11,8 @@ import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
-import { expandScenario, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import { expandScenario, fillExpectations, inheritedVariables, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import type { DataPath } from './yaml-source.js';
 
 export interface LoadedScenario {
   /** Absolute path of the scenario file. */
@@ -89,6 +90,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const filesById = new Map<string, { file: string; issueAt: ParsedConfigFile<ScenarioFile>['issueAt'] }[]>();
   const scenarios: LoadedScenario[] = [];
   const unselected: ScenarioFile[] = [];
+  const unknownInherited = new Map<string, UnknownInheritedVariable>();
 
   for (const file of files) {
     const stem = basename(file, extname(file));
@@ -120,6 +122,11 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
       issues.push(source.issueAt(['agent'], `unknown agent "${template.agent}"${known}`));
     }
     const broader = new Set([...defaults, ...(agent?.expect ?? [])].map((expectation) => expectation.metric));
+    const inherited: Array<{ expectations: readonly Expectation[]; path: DataPath }> = [
+      { expectations: defaults, path: ['defaults', 'expect'] },
+      { expectations: agent?.expect ?? [], path: ['agents', template.agent, 'expect'] },
+    ];
+    noteUnknownInherited(unknownInherited, inherited, template);
     // Each variant is checked with its own values; a problem every variant has is said once.
     const perVariant = selected.map((candidate) => ({
       id: candidate.id,
@@ -137,7 +144,8 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
         file,
         data: candidate.data,
         gate: candidate.data.gate ?? config.settings?.gate ?? 'blocking',
-        expectations: mergeExpectations([defaults, agent?.expect ?? [], candidate.data.expect]),
+        // parley.yaml's expectations are filled in with the variant's values too, as its own are.
+        expectations: mergeExpectations([...inherited.map((level) => fillExpectations(level.expectations, candidate.vars ?? {})), candidate.data.expect]),
         ...(candidate.vars !== undefined ? { variant: { scenario: candidate.scenario, vars: candidate.vars } } : {}),
       });
     }
@@ -151,8 +159,48 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
     }
   }
 
+  issues.push(...[...unknownInherited.values()].map((unknown) => suite.issueAtText(unknown.path, unknown.text, unknownInheritedMessage(unknown))));
   scenarios.sort((left, right) => (left.data.id < right.data.id ? -1 : left.data.id > right.data.id ? 1 : 0));
   return { scenarios, unselected, issues };
+}
+
+/** A `{{name}}` in parley.yaml's expectations and the scenarios inheriting it that have no such variable. */
+interface UnknownInheritedVariable {
+  path: DataPath;
+  text: string;
+  name: string;
+  scenarios: Array<{ id: string; names: string[] }>;
+}
+
+/**
+ * Notes each `{{name}}` of the expectations a scenario inherits (suite defaults, its agent's) that
+ * the scenario does not define: a scenario without variables inheriting one counts too, since its
+ * expectation would check the text `{{name}}` itself.
+ */
+function noteUnknownInherited(found: Map<string, UnknownInheritedVariable>, levels: ReadonlyArray<{ expectations: readonly Expectation[]; path: DataPath }>, template: ScenarioFile): void {
+  const names = variableNames(template);
+  for (const level of levels) {
+    for (const variable of inheritedVariables(level.expectations, level.path)) {
+      if (names.includes(variable.name)) continue;
+      const key = `${variable.path.join('\u0000')}\u0000${variable.text}`;
+      const entry = found.get(key) ?? { ...variable, scenarios: [] };
+      entry.scenarios.push({ id: template.id, names });
+      found.set(key, entry);
+    }
+  }
+}
+
+/** Names at most this many scenarios in one message; the rest are counted. */
+const LISTED_SCENARIOS = 5;
+
+function unknownInheritedMessage(unknown: UnknownInheritedVariable): string {
+  const described = unknown.scenarios
+    .slice(0, LISTED_SCENARIOS)
+    .map((scenario) => `${scenario.id} (${scenario.names.length > 0 ? `variables: ${scenario.names.join(', ')}` : 'no vars: or cases:'})`);
+  const more = unknown.scenarios.length - LISTED_SCENARIOS;
+  const list = `${described.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  const one = unknown.scenarios.length === 1;
+  return `unknown variable {{${unknown.name}}} for scenario${one ? '' : 's'} ${list}, which inherit${one ? 's' : ''} this expectation: give ${one ? 'it' : 'them'} a "${unknown.name}" variable, or write \\{{${unknown.name}}} for the text itself`;
 }
 
 function variantFacts(data: ScenarioFile, scenario: string): ScenarioFacts {

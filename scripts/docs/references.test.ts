@@ -30,6 +30,19 @@ function filesUnder(folder: string): string[] {
 
 const sourceFiles = checkedFolders.flatMap((folder) => filesUnder(join(root, folder)));
 
+/**
+ * The pages people read outside the code: the README, docs/, and the READMEs of the examples and
+ * the calibration set. They number their own sections with the section sign (as file-formats.md does), so
+ * only the names of outside documents are refused here.
+ */
+const pages = [
+  join(root, 'README.md'),
+  join(root, 'calibration', 'README.md'),
+  ...filesUnder(join(root, 'docs')),
+  ...filesUnder(join(root, 'examples')).filter((file) => file.endsWith('README.md')),
+].filter((file) => file.endsWith('.md'));
+const outsideDocumentNames = outsideDocuments.filter(([what]) => what !== 'a section sign');
+
 /** A page of docs/ or the README, optionally followed (after a comma or an opening parenthesis, on the same comment or the next line) by the quoted words of one of its parts. */
 const citation = /\b(docs\/[\w-]+\.md|README)\b(?:(?:,|\s*\()\s*(?:(?:\*|\/\/|--)\s*)?"([^"\n]+)")?/g;
 
@@ -60,5 +73,20 @@ describe('references in the source', () => {
       }),
     );
     expect(problems).toEqual([]);
+  });
+
+  it('reads the README, every docs page and the example READMEs', () => {
+    expect(pages.length).toBeGreaterThan(20);
+  });
+
+  it('sends no reader of a page to a document outside the repository', () => {
+    const found = pages.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          outsideDocumentNames.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${relative(root, file)}:${index + 1}: ${what}: ${line.trim()}`),
+        ),
+    );
+    expect(found).toEqual([]);
   });
 });

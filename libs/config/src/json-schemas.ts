@@ -245,21 +245,32 @@ function withoutZodFormats(node: unknown): unknown {
 }
 
 /**
- * A shipped schema with `metric:` closed to the built-ins and a suite's own rubric metrics, so an
- * editor refuses (and completes) metric names as `parley validate` does for that suite. Schemas
- * without expectations are returned unchanged.
+ * A shipped schema with `metric:` closed to the built-ins and a suite's own metrics (rubrics, and
+ * metrics written in code: only these take `params:`), so an editor refuses (and completes) metric
+ * names as `parley validate` does for that suite. Schemas without expectations are returned unchanged.
  */
-export function withSuiteMetricNames(schema: Record<string, unknown>, rubricMetricNames: readonly string[]): Record<string, unknown> {
+export function withSuiteMetricNames(schema: Record<string, unknown>, rubricMetricNames: readonly string[], codeMetricNames: readonly string[] = []): Record<string, unknown> {
   const copy = structuredClone(schema);
-  const metric = ((copy['$defs'] as JsonObject | undefined)?.['expectation'] as JsonObject | undefined)?.['properties'] as JsonObject | undefined;
+  const expectation = (copy['$defs'] as JsonObject | undefined)?.['expectation'] as JsonObject | undefined;
+  const metric = expectation?.['properties'] as JsonObject | undefined;
   const names = metric?.['metric'] as JsonObject | undefined;
   const options = names?.['anyOf'];
   if (names === undefined || !Array.isArray(options)) return copy;
   const known = options.filter((option: JsonObject) => option['const'] !== undefined) as JsonObject[];
   const builtIns = new Set(known.map((option) => option['const']));
+  const code = new Set(codeMetricNames);
+  const rubrics = rubricMetricNames.filter((name) => !builtIns.has(name) && !code.has(name));
   names['anyOf'] = [
     ...known,
-    ...rubricMetricNames.filter((name) => !builtIns.has(name)).map((name) => ({ const: name, description: `${name}: a rubric metric of this suite (metrics/${name}.yaml)` })),
+    ...rubrics.map((name) => ({ const: name, description: `${name}: a rubric metric of this suite (metrics/${name}.yaml)` })),
+    ...[...code].filter((name) => !builtIns.has(name)).map((name) => ({ const: name, description: `${name}: a metric written in code of this suite (metrics/${name}.yaml)` })),
   ];
+  // Only a metric written in code takes `params:`; a rubric metric takes the common keys alone.
+  if (rubrics.length > 0 && Array.isArray(expectation!['allOf'])) {
+    (expectation!['allOf'] as JsonObject[]).push({
+      if: { type: 'object', properties: { metric: { enum: rubrics } }, required: ['metric'] },
+      then: { properties: { params: false } },
+    });
+  }
   return copy;
 }

@@ -76,7 +76,10 @@ describe('parley calibrate report on the example set (offline, from the committe
     const result = await parley(['calibrate', 'report'], cwd);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^error: calibration/human_labelled\\.yaml:${line}:\\d+: "intent_comprehension" must be at most 5, got number 7`));
-    expect((await parley(['calibrate', 'report', '--min-kappa', 'high'], cwd)).code).toBe(2);
+    const badKappa = await parley(['calibrate', 'report', '--min-kappa', 'high'], cwd);
+    expect(badKappa.code).toBe(2);
+    expect(badKappa.stderr).toContain('--min-kappa must be a number from -1 to 1, got "high"');
+    expect((await parley(['calibrate', 'report', '--resamples', '0'], cwd)).stderr).toContain('--resamples must be a positive integer, got "0"');
     expect((await parley(['calibrate', 'report', '--dir', 'nowhere'], cwd)).stderr).toContain('nowhere/human_labelled.yaml: file not found');
   });
 });

@@ -12,7 +12,7 @@ import type {
 } from '@parley/calibration';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { integerFlag } from '../program/flags.js';
+import { integerFlag, numberFlag } from '../program/flags.js';
 import { reportText, statusText } from '../output/calibration-tables.js';
 import { paint, type Paint } from '../output/output.js';
 
@@ -308,10 +308,11 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
 /** `parley calibrate report`: exit 0 when the gate holds, 1 when an axis is below it, 2 on bad input. */
 async function calibrateReportCommand(flags: CalibrateReportFlags, context: CommandContext): Promise<number> {
   const calibration = await import('@parley/calibration');
-  const minKappa = numberFlag('--min-kappa', flags.minKappa, (value) => value >= -1 && value <= 1, 'a kappa between −1 and 1');
-  const maxBias = numberFlag('--max-bias', flags.maxBias, (value) => value >= 0, 'a number of points ≥ 0');
-  const seed = numberFlag('--seed', flags.seed, Number.isSafeInteger, 'a whole number');
-  const resamples = numberFlag('--resamples', flags.resamples, (value) => Number.isInteger(value) && value >= 1, 'a whole number ≥ 1');
+  // A kappa is from −1 to 1; the bias limit is in rating points.
+  const minKappa = numberFlag('--min-kappa', flags.minKappa, -1, 1);
+  const maxBias = numberFlag('--max-bias', flags.maxBias, 0);
+  const seed = integerFlag('--seed', flags.seed);
+  const resamples = integerFlag('--resamples', flags.resamples, 1);
   const folder = await folderOf(flags, context);
   const suite = await suiteOf(flags, context);
   const raters = await ratersOf(flags, suite);
@@ -362,9 +363,4 @@ async function calibrateStatusCommand(flags: FolderFlags, context: CommandContex
   }
 }
 
-function numberFlag(name: string, text: string, valid: (value: number) => boolean, what: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || !valid(value)) throw new ConfigError(`${name} must be ${what}, got "${text}"`);
-  return value;
-}
 

@@ -3,6 +3,7 @@ import { ConfigError, terminalSafe, displayPath } from '@parley/core';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
+import { integerFlag } from '../program/flags.js';
 import { counted, paint } from '../output/output.js';
 import { fitLine, hangingWrap } from '../output/text-wrap.js';
 
@@ -48,7 +49,7 @@ async function generateCommand(flags: GenerateFlags, context: CommandContext): P
   if ((flags.from === undefined) === (flags.fromDataset === undefined)) {
     throw new ConfigError('parley generate needs one of --from TEXT (a description) or --from-dataset FILE (dialogues)');
   }
-  const count = flags.count !== undefined ? parseCount(flags.count) : undefined;
+  const count = flags.count !== undefined ? integerFlag('--count', flags.count, 1, 100) : undefined;
   if (flags.fromDataset !== undefined && flags.language !== undefined) throw new ConfigError('--language is for --from: a dataset keeps the language of its dialogues');
   if (flags.fromDataset !== undefined && flags.mode !== undefined) throw new ConfigError('--mode is for --from: --from-dataset calls no model');
   if (flags.language !== undefined && !/^[a-z]{2,3}$/.test(flags.language)) throw new ConfigError(`--language ${flags.language}: use an ISO 639 code such as en, sw or zu`);
@@ -177,12 +178,6 @@ function render(context: CommandContext, rendered: Rendered): string {
   }
   for (const line of rendered.footer) lines.push(...hangingWrap(line, width, '  ').map((part) => colors.dim(part)));
   return `${lines.join('\n')}\n`;
-}
-
-function parseCount(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > 100) throw new ConfigError(`--count ${text}: give a whole number from 1 to 100`);
-  return value;
 }
 
 function isNoScenariosWarning(message: string): boolean {

@@ -130,6 +130,21 @@ const MUTATIONS: Mutation[] = [
     },
     valid: true,
   },
+  {
+    name: 'a rubric metric given params: (schema of the suite)',
+    edits: { 'parley.yaml': WITH_JUDGE, [SCENARIO]: expectations('  - { metric: helpfulness, params: { min_words: 3 } }\n') },
+    suiteSchema: true,
+    valid: false,
+  },
+  {
+    name: 'code metric used with params: (schema of the suite)',
+    edits: {
+      'metrics/helpfulness.yaml': asCodeMetric('kind: command\ncommand: [python3, metric.py]\n'),
+      [SCENARIO]: expectations('  - { metric: helpfulness, params: { min_words: 3 } }\n'),
+    },
+    suiteSchema: true,
+    valid: true,
+  },
 ];
 
 /** The metric file's modeline kept, the rest replaced by a metric written in code with these keys. */

@@ -44,7 +44,8 @@ export function register(program: Command, context: ProgramContext): void {
       let schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
       if (flags.suite !== undefined) {
         const config = await import('@parley/config');
-        schema = config.withSuiteMetricNames(schema, rubricMetricNames(resolve(context.cwd, flags.suite), config));
+        const names = suiteMetricNames(resolve(context.cwd, flags.suite), config);
+        schema = config.withSuiteMetricNames(schema, names.all, names.code);
       }
       context.output.out(`${JSON.stringify(schema, null, 2)}\n`);
       context.setExitCode(0);
@@ -52,15 +53,21 @@ export function register(program: Command, context: ProgramContext): void {
     .exitOverride();
 }
 
-/** The names of a suite's rubric metrics: the stems of its metrics folder's YAML files (a metric's name is its file stem). */
-function rubricMetricNames(suiteDir: string, { readConfigFile, SuiteSchema, METRIC_NAME_PATTERN }: typeof Config): string[] {
+/**
+ * The names of a suite's metrics: the stems of its metrics folder's YAML files (a metric's name is
+ * its file stem), and of those the metrics written in code (a top-level `kind: module` or `kind:
+ * command` line; an editor aid, `parley validate` reads the files in full).
+ */
+function suiteMetricNames(suiteDir: string, { readConfigFile, SuiteSchema, METRIC_NAME_PATTERN }: typeof Config): { all: string[]; code: string[] } {
   if (!existsSync(join(suiteDir, 'parley.yaml'))) throw new ConfigError({ file: suiteDir, message: 'no parley.yaml in this folder: give the suite folder with --suite' });
   const suite = readConfigFile(join(suiteDir, 'parley.yaml'), SuiteSchema, { format: 'yaml' }).data;
   const folder = resolve(suiteDir, suite?.metrics ?? 'metrics');
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder, { withFileTypes: true })
+  if (!existsSync(folder)) return { all: [], code: [] };
+  const files = readdirSync(folder, { withFileTypes: true })
     .filter((entry) => entry.isFile() && ['.yaml', '.yml'].includes(extname(entry.name)))
-    .map((entry) => basename(entry.name, extname(entry.name)))
-    .filter((name) => METRIC_NAME_PATTERN.test(name))
-    .sort();
+    .map((entry) => ({ name: basename(entry.name, extname(entry.name)), file: join(folder, entry.name) }))
+    .filter(({ name }) => METRIC_NAME_PATTERN.test(name))
+    .sort((left, right) => left.name.localeCompare(right.name));
+  const code = files.filter(({ file }) => /^kind:\s*["']?(module|command)["']?\s*(#.*)?$/m.test(readFileSync(file, 'utf8'))).map(({ name }) => name);
+  return { all: files.map(({ name }) => name), code };
 }

@@ -181,6 +181,8 @@ describe('kappa screen', () => {
     await press(rendered, KEYS.enter);
     const frame = await waitForFrame(rendered, (text) => text.includes('cannot list the items: no judge ratings of session'));
     expect(frame).toMatch(/^Kappa\s+report 2026-11-26/);
+    // At 80 columns the message wraps: the command to run is on screen whole.
+    expect(frame.replace(/\s+/g, ' ')).toContain('in .parley/parley.db here: `parley calibrate report` replays them');
     expectFits(frame);
   });
 

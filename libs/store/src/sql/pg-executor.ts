@@ -26,6 +26,18 @@ export class DatabaseConnectionError extends ConfigError {
 }
 
 /**
+ * The server refused a write because the database is read-only (a hot-standby replica, or
+ * `default_transaction_read_only`): the URL should name the primary. Exit 2; the transaction the
+ * write was in is rolled back, so nothing is half-written.
+ */
+export class DatabaseReadOnlyError extends ConfigError {
+  constructor(url: DatabaseUrl, reason: string) {
+    super(`the PostgreSQL store ${url.shown} is read-only (${withoutSecret(reason, url)}); point PARLEY_DATABASE_URL at the primary server`);
+    this.name = 'DatabaseReadOnlyError';
+  }
+}
+
+/**
  * The PostgreSQL driver: a node-postgres pool. It is loaded on first use, so a command that never
  * opens a team store never loads it. The first connection is made here, so a wrong URL, password
  * or an unreachable server fails the open, before anything runs.
@@ -109,6 +121,8 @@ function pgExecutor(pool: Pool, url: DatabaseUrl): SqlExecutor {
 /** A driver error with the password taken out; the SQLSTATE code stays on `code` for callers. */
 function storeError(error: unknown, url: DatabaseUrl): Error {
   const code = (error as { code?: unknown }).code;
+  // 25006: read_only_sql_transaction.
+  if (code === '25006') return new DatabaseReadOnlyError(url, messageOf(error));
   const wrapped = new Error(withoutSecret(messageOf(error), url));
   if (typeof code === 'string') Object.assign(wrapped, { code });
   return wrapped;

@@ -1,12 +1,37 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
 import { DatabaseVersionError, migrations } from '../migrations.js';
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../test-support/postgres-server.js';
 import { parseDatabaseUrl } from './database-url.js';
-import { openPgExecutor } from './pg-executor.js';
+import { ConfigError } from '@parley/core';
+import { DatabaseReadOnlyError, openPgExecutor } from './pg-executor.js';
 import { migratePg, pgSchemaVersion } from './pg-migrations.js';
 import { pgMigrations, sqliteVersionCarried } from './pg-schema.js';
 import type { SqlExecutor } from './executor.js';
+
+const MIGRATE_PG = fileURLToPath(new URL('../test-support/migrate-pg.mjs', import.meta.url));
+
+/** A racer process: resolves `ready` once connected; `go` starts its migration; `done` is its output. */
+function racer(url: string): { ready: Promise<void>; go: () => void; done: Promise<{ code: number | null; output: string }> } {
+  const child = spawn(process.execPath, [MIGRATE_PG, url], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (output.includes('ready\n')) markReady();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const done = new Promise<{ code: number | null; output: string }>((resolve) => {
+    child.on('close', (code) => {
+      markReady();
+      resolve({ code, output });
+    });
+  });
+  return { ready, go: () => child.stdin.end('go\n'), done };
+}
 
 let server: PostgresServer;
 beforeAll(async () => {
@@ -96,6 +121,22 @@ describe('migratePg against a real PostgreSQL', () => {
     });
   });
 
+  it('two real processes started together on an empty database (compiled library) both end at the last version, each step applied once', async () => {
+    await withDatabase(async (url) => {
+      const racers = [racer(url), racer(url)];
+      await Promise.all(racers.map((each) => each.ready));
+      for (const each of racers) each.go();
+      const results = await Promise.all(racers.map((each) => each.done));
+      expect(results).toEqual(racers.map(() => ({ code: 0, output: `ready\nversion ${pgMigrations.length}\n` })));
+      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        expect(await executor.query('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
+      } finally {
+        await executor.close();
+      }
+    });
+  });
+
   it('refuses a database written by a newer Parley, before writing anything, without the password', async () => {
     await withDatabase(async (url) => {
       const withPassword = new URL(url);
@@ -117,6 +158,33 @@ describe('migratePg against a real PostgreSQL', () => {
         expect(await executor.query(`SELECT to_regclass('judge_claims')::text AS present`)).toEqual([{ present: null }]);
       } finally {
         await executor.close();
+      }
+    });
+  });
+
+  it('a read-only database: an up-to-date one opens, an old one is refused as read-only with nothing written', async () => {
+    await withDatabase(async (url) => {
+      const name = new URL(url).pathname.slice(1);
+      const owner = await openPgExecutor(parseDatabaseUrl(url), { maxConnections: 1 });
+      try {
+        await migratePg(owner, url, pgMigrations.slice(0, 1));
+        await owner.run(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+      } finally {
+        await owner.close();
+      }
+      const readOnly = await openPgExecutor(parseDatabaseUrl(url));
+      try {
+        expect(await migratePg(readOnly, url, pgMigrations.slice(0, 1))).toBe(1);
+        const error = await migratePg(readOnly, url).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(DatabaseReadOnlyError);
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toMatch(/is read-only \(cannot execute CREATE TABLE in a read-only transaction\)/);
+        expect(await pgSchemaVersion(readOnly)).toBe(1);
+      } finally {
+        await readOnly.close();
       }
     });
   });

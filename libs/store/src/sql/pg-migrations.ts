@@ -21,10 +21,15 @@ export async function pgSchemaVersion(executor: SqlExecutor): Promise<number> {
  * applied and recorded in `parley_schema_steps`, or (a step failed) nothing is. The transaction
  * first takes a transaction-scoped advisory lock, so two processes starting together on an empty
  * database do not both create the tables: the second waits, then reads the version the first
- * recorded and has nothing left to do. A database at a newer version than these steps is refused
+ * recorded and has nothing left to do. A store already at the last version is only read (a
+ * read-only replica opens). A database at a newer version than these steps is refused
  * before anything is written, with the same error SQLite's store gives (exit 2).
  */
 export async function migratePg(executor: SqlExecutor, shownAs: string, steps: readonly PgMigration[] = pgMigrations): Promise<number> {
+  // An up-to-date store needs no write, so a read-only replica at the current version opens.
+  const before = await pgSchemaVersion(executor);
+  if (before > steps.length) throw new DatabaseVersionError(shownAs, before, steps.length);
+  if (before === steps.length) return steps.length;
   return executor.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(?)', [migrationLockKey]);
     await tx.run(`

@@ -98,6 +98,43 @@ describe('scenario variants through the parley binary (examples/variants: 3 lang
     expect(after.entries).toEqual(before.entries);
   }, PROCESSES_TIMEOUT_MS);
 
+  it('fills parley.yaml’s default expectations with each variant’s values: the replay checks the isiZulu tool call for "zu", report.json carries the values, and validate locates a {{name}} a scenario lacks', async () => {
+    const suite = copyExample('variants');
+    // The scenario's tool check moves into parley.yaml's defaults, written once for every language.
+    editScenario(suite, (text) => text.replace(/  # The agent looks the day up.*\n  - metric: tool_correctness\n    expected: .*\n/, ''));
+    expect(readFileSync(join(suite, 'scenarios', 'book_massage.yaml'), 'utf8')).not.toContain('tool_correctness');
+    const suiteFile = join(suite, 'parley.yaml');
+    writeFileSync(
+      suiteFile,
+      `${readFileSync(suiteFile, 'utf8')}\ndefaults:\n  expect:\n    - metric: tool_correctness\n      expected: [{ name: check_availability, args: { date: "2026-11-28", language: "{{lang}}" } }]\n`,
+    );
+    const replayed = await offline(suite, ['run', '.', '--out', 'replayed']);
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(replayed.networkAttempts).toBe('');
+    const report = readReportFile(join(suite, 'replayed', 'report.json'));
+    for (const result of report.results) {
+      const [, lang, persona] = /lang=([a-z]+),persona=([a-z]+)/.exec(result.scenario_id)!;
+      expect(result.vars).toEqual({ lang, persona });
+      const tools = result.metrics.find((metric) => metric.metric === 'tool_correctness')!;
+      expect(tools.passed, `${result.scenario_id}: ${tools.reason}`).toBe(true);
+    }
+    // Written for another language, the default fails every variant but that language's.
+    writeFileSync(suiteFile, readFileSync(suiteFile, 'utf8').replace('"2026-11-28", language: "{{lang}}"', '"2026-11-28", language: "zu"'));
+    const fixed = await offline(suite, ['run', '.', '--out', 'fixed']);
+    expect(fixed.status).toBe(1);
+    expect(readReportFile(join(suite, 'fixed', 'report.json')).results.filter((result) => result.status === 'pass').map((result) => result.scenario_id)).toEqual(IDS.filter((id) => id.includes('lang=zu')));
+
+    // A scenario without variables inherits the same default: its {{lang}} is an error in parley.yaml, where it is written.
+    writeFileSync(suiteFile, readFileSync(suiteFile, 'utf8').replace('"2026-11-28", language: "zu"', '"2026-11-28", language: "{{lang}}"'));
+    writeFileSync(join(suite, 'scenarios', 'plain_greeting.yaml'), 'id: plain_greeting\nagent: booking\nuser:\n  opening: "Hello"\n');
+    const validate = await offline(suite, ['validate', '.']);
+    expect(validate.status).toBe(2);
+    const text = readFileSync(suiteFile, 'utf8').split('\n');
+    const line = text.findIndex((row) => row.includes('"2026-11-28", language: "{{lang}}"')) + 1;
+    const column = text[line - 1]!.indexOf('{{lang}}') + 1;
+    expect(validate.stderr).toContain(`parley.yaml:${line}:${column}: unknown variable {{lang}} for scenario plain_greeting (no vars: or cases:), which inherits this expectation`);
+  }, PROCESSES_TIMEOUT_MS);
+
   it('composes with --agent (<scenario>[…]@<agent>), selects by --scenario and --grep, reruns --last-failed variants, and validate locates an unknown {{name}}', async () => {
     const suite = copyExample('variants');
     writeFileSync(

@@ -11,7 +11,8 @@ import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
-import { expandScenario, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import { expandScenario, fillExpectations, hasVariables, inheritedVariables, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import type { DataPath } from './yaml-source.js';
 
 export interface LoadedScenario {
   /** Absolute path of the scenario file. */
@@ -89,6 +90,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const filesById = new Map<string, { file: string; issueAt: ParsedConfigFile<ScenarioFile>['issueAt'] }[]>();
   const scenarios: LoadedScenario[] = [];
   const unselected: ScenarioFile[] = [];
+  const unknownInherited = new Map<string, UnknownInheritedVariable>();
 
   for (const file of files) {
     const stem = basename(file, extname(file));
@@ -120,11 +122,17 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
       issues.push(source.issueAt(['agent'], `unknown agent "${template.agent}"${known}`));
     }
     const broader = new Set([...defaults, ...(agent?.expect ?? [])].map((expectation) => expectation.metric));
+    const inherited: Array<{ expectations: readonly Expectation[]; path: DataPath }> = [
+      { expectations: defaults, path: ['defaults', 'expect'] },
+      { expectations: agent?.expect ?? [], path: ['agents', template.agent, 'expect'] },
+    ];
+    noteUnknownInherited(unknownInherited, inherited, template);
     // Each variant is checked with its own values; a problem every variant has is said once.
     const perVariant = selected.map((candidate) => ({
       id: candidate.id,
       issues: [
         ...languageIssues(candidate.data, template, source),
+        ...inheritedParameterIssues(inherited, candidate.vars ?? {}, context),
         ...checkExpectations(candidate.data.expect, ['expect'], source, context.catalog, broader),
         ...scenarioWarnings(candidate.data, source, context),
         ...restrictedVerticalIssues(candidate.data, source, config),
@@ -137,7 +145,8 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
         file,
         data: candidate.data,
         gate: candidate.data.gate ?? config.settings?.gate ?? 'blocking',
-        expectations: mergeExpectations([defaults, agent?.expect ?? [], candidate.data.expect]),
+        // parley.yaml's expectations are filled in with the variant's values too, as its own are.
+        expectations: mergeExpectations([...inherited.map((level) => fillExpectations(level.expectations, candidate.vars ?? {})), candidate.data.expect]),
         ...(candidate.vars !== undefined ? { variant: { scenario: candidate.scenario, vars: candidate.vars } } : {}),
       });
     }
@@ -151,8 +160,74 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
     }
   }
 
+  issues.push(...[...unknownInherited.values()].map((unknown) => suite.issueAtText(unknown.path, unknown.text, unknownInheritedMessage(unknown))));
   scenarios.sort((left, right) => (left.data.id < right.data.id ? -1 : left.data.id > right.data.id ? 1 : 0));
-  return { scenarios, unselected, issues };
+  // A problem of parley.yaml's filled-in expectations that several scenarios share is said once.
+  return { scenarios, unselected, issues: onceEach(issues) };
+}
+
+/** The issues without repeats (same file, place, severity and message). */
+function onceEach(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.file}:${issue.line ?? 0}:${issue.column ?? 0}:${issue.severity}:${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * parley.yaml's expectations with `{{name}}` in their parameters, checked with a variant's values
+ * in (a pattern that is only valid once its value is written in, for instance); the others were
+ * checked as written with the suite. Each problem is located in parley.yaml.
+ */
+function inheritedParameterIssues(levels: ReadonlyArray<{ expectations: readonly Expectation[]; path: DataPath }>, vars: Readonly<Record<string, string>>, context: ScenarioLoadContext): ConfigIssue[] {
+  const inDefaults = new Set((levels[0]?.expectations ?? []).map((expectation) => expectation.metric));
+  return levels.flatMap((level, position) => {
+    const filled = fillExpectations(level.expectations, vars);
+    const asWritten = (index: number): boolean => !hasVariables(level.expectations[index]!);
+    return checkExpectations(filled, level.path, context.suite, context.catalog, position === 0 ? new Set() : inDefaults, asWritten);
+  });
+}
+
+/** A `{{name}}` in parley.yaml's expectations and the scenarios inheriting it that have no such variable. */
+interface UnknownInheritedVariable {
+  path: DataPath;
+  text: string;
+  name: string;
+  scenarios: Array<{ id: string; names: string[] }>;
+}
+
+/**
+ * Notes each `{{name}}` of the expectations a scenario inherits (suite defaults, its agent's) that
+ * the scenario does not define: a scenario without variables inheriting one counts too, since its
+ * expectation would check the text `{{name}}` itself.
+ */
+function noteUnknownInherited(found: Map<string, UnknownInheritedVariable>, levels: ReadonlyArray<{ expectations: readonly Expectation[]; path: DataPath }>, template: ScenarioFile): void {
+  const names = variableNames(template);
+  for (const level of levels) {
+    for (const variable of inheritedVariables(level.expectations, level.path)) {
+      if (names.includes(variable.name)) continue;
+      const key = `${variable.path.join('\u0000')}\u0000${variable.text}`;
+      const entry = found.get(key) ?? { ...variable, scenarios: [] };
+      entry.scenarios.push({ id: template.id, names });
+      found.set(key, entry);
+    }
+  }
+}
+
+/** Names at most this many scenarios in one message; the rest are counted. */
+const LISTED_SCENARIOS = 5;
+
+function unknownInheritedMessage(unknown: UnknownInheritedVariable): string {
+  const described = unknown.scenarios
+    .slice(0, LISTED_SCENARIOS)
+    .map((scenario) => `${scenario.id} (${scenario.names.length > 0 ? `variables: ${scenario.names.join(', ')}` : 'no vars: or cases:'})`);
+  const more = unknown.scenarios.length - LISTED_SCENARIOS;
+  const list = `${described.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  const one = unknown.scenarios.length === 1;
+  return `unknown variable {{${unknown.name}}} for scenario${one ? '' : 's'} ${list}, which inherit${one ? 's' : ''} this expectation: give ${one ? 'it' : 'them'} a "${unknown.name}" variable, or write \\{{${unknown.name}}} for the text itself`;
 }
 
 function variantFacts(data: ScenarioFile, scenario: string): ScenarioFacts {

@@ -4,7 +4,7 @@ import { configFingerprint } from './config-fingerprint.js';
 import { loadSuite, type LoadedSuite } from './load-suite.js';
 import type { ScenarioFacts } from './load-scenarios.js';
 import { escapeVariables, variantId, withLiteralBraces } from './scenario-variants.js';
-import { METRIC_PARAMS, METRIC_VERSIONS, validSuiteFiles, whereIs, writeFiles } from './test-support/suite-fixture.js';
+import { METRIC_PARAMS, METRIC_VERSIONS, SUITE_YAML, validSuiteFiles, whereIs, writeFiles } from './test-support/suite-fixture.js';
 
 const VARIANTS_YAML = `id: greet
 title: "Greets in {{lang}} ({{persona}})"
@@ -115,6 +115,53 @@ user: { opening: "{{lang}} {{persona}}" }
     expect(issuesOf({ 'scenarios/spa_happy.yaml': plain })).toEqual([
       `scenarios/spa_happy.yaml:${whereIs(plain, '{{lang}}')}: unknown variable {{lang}}; the scenario has no vars: or cases: (write \\{{lang}} for the text itself)`,
     ]);
+  });
+
+  it('parley.yaml’s expectations (defaults, the agent’s) are filled in with each variant’s values after the merge', () => {
+    const suiteYaml = SUITE_YAML.replace('expected: [check_availability] }', 'expected: [{ name: check_availability, args: { language: "{{lang}}" } }] }').replace(
+      'forbidden: ["as an AI language model"] }',
+      'forbidden: ["as an AI language model"], required: ["{{ persona }}-{{lang}}", "\\\\{{lang}}"] }',
+    );
+    const { suite } = load({ 'parley.yaml': suiteYaml, 'scenarios/spa_happy.yaml': VARIANTS_YAML.replace('id: greet', 'id: spa_happy') });
+    const zu = suite!.scenarios.find((scenario) => scenario.data.id === 'spa_happy[lang=zu,persona=rushed]')!;
+    expect(zu.expectations).toEqual([
+      { metric: 'content_signals', forbidden: ['as an AI language model'], required: ['rushed-zu', '{{lang}}'] },
+      { metric: 'tool_correctness', expected: [{ name: 'check_availability', args: { language: 'zu' } }] },
+      { metric: 'content_signals', required: ['zu-ok'] },
+    ]);
+    // parley.yaml itself is read as written: the next scenario gets its own values.
+    const en = suite!.scenarios.find((scenario) => scenario.data.id === 'spa_happy[lang=en,persona=careful]')!;
+    expect(en.expectations[1]).toEqual({ metric: 'tool_correctness', expected: [{ name: 'check_availability', args: { language: 'en' } }] });
+  });
+
+  it('a {{name}} in parley.yaml that a scenario inheriting it lacks is an error at its place in parley.yaml, also for a scenario without variables', () => {
+    const suiteYaml = SUITE_YAML.replace('expected: [check_availability] }', 'expected: [{ name: check_availability, args: { language: "{{lang}}" } }] }').replace(
+      'forbidden: ["as an AI language model"] }',
+      'forbidden: ["as an AI language model"], required: ["{{ tone }}"] }',
+    );
+    const issues = issuesOf({ 'parley.yaml': suiteYaml, 'scenarios/greet.yaml': VARIANTS_YAML });
+    expect(issues).toEqual([
+      `parley.yaml:${whereIs(suiteYaml, '{{lang}}')}: unknown variable {{lang}} for scenario spa_happy (no vars: or cases:), which inherits this expectation: give it a "lang" variable, or write \\{{lang}} for the text itself`,
+      `parley.yaml:${whereIs(suiteYaml, '{{ tone }}')}: unknown variable {{tone}} for scenarios greet (variables: lang, persona), spa_happy (no vars: or cases:), which inherit this expectation: give them a "tone" variable, or write \\{{tone}} for the text itself`,
+    ]);
+    // A scenario the selection leaves out is not checked against parley.yaml (as for its other cross-checks).
+    const selected = load({ 'parley.yaml': suiteYaml.replace('{{ tone }}', 'calm'), 'scenarios/greet.yaml': VARIANTS_YAML }, (scenario) => (scenario.scenario ?? scenario.id) === 'greet');
+    expect(selected.error).toBeUndefined();
+  });
+
+  it('parley.yaml’s parameters with {{name}} are checked with each variant’s values in, at their place in parley.yaml', () => {
+    const suiteYaml = SUITE_YAML.replace('expected: [check_availability] }', 'expected: [check_availability], mode: "{{mode}}" }');
+    const rows = (modes: string[], id = 'spa_happy') => `id: ${id}\nagent: booking\ncases:\n${modes.map((mode) => `  - { mode: ${mode} }`).join('\n')}\nuser: { opening: Habari }\n`;
+    // "{{mode}}" as written is no mode; each variant's value is.
+    const { suite } = load({ 'parley.yaml': suiteYaml, 'scenarios/spa_happy.yaml': rows(['exact', 'ordered']) });
+    expect(suite!.scenarios.map((scenario) => scenario.expectations[1])).toEqual([
+      { metric: 'tool_correctness', expected: ['check_availability'], mode: 'exact' },
+      { metric: 'tool_correctness', expected: ['check_availability'], mode: 'ordered' },
+    ]);
+    const issues = issuesOf({ 'parley.yaml': suiteYaml, 'scenarios/spa_happy.yaml': rows(['exact', 'fuzzy']), 'scenarios/greet.yaml': rows(['fuzzy'], 'greet') });
+    expect(issues).toHaveLength(2);
+    expect(issues[0]).toMatch(new RegExp(`^parley\\.yaml:${whereIs(suiteYaml, '"{{mode}}"')}: .*"fuzzy".*$`));
+    expect(issues[1]).toMatch(/\(in spa_happy\[mode=fuzzy\]\)$/);
   });
 
   it('\\{{name}} is the text {{name}} itself, with or without variables; escapeVariables makes any text load as written', () => {

@@ -1,6 +1,7 @@
 import type { ConfigIssue } from '@parley/core';
 import type { ParsedConfigFile } from './config-file.js';
 import type { DataPath } from './yaml-source.js';
+import type { Expectation } from './expectation-schema.js';
 import type { ScenarioFile } from './scenario-schema.js';
 
 /**
@@ -64,10 +65,56 @@ export function expandScenario(data: ScenarioFile): ScenarioVariant[] | undefine
 
 function applyVariant(data: ScenarioFile, id: string, vars: Readonly<Record<string, string>>): ScenarioFile {
   const { vars: _vars, cases: _cases, ...rest } = data;
-  const substituted = mapTemplates(rest, (text) =>
-    text.replace(PLACEHOLDER, (whole, escape: string, name: string) => (escape !== '' ? whole.slice(1) : Object.hasOwn(vars, name) ? (vars[name] as string) : whole)),
-  );
+  const substituted = mapTemplates(rest, (text) => fillText(text, vars));
   return { ...substituted, id };
+}
+
+/** `{{name}}` replaced by its value, `\{{name}}` by the text `{{name}}`; a name without a value stays as written. */
+function fillText(text: string, vars: Readonly<Record<string, string>>): string {
+  return text.replace(PLACEHOLDER, (whole, escape: string, name: string) => (escape !== '' ? whole.slice(1) : Object.hasOwn(vars, name) ? (vars[name] as string) : whole));
+}
+
+/**
+ * The names a scenario's `{{name}}` may use: its `vars:` names, or those of its first case
+ * (none for a scenario with neither).
+ */
+export function variableNames(data: ScenarioFile): string[] {
+  if (data.cases !== undefined) return Object.keys(data.cases[0] ?? {});
+  return data.vars !== undefined ? Object.keys(data.vars) : [];
+}
+
+/**
+ * Expectations a scenario inherits (parley.yaml's `defaults.expect`, its agent's `expect`) as they
+ * apply to one of its cases: the variant's values written into every parameter but `metric`, as in
+ * the scenario's own expectations; `\{{name}}` becomes the text `{{name}}` for every case. Their
+ * unknown names are reported by `inheritedVariables` and the suite's loader.
+ *
+ * @example fillExpectations([{ metric: 'regex', pattern: 'lang={{lang}}' }], { lang: 'zu' }) // [{ metric: 'regex', pattern: 'lang=zu' }]
+ */
+export function fillExpectations(expectations: readonly Expectation[], vars: Readonly<Record<string, string>>): Expectation[] {
+  return mapExpectations(expectations, [], (text) => fillText(text, vars));
+}
+
+/** A `{{name}}` written in an expectation: where (the string's path in its file), as written, and the name. */
+export interface ExpectationVariable {
+  path: DataPath;
+  text: string;
+  name: string;
+}
+
+/** Whether an expectation's parameters hold a `{{name}}` (not only `\{{name}}`). */
+export function hasVariables(expectation: Expectation): boolean {
+  return inheritedVariables([expectation], []).length > 0;
+}
+
+/** Every `{{name}}` (not `\{{name}}`) in the parameters of expectations written at `basePath` of a file. */
+export function inheritedVariables(expectations: readonly Expectation[], basePath: DataPath): ExpectationVariable[] {
+  const found: ExpectationVariable[] = [];
+  mapExpectations(expectations, basePath, (text, path) => {
+    for (const match of text.matchAll(PLACEHOLDER)) if (match[1] === '') found.push({ path, text: match[0], name: match[2] as string });
+    return text;
+  });
+  return found;
 }
 
 /**
@@ -213,11 +260,16 @@ function mapTemplates<Data extends Templated>(data: Data, substitute: (text: str
         'error' in mock ? { error: substitute(mock.error, ['tools', name, 'error']) } : { returns: deepMap(mock.returns, ['tools', name, 'returns'], substitute) },
       ]),
     ),
-    expect: data.expect.map((expectation, index) => {
-      const { metric, ...parameters } = expectation;
-      return { metric, ...(deepMap(parameters, ['expect', index], substitute) as object) } as typeof expectation;
-    }),
+    expect: mapExpectations(data.expect, ['expect'], substitute),
   };
+}
+
+/** `substitute` applied to every string of the expectations' parameters (every key but `metric`). */
+function mapExpectations(expectations: readonly Expectation[], basePath: DataPath, substitute: (text: string, path: DataPath) => string): Expectation[] {
+  return expectations.map((expectation, index) => {
+    const { metric, ...parameters } = expectation;
+    return { metric, ...(deepMap(parameters, [...basePath, index], substitute) as object) } as Expectation;
+  });
 }
 
 function deepMap(value: unknown, path: DataPath, substitute: (text: string, path: DataPath) => string): unknown {

@@ -8,6 +8,7 @@ export * from './transcript.js';
 export * from './results.js';
 export * from './events.js';
 export * from './comparison-case.js';
+export * from './shorten-case-id.js';
 export * from './atomic-file.js';
 export * from './text-file.js';
 export * from './platform-spawn.js';

@@ -66,6 +66,8 @@ export interface ScenarioResult {
   gate: Gate;
   tags: string[];
   language?: string;
+  /** A variant's values (`{lang: "zu", persona: "rushed"}` for `spa_booking[lang=zu,persona=rushed]`); absent for a scenario without variables. */
+  vars?: Record<string, string>;
   metadata_only: boolean;
   status: Status;
   /** One line saying why the status is what it is (first failing expectation, error cause). */

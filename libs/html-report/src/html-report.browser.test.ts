@@ -113,6 +113,20 @@ describe.skipIf(chromium === undefined)('HTML report in Chromium', { timeout: 12
     expect(shown).not.toContain('KES 5,000');
   });
 
+  it('shows a variant’s values on its case, as report.json has them', async () => {
+    const page = await newPage();
+    const id = 'book_massage[lang=zu,persona=rushed]';
+    expect(readReportFile(fixtures.variants).results.find((entry) => entry.scenario_id === id)?.vars).toEqual({ lang: 'zu', persona: 'rushed' });
+    await openReport(page, join(fixtures.variants, 'report.html'), `#/case/${encodeURIComponent(id)}`);
+    await page.waitForSelector('.expectations');
+    expect(await textOf(page, '#case-heading')).toContain(id);
+    const values = await page.locator('.case-vars div').evaluateAll((rows) => (rows as unknown as TableRow[]).map((row) => Array.from(row.children, (cell) => cell.textContent)));
+    expect(values).toEqual([
+      ['lang', 'zu'],
+      ['persona', 'rushed'],
+    ]);
+  });
+
   it('moves through the list with the keyboard and opens a case with Enter', async () => {
     const page = await newPage();
     await openReport(page, join(fixtures.run, 'report.html'));
@@ -201,6 +215,7 @@ describe.skipIf(chromium === undefined)('HTML report in Chromium', { timeout: 12
       [join(fixtures.run, 'report.html'), ''],
       [join(fixtures.run, 'report.html'), '#/case/spa_booking_codeswitch'],
       [join(fixtures.run, 'report.html'), `#/case/${METADATA_ONLY_SCENARIO}`],
+      [join(fixtures.variants, 'report.html'), `#/case/${encodeURIComponent('book_massage[lang=sw,persona=careful]')}`],
       [join(fixtures.comparison, 'report.html'), '#/compare'],
       [join(fixtures.comparison, 'report.html'), '#/compare/spa_booking_codeswitch'],
       [fixtures.calibrationHtml, ''],

@@ -22,6 +22,8 @@ export interface CaseSummary {
   agent: string;
   tags: string[];
   language?: string;
+  /** A variant's values (report.json's `vars`), shown on the case. */
+  vars?: Record<string, string>;
   reason: string;
   metadata_only: boolean;
   cost_usd: number | null;

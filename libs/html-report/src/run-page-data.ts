@@ -56,6 +56,7 @@ function caseSummary({ result, view }: CaseDetail, place: { chunk: number; slot:
     agent: result.agent,
     tags: result.tags,
     ...(result.language !== undefined ? { language: result.language } : {}),
+    ...(result.vars !== undefined ? { vars: result.vars } : {}),
     reason: result.reason,
     metadata_only: result.metadata_only,
     cost_usd: result.cost.usd,

@@ -208,6 +208,7 @@ function reportResult(result: ReportInput, copy = true, file?: string): ReportRe
     gate: result.gate,
     tags: [...result.tags],
     ...(result.language !== undefined ? { language: result.language } : {}),
+    ...(result.vars !== undefined ? { vars: { ...result.vars } } : {}),
     status: result.status,
     reason: withheld ? withheldScenarioReason(result) : result.reason,
     metadata_only: result.metadata_only,

@@ -41,6 +41,13 @@ describe('mergeShardReports', () => {
     expect(JSON.stringify(merged)).not.toContain(SECRET_PHRASE);
   });
 
+  it('keeps a variant’s values (results[].vars) through report.json and the merge of its shards', () => {
+    const results = sampleResults().map((result, index) => (index === 0 ? { ...result, scenario_id: 'greet[lang=zu]', vars: { lang: 'zu' } } : result));
+    const merged = mergeShardReports(shards(results), { run_id: 'merged' });
+    expect(merged.results.find((result) => result.scenario_id === 'greet[lang=zu]')?.vars).toEqual({ lang: 'zu' });
+    expect(merged.results.filter((result) => result.vars !== undefined)).toHaveLength(1);
+  });
+
   it('recomputes the exit code under --strict', () => {
     const passing = sampleResults().filter((result) => ['pass', 'warn', 'flaky'].includes(result.status));
     expect(mergeShardReports(shards(passing, 2), { run_id: 'm' }).exit_code).toBe(0);

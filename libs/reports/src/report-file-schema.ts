@@ -71,6 +71,7 @@ const ResultSchema = z.looseObject({
   gate: GateSchema,
   tags: z.array(z.string()),
   language: z.string().optional(),
+  vars: z.record(z.string(), z.string()).optional(),
   status: StatusSchema,
   reason: z.string(),
   metadata_only: z.boolean(),

@@ -235,6 +235,8 @@ export interface ReportResult {
   gate: Gate;
   tags: string[];
   language?: string;
+  /** A variant's values, by variable name (docs/file-formats.md, "Variants"); absent for a scenario without variables. */
+  vars?: Record<string, string>;
   status: Status;
   reason: string;
   /** When true, reasons, details, error text and the transcript are withheld (docs/privacy.md, "metadata_only scenarios"). */

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import pLimit from 'p-limit';
-import { addCost, emptyCost, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
+import { addCost, emptyCost, scenarioOfCase, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
 import type { LoadedScenario } from '@parley/config';
 import type { CrossCheckPair } from '@parley/judge';
 import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
@@ -44,7 +44,7 @@ export interface ExecutedRun {
  */
 export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunDependencies): Promise<ExecutedRun> {
   const { options, suite, mode } = plan;
-  const previous = plan.resumed?.previous ?? [];
+  const previous = withVariantValues(plan.resumed?.previous ?? [], suite.scenarios);
   const exporting = options.exportBaseline !== undefined;
   const results: ReportInput[] = previous.map((result) => redactResultContent(result, run.redactor));
   const scored: ExecutedRun['scored'] = exporting ? [...previous] : [];
@@ -194,4 +194,16 @@ function budgetAndSpend(live: LiveRunParts, judging: RunJudging): Pick<ExecutedR
 /** SIGTERM when the signal was aborted with that reason (the CLI does so on SIGTERM), else Ctrl-C. */
 function interruptSignalOf(signal: AbortSignal): InterruptSignal {
   return signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+}
+
+/**
+ * The store keeps no variant values: the results a resumed run carries over get theirs from the
+ * suite's cases (a comparison case, `<variant>@<agent>`, from its variant's).
+ */
+function withVariantValues(results: readonly ScenarioResult[], scenarios: readonly LoadedScenario[]): ScenarioResult[] {
+  const values = new Map(scenarios.flatMap((scenario) => (scenario.variant !== undefined ? [[scenario.data.id, scenario.variant.vars] as const] : [])));
+  return results.map((result) => {
+    const vars = values.get(scenarioOfCase(result.scenario_id));
+    return vars === undefined || result.vars !== undefined ? result : { ...result, vars: { ...vars } };
+  });
 }

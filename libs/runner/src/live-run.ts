@@ -6,7 +6,7 @@ import { BudgetTracker, budgetLimit, shardBudget } from './budget.js';
 import { ModelSpendTally } from './model-spend.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
 import type { RunDependencies, RunOptions } from './run-options.js';
-import type { ScenarioRunContext } from './scenario-run.js';
+import { resultIdentity, type ScenarioRunContext } from './scenario-run.js';
 
 /** The run-wide parts of live calling: shared rate limiters, the budget, and the isolation sweep. */
 export interface LiveRunParts {
@@ -70,15 +70,8 @@ export function liveRunParts(
 }
 
 function notStartedResult(scenario: LoadedScenario): Omit<ScenarioResult, 'status' | 'reason'> {
-  const data = scenario.data;
   return {
-    scenario_id: data.id,
-    ...(data.title !== undefined ? { title: data.title } : {}),
-    agent: data.agent,
-    gate: scenario.gate,
-    tags: data.tags,
-    ...(data.language !== undefined ? { language: data.language } : {}),
-    metadata_only: data.metadata_only,
+    ...resultIdentity(scenario),
     metrics: [],
     cost: emptyCost(),
   };

@@ -23,6 +23,21 @@ export type ScenarioRunContext = ConversationContext & {
   judging?: RunJudging;
 };
 
+/** What a scenario's result says of the scenario itself: id, title, agent, gate, tags, language, a variant's values. */
+export function resultIdentity(scenario: LoadedScenario): Pick<ScenarioResult, 'scenario_id' | 'title' | 'agent' | 'gate' | 'tags' | 'language' | 'vars' | 'metadata_only'> {
+  const data = scenario.data;
+  return {
+    scenario_id: data.id,
+    ...(data.title !== undefined ? { title: data.title } : {}),
+    agent: data.agent,
+    gate: scenario.gate,
+    tags: data.tags,
+    ...(data.language !== undefined ? { language: data.language } : {}),
+    ...(scenario.variant !== undefined ? { vars: { ...scenario.variant.vars } } : {}),
+    metadata_only: data.metadata_only,
+  };
+}
+
 /** Runs one scenario end to end: conversation, metrics, status, cost. Never throws for the scenario's own failures. */
 export async function runScenario(
   scenario: LoadedScenario,
@@ -35,13 +50,7 @@ export async function runScenario(
   const agent = suite.config.agents[agentName];
   const calls: CallRecord[] = [];
   const base: Omit<ScenarioResult, 'status' | 'reason' | 'metrics' | 'cost'> = {
-    scenario_id: data.id,
-    ...(data.title !== undefined ? { title: data.title } : {}),
-    agent: agentName,
-    gate: scenario.gate,
-    tags: data.tags,
-    ...(data.language !== undefined ? { language: data.language } : {}),
-    metadata_only: data.metadata_only,
+    ...resultIdentity(scenario),
     session: { conversation_id: session.conversation_id, tenant: session.tenant },
   };
   const errorResult = (kind: string, message: string, details?: string, transcript?: ConversationOutcome['transcript']): ScenarioResult => ({

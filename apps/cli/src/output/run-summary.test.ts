@@ -56,6 +56,24 @@ describe('renderRunSummary', () => {
   });
 });
 
+describe('renderRunSummary with variant cases', () => {
+  it('cuts a long variant id in the middle to one line, keeping its values, as the TUI does', () => {
+    const ids = ['en', 'sw', 'zu'].flatMap((lang) => ['careful', 'rushed'].map((persona) => `book_massage_for_tomorrow_morning[lang=${lang},persona=${persona}]`));
+    const variants = buildReport({ ...report, run_id: 'r3' }, [...ids.map((id) => result(id, 'pass', '3 expectations passed')), result('a_plain_scenario_id_that_is_long_enough_to_wrap_here', 'pass', 'ok')]);
+    const text = renderRunSummary(variants, paint(false), 'out', 80);
+    const rows = text.split('\n').filter((line) => line.startsWith('│ ') && !line.startsWith('│ scenario'));
+    const idCells = rows.map((line) => line.split('│')[1]!.trim());
+    for (const id of ids) {
+      const values = id.slice(id.indexOf('['));
+      expect(idCells.filter((cell) => cell.includes('…') && cell.endsWith(values) && id.startsWith(cell.slice(0, cell.indexOf('…')))), id).toHaveLength(1);
+    }
+    expect(idCells.filter((cell) => cell.startsWith('book'))).toHaveLength(ids.length);
+    // A plain id still wraps whole inside its column.
+    expect(idCells.join('')).toContain('a_plain_scenario_id');
+    expect(idCells.filter((cell) => !cell.startsWith('book')).join('')).toBe('a_plain_scenario_id_that_is_long_enough_to_wrap_here');
+  });
+});
+
 describe('renderRunSummary on a large run', () => {
   it('shows the problems first and at most MAX_TABLE_ROWS rows, saying how many more there are', async () => {
     const { MAX_TABLE_ROWS } = await import('./run-summary.js');

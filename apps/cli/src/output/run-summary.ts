@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { terminalSafe } from '@parley/core';
+import { shortenCaseId, terminalSafe } from '@parley/core';
 import type { RunReport } from '@parley/reports';
 import { counted, paint, type Paint } from './output.js';
 import { hangingWrap, wrapText } from './text-wrap.js';
@@ -52,7 +52,11 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     // The table library wraps cells without knowing colour codes (it would cut `\u001b[31mfail` in
     // three lines), so only plain cells wrap; the status cell is sized to fit and never wrapped.
     const cells = columnsShown.map((column) =>
-      column === 'status' ? { content: cellOf(result, column, colors), wordWrap: false } : cellOf(result, column, plain),
+      column === 'status'
+        ? { content: cellOf(result, column, colors), wordWrap: false }
+        : column === 'scenario'
+          ? idCell(result.scenario_id, widths[0]! - 2)
+          : cellOf(result, column, plain),
     );
     table.push([...cells, shorten(terminalSafe(result.reason), (reasonWidth - 2) * 2)]);
   }
@@ -116,6 +120,15 @@ function cellOf(result: RunReport['results'][number], column: SummaryColumn, col
     case 'status':
       return colors.status(result.status);
   }
+}
+
+/**
+ * A case id with a variant's values or a compared agent is cut in the middle to its column, keeping
+ * that end (as the TUI does), so six `book_massage[…]` cases are six rows that still differ; a
+ * plain scenario id wraps inside its column, losing nothing.
+ */
+function idCell(id: string, room: number): string {
+  return /[[@]/.test(id) ? shortenCaseId(id, room) : id;
 }
 
 function shorten(text: string, length: number): string {

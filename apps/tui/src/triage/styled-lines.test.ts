@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fitCaseId } from './styled-lines.js';
 
 describe('fitCaseId', () => {
-  it('keeps the end of a variant or comparison case when it must cut, so neighbouring cases stay apart', () => {
-    const ids = ['en', 'sw', 'zu'].flatMap((lang) => ['careful', 'rushed'].map((persona) => `book_massage[lang=${lang},persona=${persona}]`));
-    const cut = ids.map((id) => fitCaseId(id, 26));
-    expect(cut[5]).toBe('boo…ang=zu,persona=rushed]');
-    expect(new Set(cut).size).toBe(ids.length);
-    expect(cut.every((text) => Array.from(text).length === 26)).toBe(true);
-    expect(fitCaseId('spa_booking_swahili_happy@booking_v2', 26)).toBe('spa_booking_sw…@booking_v2');
-  });
-
-  it('pads what fits and cuts a plain id at its end, as before', () => {
+  it('pads to the column, and a cut keeps the end of a variant or comparison case', () => {
     expect(fitCaseId('greet[lang=zu]', 20)).toBe('greet[lang=zu]      ');
+    expect(fitCaseId('book_massage[lang=zu,persona=rushed]', 26)).toBe('boo…ang=zu,persona=rushed]');
     expect(fitCaseId('spa_booking_swahili_happy_path', 12)).toBe('spa_booking…');
   });
 });

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { shortenCaseId } from '@parley/core';
 import type { Colour } from '../theme.js';
 
 /** A run of text with one style. Colours come from the theme (undefined under NO_COLOR). */
@@ -39,18 +40,13 @@ export function maxOffset(lineCount: number, rows: number): number {
 }
 
 /**
- * A case id padded or cut to `width` characters. A variant's values (`[lang=zu,…]`) and a compared
- * agent (`@booking_v2`) are what tell one case of a scenario from the next, so a cut takes the
- * middle and keeps the end.
+ * A case id padded or cut to `width` characters; a cut keeps a variant's values or a compared
+ * agent (shortenCaseId).
  *
  * @example fitCaseId('book_massage[lang=zu,persona=rushed]', 26) // 'boo…ang=zu,persona=rushed]'
  */
 export function fitCaseId(id: string, width: number): string {
-  const characters = Array.from(id);
-  const tailStart = Array.from(id.slice(0, Math.max(0, id.search(/[[@]/)))).length;
-  if (characters.length <= width || tailStart === 0 || width < 8) return fit(id, width);
-  const head = Math.max(3, width - 1 - (characters.length - tailStart));
-  return `${characters.slice(0, head).join('')}…${characters.slice(characters.length - (width - 1 - head)).join('')}`;
+  return fit(shortenCaseId(id, width), width);
 }
 
 /** Pads or cuts `text` to exactly `width` characters (an ellipsis marks a cut). */

@@ -72,6 +72,7 @@ export function CaseView({ summary, neighbours }: { summary: CaseSummary | undef
         <StatusBadge status={summary.status} /> <code>{summary.id}</code>
       </h2>
       {summary.title ? <p class="case-title">{summary.title}</p> : null}
+      {summary.vars ? <VariantValues vars={summary.vars} /> : null}
       <p class="case-facts">
         agent <strong>{summary.agent}</strong> · {summary.gate}
         {summary.language ? ` · ${summary.language}` : ''}
@@ -89,6 +90,23 @@ export function CaseView({ summary, neighbours }: { summary: CaseSummary | undef
       </p>
       {detail === undefined ? <p>Loading the case…</p> : <CaseBody detail={detail} />}
     </article>
+  );
+}
+
+/** A variant's values, one `name = value` each, in the order of its id (names sorted). */
+function VariantValues({ vars }: { vars: Record<string, string> }) {
+  const names = Object.keys(vars).sort();
+  return (
+    <dl class="case-vars" aria-label="Variant">
+      {names.map((name) => (
+        <div key={name}>
+          <dt>
+            <code>{name}</code>
+          </dt>
+          <dd>{vars[name]}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

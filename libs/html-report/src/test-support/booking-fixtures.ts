@@ -16,6 +16,8 @@ export interface BookingFixtures {
   run: string;
   /** `parley run booking --agent booking --agent booking_v2`. */
   comparison: string;
+  /** `parley run variants` of examples/variants (one scenario, six variants): its --out folder. */
+  variants: string;
   /** The example calibration folder after `parley calibrate report`. */
   calibration: string;
   calibrationHtml: string;
@@ -26,12 +28,13 @@ export interface BookingFixtures {
 /**
  * Runs the real CLI in `dir` on a copy of examples/booking (replayed from its recordings, no
  * network), with `spa_prompt_injection` made metadata_only, once as is and once comparing its two
- * agents, and `parley calibrate report` on a copy of the example calibration folder, each of
+ * agents, examples/variants once, and `parley calibrate report` on a copy of the example calibration folder, each of
  * which writes its HTML page.
  */
 export function makeBookingFixtures(dir: string): BookingFixtures {
   rmSync(dir, { recursive: true, force: true });
   cpSync(join(REPOSITORY, 'examples/booking'), join(dir, 'booking'), { recursive: true });
+  cpSync(join(REPOSITORY, 'examples/variants'), join(dir, 'variants'), { recursive: true });
   const scenario = join(dir, 'booking/scenarios', `${METADATA_ONLY_SCENARIO}.yaml`);
   writeFileSync(scenario, readFileSync(scenario, 'utf8').replace(/^id: .*$/m, (line) => `${line}\nmetadata_only: true`));
   cpSync(join(REPOSITORY, 'calibration'), join(dir, 'calibration'), { recursive: true, filter: (source) => !source.includes('/reports/') });
@@ -46,12 +49,14 @@ export function makeBookingFixtures(dir: string): BookingFixtures {
   };
   parley(['run', 'booking', '--out', 'run']);
   parley(['run', 'booking', '--agent', 'booking', '--agent', 'booking_v2', '--out', 'comparison'], [0, 1]);
+  parley(['run', 'variants', '--out', 'variants-run']);
   // Exit 1 when the example's gate fails (cultural_appropriateness is below the minimum on purpose).
   parley(['calibrate', 'report', '--dir', 'calibration'], [0, 1]);
 
   // The CLI writes report.html beside report.json, and the calibration page beside its report.
   const run = join(dir, 'run');
   const comparison = join(dir, 'comparison');
+  const variants = join(dir, 'variants-run');
 
   const calibration = join(dir, 'calibration');
   const reportsDir = join(calibration, 'reports');
@@ -65,5 +70,5 @@ export function makeBookingFixtures(dir: string): BookingFixtures {
     store.close();
   }
   const calibrationHtml = join(reportsDir, reportFile.replace(/\.json$/, '.html'));
-  return { dir, run, comparison, calibration, calibrationHtml, calibrationReport, pairSource };
+  return { dir, run, comparison, variants, calibration, calibrationHtml, calibrationReport, pairSource };
 }

@@ -58,9 +58,12 @@ export function checkExpectations(
   /** Metrics that broader levels (suite defaults, the agent's) already expect: a narrower
    *  expectation of one of them with only common keys tunes those (see mergeExpectations). */
   tunable: ReadonlySet<string> = new Set(),
+  /** Expectations (by index) checked elsewhere: parley.yaml's with `{{name}}` are checked once per variant, with its values in. */
+  skip: (index: number) => boolean = () => false,
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   expectations.forEach((expectation, index) => {
+    if (skip(index)) return;
     const path = [...basePath, index];
     const paramsSchema = catalog.paramsOf(expectation.metric);
     if (paramsSchema === undefined) {

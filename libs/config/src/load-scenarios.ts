@@ -11,7 +11,7 @@ import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
-import { expandScenario, fillExpectations, inheritedVariables, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import { expandScenario, fillExpectations, hasVariables, inheritedVariables, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
 import type { DataPath } from './yaml-source.js';
 
 export interface LoadedScenario {
@@ -132,6 +132,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
       id: candidate.id,
       issues: [
         ...languageIssues(candidate.data, template, source),
+        ...inheritedParameterIssues(inherited, candidate.vars ?? {}, context),
         ...checkExpectations(candidate.data.expect, ['expect'], source, context.catalog, broader),
         ...scenarioWarnings(candidate.data, source, context),
         ...restrictedVerticalIssues(candidate.data, source, config),
@@ -161,7 +162,33 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
 
   issues.push(...[...unknownInherited.values()].map((unknown) => suite.issueAtText(unknown.path, unknown.text, unknownInheritedMessage(unknown))));
   scenarios.sort((left, right) => (left.data.id < right.data.id ? -1 : left.data.id > right.data.id ? 1 : 0));
-  return { scenarios, unselected, issues };
+  // A problem of parley.yaml's filled-in expectations that several scenarios share is said once.
+  return { scenarios, unselected, issues: onceEach(issues) };
+}
+
+/** The issues without repeats (same file, place, severity and message). */
+function onceEach(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.file}:${issue.line ?? 0}:${issue.column ?? 0}:${issue.severity}:${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * parley.yaml's expectations with `{{name}}` in their parameters, checked with a variant's values
+ * in (a pattern that is only valid once its value is written in, for instance); the others were
+ * checked as written with the suite. Each problem is located in parley.yaml.
+ */
+function inheritedParameterIssues(levels: ReadonlyArray<{ expectations: readonly Expectation[]; path: DataPath }>, vars: Readonly<Record<string, string>>, context: ScenarioLoadContext): ConfigIssue[] {
+  const inDefaults = new Set((levels[0]?.expectations ?? []).map((expectation) => expectation.metric));
+  return levels.flatMap((level, position) => {
+    const filled = fillExpectations(level.expectations, vars);
+    const asWritten = (index: number): boolean => !hasVariables(level.expectations[index]!);
+    return checkExpectations(filled, level.path, context.suite, context.catalog, position === 0 ? new Set() : inDefaults, asWritten);
+  });
 }
 
 /** A `{{name}}` in parley.yaml's expectations and the scenarios inheriting it that have no such variable. */

@@ -8,6 +8,7 @@ import { checkExpectations, MetricCatalog } from './expectation-params.js';
 import { isPromptAgent, loadAgentFiles } from './load-agent-files.js';
 import { loadRubricMetrics, type LoadedCodeMetric, type LoadedRubricMetric } from './load-rubric-metrics.js';
 import { displayPath, loadScenarios, type LoadedScenario, type ScenarioFilter } from './load-scenarios.js';
+import { hasVariables } from './scenario-variants.js';
 import type { ScenarioFile } from './scenario-schema.js';
 import { SuiteSchema, type SuiteFile } from './suite-schema.js';
 
@@ -69,10 +70,13 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
 
   const agentFiles = loadAgentFiles(dir, suite, config);
   issues.push(...agentFiles.issues);
-  issues.push(...checkExpectations(config.defaults?.expect ?? [], ['defaults', 'expect'], suite, catalog));
+  // Parameters with `{{name}}` are checked with each variant's values in, where scenarios inherit them (loadScenarios).
+  const defaults = config.defaults?.expect ?? [];
+  issues.push(...checkExpectations(defaults, ['defaults', 'expect'], suite, catalog, new Set(), (index) => hasVariables(defaults[index]!)));
   for (const [name, agent] of Object.entries(config.agents)) {
-    const inDefaults = new Set((config.defaults?.expect ?? []).map((expectation) => expectation.metric));
-    issues.push(...checkExpectations(agent.expect ?? [], ['agents', name, 'expect'], suite, catalog, inDefaults));
+    const inDefaults = new Set(defaults.map((expectation) => expectation.metric));
+    const own = agent.expect ?? [];
+    issues.push(...checkExpectations(own, ['agents', name, 'expect'], suite, catalog, inDefaults, (index) => hasVariables(own[index]!)));
   }
   issues.push(...judgeModelWarnings(config, suite));
   issues.push(...matrixAgentIssues(config, suite));

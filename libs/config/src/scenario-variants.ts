@@ -102,6 +102,11 @@ export interface ExpectationVariable {
   name: string;
 }
 
+/** Whether an expectation's parameters hold a `{{name}}` (not only `\{{name}}`). */
+export function hasVariables(expectation: Expectation): boolean {
+  return inheritedVariables([expectation], []).length > 0;
+}
+
 /** Every `{{name}}` (not `\{{name}}`) in the parameters of expectations written at `basePath` of a file. */
 export function inheritedVariables(expectations: readonly Expectation[], basePath: DataPath): ExpectationVariable[] {
   const found: ExpectationVariable[] = [];

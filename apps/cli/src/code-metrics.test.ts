@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
 
-/** The booking example's scenarios that use its two code metrics (metrics/booking_reference.ts, metrics/booked_slot_offered.py). */
+/** The booking example's scenarios that use its two code metrics (metrics/booking_reference.mts, metrics/booked_slot_offered.py). */
 const USING_CODE_METRICS = ['spa_booking_codeswitch', 'spa_booking_english_happy', 'spa_booking_swahili_happy', 'spa_reschedule_sw', 'spa_slot_unavailable_en'];
 const CODE_METRICS = ['booking_reference', 'booked_slot_offered'];
 
@@ -48,7 +48,7 @@ function append(file: string, text: string): void {
 
 describe('code metrics in the booking example (the real binary)', () => {
   it('replays both (TypeScript module, Python command) with no network call, their per-message results kept as judges keep theirs', async () => {
-    // A copy without node_modules: 'parley-eval' in booking_reference.ts resolves to the Parley that runs it.
+    // A copy without node_modules: 'parley-eval' in booking_reference.mts resolves to the Parley that runs it.
     const suite = copyExample('booking');
     const { run, report } = await replay(suite, [], 'out');
     expect(run.status, run.stderr).toBe(0);
@@ -75,7 +75,7 @@ describe('code metrics in the booking example (the real binary)', () => {
 
   it('a metric that throws, or prints what is not JSON, is an error result naming it; the run goes on', async () => {
     const suite = copyExample('booking');
-    writeFileSync(join(suite, 'metrics', 'booking_reference.ts'), `export default { evaluate(): never { throw new Error('catalogue unreachable'); } };\n`);
+    writeFileSync(join(suite, 'metrics', 'booking_reference.mts'), `export default { evaluate(): never { throw new Error('catalogue unreachable'); } };\n`);
     writeFileSync(join(suite, 'metrics', 'booked_slot_offered.py'), `print("all good")\n`);
     const { run, report } = await replay(suite, [], 'out');
     expect(run.status, run.stderr).toBe(1);
@@ -86,7 +86,7 @@ describe('code metrics in the booking example (the real binary)', () => {
       error: true,
       passed: false,
       score: null,
-      reason: 'metric booking_reference: module booking_reference.ts threw: catalogue unreachable',
+      reason: 'metric booking_reference: module booking_reference.mts threw: catalogue unreachable',
     });
     expect(english.metrics.find((entry) => entry.metric === 'booked_slot_offered')).toMatchObject({
       error: true,
@@ -105,12 +105,12 @@ describe('code metrics in the booking example (the real binary)', () => {
     git(suite, 'commit', '--quiet', '-m', 'suite');
     const before = await replay(suite, [], 'out-before');
 
-    append(join(suite, 'metrics', 'booking_reference.ts'), '// Reference numbers are four digits since 2025.\n');
+    append(join(suite, 'metrics', 'booking_reference.mts'), '// Reference numbers are four digits since 2025.\n');
     const module = await replay(suite, ['--changed-since', 'HEAD'], 'out-module');
     expect(module.run.status, module.run.stderr).toBe(0);
     expect(module.report.results.map((entry) => entry.scenario_id)).toEqual(USING_CODE_METRICS);
-    expect(module.report.selection?.changed_since).toMatchObject({ ref: 'HEAD', changed_files: 1, affecting: ['metrics/booking_reference.ts'] });
-    expect(module.run.stdout).toContain('Gate matrix: 5 of 8 scenarios affected by changes since HEAD (metrics/booking_reference.ts).');
+    expect(module.report.selection?.changed_since).toMatchObject({ ref: 'HEAD', changed_files: 1, affecting: ['metrics/booking_reference.mts'] });
+    expect(module.run.stdout).toContain('Gate matrix: 5 of 8 scenarios affected by changes since HEAD (metrics/booking_reference.mts).');
     expect(module.report.config_fingerprint).toBeDefined();
     expect(module.report.config_fingerprint).not.toBe(before.report.config_fingerprint);
     git(suite, 'checkout', '--quiet', '--', '.');
@@ -129,7 +129,7 @@ describe('code metrics in the booking example (the real binary)', () => {
 
   it('a bad metric file is a config error at file:line:column, exit 2', async () => {
     const suite = copyExample('booking');
-    writeFileSync(join(suite, 'metrics', 'booking_reference.yaml'), 'name: booking_reference\nversion: 1.0.0\nkind: modul\nmodule: metrics/booking_reference.ts\n');
+    writeFileSync(join(suite, 'metrics', 'booking_reference.yaml'), 'name: booking_reference\nversion: 1.0.0\nkind: modul\nmodule: metrics/booking_reference.mts\n');
     writeFileSync(join(suite, 'metrics', 'booked_slot_offered.yaml'), 'name: booked_slot_offered\nversion: 1.0.0\nkind: module\nmodule: metrics/missing.ts\n');
     const validate = await parleyAsync(['validate', '.'], { cwd: suite });
     expect(validate.status).toBe(2);

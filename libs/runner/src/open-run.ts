@@ -172,6 +172,9 @@ function openRunStore(storePath: string): Store {
     const full = databaseDiskFull(error, storePath);
     if (full) throw new ConfigError(`cannot open the run history ${storePath}: disk full: nothing was changed (free some space and run again)`);
     const code = (error as NodeJS.ErrnoException).code ?? '';
+    // SQLite's native addon that does not load (another Node's build) is not about this path: the
+    // internal-error handler names it and says `npm rebuild better-sqlite3`.
+    if (code === 'ERR_DLOPEN_FAILED') throw error;
     const reason = code === 'SQLITE_READONLY' || code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'SQLITE_CANTOPEN' ? 'cannot create or open it here (read-only folder?)' : (error as Error).message;
     throw new ConfigError(`cannot open the run history ${storePath}: ${reason}`);
   }

@@ -62,7 +62,10 @@ describe.skipIf(!TmuxSession.available())('the diff (d) in a real terminal (tmux
       session.keys('Enter');
       await session.waitFor((screen) => screen.startsWith(`Scenario ${LONG_ID}`) && screen.includes('d  diff'));
       session.keys('d');
-      let screen = await session.waitFor((text) => text.includes('New conversation vs'));
+      // A capture can land while a frame is still being written: wait for the frame's last line (the
+      // footer), then check that the title is still on the first one.
+      const drawn = (text: string) => /q\s+quit\s*$/.test(text.replace(/\n+$/, ''));
+      let screen = await session.waitFor((text) => text.includes('New conversation vs') && drawn(text));
       const check = (text: string) => {
         const lines = text.replace(/\n$/, '').split('\n');
         expect(lines[0], text).toMatch(new RegExp(`^Scenario ${LONG_ID}\\s+run run-live$`));
@@ -74,7 +77,7 @@ describe.skipIf(!TmuxSession.available())('the diff (d) in a real terminal (tmux
       expect(screen).toContain('Mstari 3');
       // Scrolled to the end and back, the frame holds.
       for (let step = 0; step < 6; step += 1) session.keys('PageDown');
-      screen = await session.waitFor((text) => text.includes('Mstari 12'));
+      screen = await session.waitFor((text) => text.includes('Mstari 12') && drawn(text));
       check(screen);
       session.keys('q');
       await session.waitFor((text) => text.includes('[exit 0]'));

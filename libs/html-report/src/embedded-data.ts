@@ -24,27 +24,42 @@ function decodeData(encoded: string): string {
 }
 
 /**
+ * Groups items, already as JSON, into chunks of about {@link CHUNK_BYTES} each, in order, handing
+ * each chunk's JSON array text to `sink` as soon as it is complete (so a caller that compresses it
+ * there never holds every chunk's raw text at once); `add` returns the item's chunk and place in it.
+ */
+export function jsonChunker<T>(sink: (chunkJson: string) => T, chunkBytes: number = CHUNK_BYTES): { add(item: string): { chunk: number; slot: number }; finish(): T[] } {
+  const chunks: T[] = [];
+  let current: string[] = [];
+  let size = 0;
+  const close = () => {
+    chunks.push(sink(`[${current.join(',')}]`));
+    current = [];
+    size = 0;
+  };
+  return {
+    add(item) {
+      if (current.length > 0 && size + item.length > chunkBytes) close();
+      const place = { chunk: chunks.length, slot: current.length };
+      current.push(item);
+      size += item.length + 1;
+      return place;
+    },
+    finish() {
+      if (current.length > 0) close();
+      return chunks;
+    },
+  };
+}
+
+/**
  * Groups items, already as JSON, into chunks of about {@link CHUNK_BYTES} each, in order; returns
  * each chunk's JSON array text and, per item, its chunk and place in it.
  */
 export function chunkJson(items: readonly string[], chunkBytes: number = CHUNK_BYTES): { chunks: string[]; places: Array<{ chunk: number; slot: number }> } {
-  const chunks: string[] = [];
-  const places: Array<{ chunk: number; slot: number }> = [];
-  let current: string[] = [];
-  let size = 0;
-  const close = () => {
-    chunks.push(`[${current.join(',')}]`);
-    current = [];
-    size = 0;
-  };
-  for (const item of items) {
-    if (current.length > 0 && size + item.length > chunkBytes) close();
-    places.push({ chunk: chunks.length, slot: current.length });
-    current.push(item);
-    size += item.length + 1;
-  }
-  if (current.length > 0) close();
-  return { chunks, places };
+  const chunker = jsonChunker((json) => json, chunkBytes);
+  const places = items.map((item) => chunker.add(item));
+  return { chunks: chunker.finish(), places };
 }
 
 /** The data a page file carries, decoded: its main data and its chunks (for tests and tools that read a page). */

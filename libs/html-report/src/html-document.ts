@@ -6,8 +6,8 @@ export interface HtmlDocumentInput {
   title: string;
   /** The page's data (JSON text). */
   data: string;
-  /** Detail chunks (JSON text each), loaded by the page when needed. */
-  chunks?: readonly string[];
+  /** Detail chunks, each already encoded by `encodeData` (so a caller can compress them one by one), loaded by the page when needed. */
+  encodedChunks?: readonly string[];
 }
 
 /**
@@ -37,13 +37,17 @@ export function htmlDocument(input: HtmlDocumentInput): string {
     '<div id="app"><main><p>Loading the report…</p><noscript><p>This report needs JavaScript to show its data.</p></noscript></main></div>',
     dataScript('parley-data', input.data),
   ];
-  (input.chunks ?? []).forEach((chunk, index) => parts.push(dataScript(`parley-chunk-${index}`, chunk)));
+  (input.encodedChunks ?? []).forEach((chunk, index) => parts.push(encodedDataScript(`parley-chunk-${index}`, chunk)));
   parts.push(`<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', '');
   return parts.join('\n');
 }
 
 function dataScript(id: string, json: string): string {
-  return `<script type="${DATA_SCRIPT_TYPE}" id="${id}">${encodeData(json)}</script>`;
+  return encodedDataScript(id, encodeData(json));
+}
+
+function encodedDataScript(id: string, encoded: string): string {
+  return `<script type="${DATA_SCRIPT_TYPE}" id="${id}">${encoded}</script>`;
 }
 
 function sha256(text: string): string {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MetricResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { failureMarks, type ReportResult, type RunReport } from '@parley/reports';
-import { chunkJson, readEmbeddedData } from './embedded-data.js';
+import { chunkJson, jsonChunker, readEmbeddedData } from './embedded-data.js';
 import type { CaseDetail, RunPageData } from './page-data.js';
 import { runPageJson } from './run-page-data.js';
 import { renderRunHtml } from './write-html.js';
@@ -114,6 +114,23 @@ describe('chunkJson', () => {
 
   it('puts an item larger than a chunk in a chunk of its own', () => {
     expect(chunkJson(['"small"', `"${'x'.repeat(50)}"`, '"small"'], 20).chunks).toHaveLength(3);
+  });
+});
+
+describe('jsonChunker', () => {
+  it('hands each chunk to the sink as soon as the next item does not fit, not at the end', () => {
+    const sunk: string[] = [];
+    const chunker = jsonChunker((json) => {
+      sunk.push(json);
+      return json.length;
+    }, 14);
+    expect(chunker.add('"aaaa"')).toEqual({ chunk: 0, slot: 0 });
+    expect(chunker.add('"bbbb"')).toEqual({ chunk: 0, slot: 1 });
+    expect(sunk).toEqual([]);
+    expect(chunker.add('"cccc"')).toEqual({ chunk: 1, slot: 0 });
+    expect(sunk).toEqual(['["aaaa","bbbb"]']);
+    expect(chunker.finish()).toEqual([15, 8]);
+    expect(sunk).toEqual(['["aaaa","bbbb"]', '["cccc"]']);
   });
 });
 

@@ -2,7 +2,7 @@ import type { MetricResult } from '@parley/core';
 import { scenarioOfCase } from '@parley/core';
 import { baselineMetricRows, metricRowsInTriageOrder, triageOrder } from '@parley/gate';
 import { failureMarks, messageJudgements, type ReportResult, type RunReport } from '@parley/reports';
-import { chunkJson } from './embedded-data.js';
+import { jsonChunker } from './embedded-data.js';
 import type { CaseDetail, CaseSummary, CaseView, RunHeader, RunPageData } from './page-data.js';
 
 /** A run page's data as JSON text: the header and case list, and the detail chunks. */
@@ -19,11 +19,23 @@ export interface RunPageJson {
  * library functions.
  */
 export function runPageJson(report: RunReport): RunPageJson {
+  return runPageParts(report, (chunk) => chunk);
+}
+
+/**
+ * {@link runPageJson} with each detail chunk handed to `sink` as soon as it is complete, and each
+ * case's detail dropped once it is in its chunk: `renderRunHtml` compresses there, so a run of
+ * 10,000 conversations never holds all its details as objects and as JSON text at once (that
+ * doubled a replay's peak memory).
+ */
+export function runPageParts<T>(report: RunReport, sink: (chunkJson: string) => T): { data: string; chunks: T[] } {
   const { results, ...header } = report;
-  const ordered = triageOrder(results);
-  const details = ordered.map(caseDetail);
-  const { chunks, places } = chunkJson(details.map((detail) => JSON.stringify(detail)));
-  const cases = details.map((detail, index) => caseSummary(detail, places[index]!));
+  const chunker = jsonChunker(sink);
+  const cases = triageOrder(results).map((result) => {
+    const detail = caseDetail(result);
+    return caseSummary(detail, chunker.add(JSON.stringify(detail)));
+  });
+  const chunks = chunker.finish();
   const data: RunPageData = { kind: 'run', header: header satisfies RunHeader, cases, chunks: chunks.length };
   return { data: JSON.stringify(data), chunks };
 }

@@ -5,12 +5,13 @@ import { writeFileAtomically } from '@parley/core';
 import type { RunReport } from '@parley/reports';
 import { calibrationPageData } from './calibration-page-data.js';
 import { htmlDocument } from './html-document.js';
-import { runPageJson } from './run-page-data.js';
+import { encodeData } from './embedded-data.js';
+import { runPageParts } from './run-page-data.js';
 
 /** The run's page: one self-contained HTML file made from its report.json. */
 export function renderRunHtml(report: RunReport): string {
-  const { data, chunks } = runPageJson(report);
-  return htmlDocument({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, data, chunks });
+  const { data, chunks } = runPageParts(report, encodeData);
+  return htmlDocument({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, data, encodedChunks: chunks });
 }
 
 /** Writes `report.html` into `outDir` (beside report.json; created when missing), atomically; returns its path. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Transcript } from '@parley/core';
 import { createRedactor } from './redactor.js';
 import { floorRedactor } from './floor-redactor.js';
+import { NAME_CUES_RULE } from './floor-name-cues.js';
+import { nameSpans } from './name-cues.js';
 
 const redactor = floorRedactor();
 
@@ -72,5 +74,24 @@ describe('names found by their cues', () => {
     const once = suite.text('uGrace uthe igama lami nguSipho Nkosi, Grace Achieng ungumngane wami.');
     expect(once).toBe('u<name> uthe igama lami ngu<name>, <name> ungumngane wami.');
     expect(suite.text(once)).toBe(once);
+  });
+});
+
+describe('nameSpans on a text it has seen', () => {
+  it('gives the same spans again, as new objects a caller may change', () => {
+    const text = 'Sawubona, nginguThandiwe. uSipho Nkosi uzofika';
+    const first = nameSpans(text, NAME_CUES_RULE);
+    expect(first.map((span) => text.slice(span.start, span.end))).toEqual(['Thandiwe', 'Sipho Nkosi']);
+    first[0]!.end = 0;
+    first.pop();
+    const again = nameSpans(text, NAME_CUES_RULE);
+    expect(again.map((span) => text.slice(span.start, span.end))).toEqual(['Thandiwe', 'Sipho Nkosi']);
+    expect(again[0]).not.toBe(first[0]);
+  });
+
+  it('still finds an accented name after an accented cue (words outside ASCII take the general folding)', () => {
+    // "Pasiënt:" is a cue; the accented word after it is not ASCII and takes the general folding.
+    const text = 'Pasiënt: Zoë Müller';
+    expect(nameSpans(text, NAME_CUES_RULE).map((span) => text.slice(span.start, span.end))).toEqual(['Zoë Müller']);
   });
 });

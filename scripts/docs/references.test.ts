@@ -43,6 +43,15 @@ const pages = [
 ].filter((file) => file.endsWith('.md'));
 const outsideDocumentNames = outsideDocuments.filter(([what]) => what !== 'a section sign');
 
+/** Each line of the files that matches one of the patterns, as `file:line: what: text`. */
+function linesNaming(files: readonly string[], patterns: ReadonlyArray<[string, RegExp]>): string[] {
+  return files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, index) => patterns.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${relative(root, file)}:${index + 1}: ${what}: ${line.trim()}`)),
+  );
+}
+
 /** A page of docs/ or the README, optionally followed (after a comma or an opening parenthesis, on the same comment or the next line) by the quoted words of one of its parts. */
 const citation = /\b(docs\/[\w-]+\.md|README)\b(?:(?:,|\s*\()\s*(?:(?:\*|\/\/|--)\s*)?"([^"\n]+)")?/g;
 
@@ -52,14 +61,7 @@ describe('references in the source', () => {
   });
 
   it('names no document outside the repository', () => {
-    const found = sourceFiles.flatMap((file) =>
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .flatMap((line, index) =>
-          outsideDocuments.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${relative(root, file)}:${index + 1}: ${what}: ${line.trim()}`),
-        ),
-    );
-    expect(found).toEqual([]);
+    expect(linesNaming(sourceFiles, outsideDocuments)).toEqual([]);
   });
 
   it('cites docs that exist, and parts of them that exist', () => {
@@ -80,13 +82,6 @@ describe('references in the source', () => {
   });
 
   it('sends no reader of a page to a document outside the repository', () => {
-    const found = pages.flatMap((file) =>
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .flatMap((line, index) =>
-          outsideDocumentNames.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${relative(root, file)}:${index + 1}: ${what}: ${line.trim()}`),
-        ),
-    );
-    expect(found).toEqual([]);
+    expect(linesNaming(pages, outsideDocumentNames)).toEqual([]);
   });
 });

@@ -41,5 +41,5 @@ export { openMonitorStore, type MonitorStore, type MonitoredConversation, type M
 export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';
 export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
 export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';
-export { openSql, storeUrlFrom, databaseUrlVariable } from './open-sql.js';
+export { openSql, storeUrlFrom, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';
 export type { SyncSql, SqlParams, SqlRow, SqlValue, SqlDialect } from './sql/sync-sql.js';

@@ -43,3 +43,5 @@ export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKi
 export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';
 export { openSql, storeUrlFrom, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';
 export type { SyncSql, SqlParams, SqlRow, SqlValue, SqlDialect } from './sql/sync-sql.js';
+export { reserveBudget, settleBudget, budgetState, type BudgetState } from './sql/shared-budget.js';
+export { claimVerdict, claimOrAwaitVerdict, storeVerdict, releaseClaim, renewClaim, type ClaimOutcome, type AwaitVerdictOptions } from './sql/judge-claims.js';

@@ -120,7 +120,9 @@ async function folderOf(flags: FolderFlags, context: CommandContext): Promise<Ca
 async function suiteOf(flags: { suite?: string }, context: CommandContext): Promise<SuiteSettings | undefined> {
   if (flags.suite === undefined) return undefined;
   const { readSuiteSettings } = await import('@parley/calibration');
-  return readSuiteSettings(resolve(context.cwd, flags.suite));
+  const suite = readSuiteSettings(resolve(context.cwd, flags.suite));
+  (await import('@parley/store')).useSuiteStoreSetting(suite.config.settings?.store);
+  return suite;
 }
 
 async function ratersOf(flags: ModelFlags, suite: SuiteSettings | undefined): Promise<CalibrationRaters> {

@@ -7,7 +7,7 @@ import { sqliteSync } from './sql/sqlite-sync.js';
 import type { SqlRow, SqlValue, SyncSql } from './sql/sync-sql.js';
 
 /** One table's part of a copy. */
-export interface TableCopied {
+interface TableCopied {
   table: string;
   /** Rows read from the source. */
   rows: number;

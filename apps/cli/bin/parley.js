@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The default export, not a named one: on a Node without enableCompileCache a named import would
-// fail before the version check below could say which Node is needed.
+// A default import: Node 20, refused below with a clear message, has no enableCompileCache export.
 import nodeModule from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
@@ -36,12 +35,6 @@ if (nodeMajor >= 24 && heavyCommand && !chosen && typeof process.execve === 'fun
 // Set before the bundle is imported, so before the heap grows.
 setFlagsFromString('--heap-growing-percent=100');
 
-// V8 keeps the compiled bundle on disk (Node's module compile cache, in os.tmpdir()/node-compile-cache
-// unless NODE_COMPILE_CACHE names another folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a
-// command after the first skips compiling the ~0.5-1 MB of JavaScript it loads, a fifth of what
-// `parley validate` spends. A folder that cannot be written only means no cache, never an error.
-nodeModule.enableCompileCache();
-
 const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== '0';
 // With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.
 if (debug) process.setSourceMapsEnabled(true);
@@ -58,6 +51,13 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
+
+// V8 keeps the bundle's compiled code on disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a command after the first skips parsing and
+// compiling what it loads: `parley tui`'s first frame and `calibrate report` each spent about
+// 60 ms of CPU there (tools/bench/README.md). Where the cache cannot be written the call does
+// nothing; it never throws.
+nodeModule.enableCompileCache?.();
 
 let bundle;
 try {

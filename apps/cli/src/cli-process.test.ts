@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,18 +117,6 @@ describe('the parley binary on the examples', () => {
     for (const run of [version, help, validate]) {
       expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);
     }
-  });
-
-  it('keeps the compiled bundle in Node\'s compile cache, in the temp folder unless NODE_DISABLE_COMPILE_CACHE is set', () => {
-    const temp = mkdtempSync(join(tmpdir(), 'parley-tmpdir-'));
-    const cached = parleyProcess(['--version'], { TMPDIR: temp });
-    expect(cached.status, cached.stderr).toBe(0);
-    expect(readdirSync(join(temp, 'node-compile-cache')).length).toBeGreaterThan(0);
-    const off = mkdtempSync(join(tmpdir(), 'parley-tmpdir-'));
-    const uncached = parleyProcess(['--version'], { TMPDIR: off, NODE_DISABLE_COMPILE_CACHE: '1' });
-    expect(uncached.status, uncached.stderr).toBe(0);
-    expect(uncached.stdout).toBe(cached.stdout);
-    expect(existsSync(join(off, 'node-compile-cache'))).toBe(false);
   });
 
   it('prints help and exits 0; an unknown command exits 2', () => {

@@ -121,6 +121,16 @@ export const SuiteSchema = z.strictObject({
           keep_days: z.number().positive().optional(),
         })
         .optional(),
+      /**
+       * Where the store is: `url_env` names the environment variable that holds a team store's
+       * PostgreSQL URL (never the URL itself: it carries a password). `PARLEY_DATABASE_URL` wins
+       * when both are set. Absent: `.parley/parley.db`.
+       */
+      store: z
+        .strictObject({
+          url_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _, not starting with a digit'),
+        })
+        .optional(),
       /** Retries of failed model calls (429, 5xx, timeouts, connection errors, malformed bodies). */
       retries: z
         .strictObject({

@@ -11,6 +11,17 @@ import { hashToolArguments } from './tool-arguments.js';
 /** Texts remembered per redactor: a run redacts each message for its event and again for the report. */
 const MEMO_SIZE = 32_768;
 
+/**
+ * Redactors with added names remembered per family (a redactor and every one derived from it by
+ * `withNames`). A run's event log scopes one per conversation as it learns its names, and the
+ * report's copy of the finished transcript learns the same names again: it then gets that same
+ * redactor, whose memo already holds the conversation's texts, instead of redoing each one.
+ */
+const FAMILY_SIZE = 64;
+
+/** Texts remembered per derived redactor: one conversation's, so the family stays small however long a process runs. */
+const DERIVED_MEMO_SIZE = 4_096;
+
 /** What a value of a vertical's masked field (`redaction.extras.<vertical>.fields`) becomes. */
 export const MASKED_FIELD_PLACEHOLDER = '<redacted>';
 
@@ -97,6 +108,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     isNameField,
     isMaskedField,
     hashArguments: options.hashToolArguments ?? true,
+    family: new Map(),
+    memoSize: MEMO_SIZE,
   });
 }
 
@@ -108,6 +121,9 @@ interface RedactorState {
   isNameField: FieldMatcher;
   isMaskedField: FieldMatcher;
   hashArguments: boolean;
+  /** The family's redactors by their names (see {@link FAMILY_SIZE}); every redactor is a pure function of its state, so one per names list serves all. */
+  family: Map<string, Redactor>;
+  memoSize: number;
 }
 
 function buildRedactor(state: RedactorState): Redactor {
@@ -126,7 +142,7 @@ function buildRedactor(state: RedactorState): Redactor {
     const known = memo.get(input);
     if (known !== undefined) return known;
     const redacted = redactText(input, rulesFor(input));
-    if (memo.size >= MEMO_SIZE) memo.clear();
+    if (memo.size >= state.memoSize) memo.clear();
     memo.set(input, redacted);
     return redacted;
   };
@@ -203,8 +219,22 @@ function buildRedactor(state: RedactorState): Redactor {
   };
 
   const withNames = (more: Iterable<string>): Redactor => {
-    const added = [...more].filter((name) => !state.names.includes(name));
-    return added.length === 0 ? redactor : buildRedactor({ ...state, names: [...state.names, ...added] });
+    const added: string[] = [];
+    for (const name of more) if (!state.names.includes(name) && !added.includes(name)) added.push(name);
+    if (added.length === 0) return redactor;
+    const names = [...state.names, ...added];
+    const key = names.join('\u0000');
+    const known = state.family.get(key);
+    if (known !== undefined) {
+      // Most recently used last, so the oldest is the one dropped when the family is full.
+      state.family.delete(key);
+      state.family.set(key, known);
+      return known;
+    }
+    const derived = buildRedactor({ ...state, names, memoSize: DERIVED_MEMO_SIZE });
+    if (state.family.size >= FAMILY_SIZE) state.family.delete(state.family.keys().next().value as string);
+    state.family.set(key, derived);
+    return derived;
   };
 
   const transcript = (input: Transcript): Transcript => {

@@ -2,6 +2,7 @@ import type { LoadedSuite } from '@parley/config';
 import { loadSuite } from '@parley/config';
 import { ConfigError } from '@parley/core';
 import { checkRubricLock, judgeMetricCatalog, judgeSetupIssues } from '@parley/judge';
+import { useSuiteStoreSetting } from '@parley/store';
 import { metricParamSchemas } from './metric-catalog.js';
 import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
 import { resolveInSuite } from './suite-paths.js';
@@ -15,6 +16,8 @@ import { resolveInSuite } from './suite-paths.js';
 export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}): LoadedSuite {
   const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
   checkSuiteJudging(suite);
+  // The suite says where its store is (settings.store); every store this process opens from now on is there.
+  useSuiteStoreSetting(suite.config.settings?.store);
   return suite;
 }
 

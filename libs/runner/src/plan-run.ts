@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
-import { configFingerprint, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
-import { defaultStorePath } from '@parley/store';
+import { configFingerprint, loadSuiteConfig, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { defaultStorePath, useSuiteStoreSetting } from '@parley/store';
 import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
 import { planGate, type GatePlan } from './gate-plan.js';
@@ -47,6 +47,15 @@ export interface RunPlan {
 export async function planRun(givenOptions: RunOptions, dependencies: RunDependencies): Promise<RunPlan> {
   const { clock, cwd } = dependencies;
   const storePath = givenOptions.storePath !== undefined ? resolve(cwd, givenOptions.storePath) : defaultStorePath(cwd);
+  if (givenOptions.resume !== undefined) {
+    // The interrupted run is read from the store before the suite is loaded in full: take in
+    // the suite's settings.store first. A parley.yaml that does not load is reported by the load below.
+    try {
+      useSuiteStoreSetting(loadSuiteConfig(resolve(cwd, givenOptions.suitePath)).config.settings?.store);
+    } catch {
+      useSuiteStoreSetting(undefined);
+    }
+  }
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);

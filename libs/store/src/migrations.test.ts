@@ -35,6 +35,7 @@ describe('migrate', () => {
         'judge_agreement_by_suite',
         'judge_cache',
         'judge_cache_by_metric',
+        'judge_claims',
         'judge_spend',
         'judge_spend_by_time',
         'metric_scores',
@@ -54,6 +55,7 @@ describe('migrate', () => {
         'runs_by_suite_and_start',
         'scenario_results',
         'scenario_results_by_agent',
+        'shared_budgets',
       ]);
       expect(database.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(database.pragma('synchronous', { simple: true })).toBe(1); // NORMAL

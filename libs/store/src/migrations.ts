@@ -1,3 +1,4 @@
+import { coordinationTablesSql } from './sql/coordination-tables.js';
 import type Database from 'better-sqlite3';
 
 /**
@@ -369,6 +370,11 @@ export const migrations: readonly Migration[] = [
       );
       CREATE INDEX judge_spend_by_time ON judge_spend (spent_at);
     `,
+  },
+  {
+    // The same tables as PostgreSQL's second step: one SQL for both.
+    description: 'shared budgets and judge claims',
+    sql: coordinationTablesSql,
   },
 ];
 

@@ -1,7 +1,6 @@
 /**
  * Tables of the two concurrency primitives (shared budgets, judge claims), in SQL both dialects
- * run as it is. PostgreSQL gets them as a schema step (pg-migrations.ts); the SQLite store does not
- * have them yet: its migration list gains this step when the store's consumers move to the executor.
+ * run as it is: SQLite's schema step 15 and PostgreSQL's step 2.
  */
 export const coordinationTablesSql = `
   -- One budget many processes spend from (a pull request's shards): what was spent and what is

@@ -119,7 +119,7 @@ function pgExecutor(pool: Pool, url: DatabaseUrl): SqlExecutor {
 }
 
 /** A driver error with the password taken out; the SQLSTATE code stays on `code` for callers. */
-function storeError(error: unknown, url: DatabaseUrl): Error {
+export function storeError(error: unknown, url: DatabaseUrl): Error {
   const code = (error as { code?: unknown }).code;
   // 25006: read_only_sql_transaction.
   if (code === '25006') return new DatabaseReadOnlyError(url, messageOf(error));
@@ -128,7 +128,7 @@ function storeError(error: unknown, url: DatabaseUrl): Error {
   return wrapped;
 }
 
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(messageOf).join('; ');
   if (error instanceof Error) return error.message === '' ? error.name : error.message;
   return String(error);

@@ -1,5 +1,6 @@
 import { DatabaseVersionError } from '../migrations.js';
 import type { SqlExecutor } from './executor.js';
+import type { SyncSql } from './sync-sql.js';
 import { type PgMigration, pgMigrations } from './pg-schema.js';
 
 /**
@@ -52,6 +53,40 @@ export async function migratePg(executor: SqlExecutor, shownAs: string, steps: r
         step.description,
         new Date().toISOString(),
       ]);
+    }
+    return steps.length;
+  });
+}
+
+/** The schema version of a PostgreSQL store reached through the synchronous interface. */
+export function pgSchemaVersionSync(sql: SyncSql): number {
+  if (sql.get<{ present: string | null }>(`SELECT to_regclass('parley_schema_steps')::text AS present`)?.present == null) return 0;
+  return sql.get<{ version: number | null }>('SELECT MAX(version) AS version FROM parley_schema_steps')?.version ?? 0;
+}
+
+/** migratePg through the synchronous interface the store uses: the same steps, lock and refusals. */
+export function migratePgSync(sql: SyncSql, steps: readonly PgMigration[] = pgMigrations): number {
+  const before = pgSchemaVersionSync(sql);
+  if (before > steps.length) throw new DatabaseVersionError(sql.shown, before, steps.length);
+  if (before === steps.length) return steps.length;
+  return sql.transaction(() => {
+    sql.get('SELECT pg_advisory_xact_lock(?)', [migrationLockKey]);
+    sql.run(`
+      CREATE TABLE IF NOT EXISTS parley_schema_steps (
+        version     INTEGER PRIMARY KEY,
+        description TEXT NOT NULL,
+        applied_at  TEXT NOT NULL
+      )`);
+    const current = pgSchemaVersionSync(sql);
+    if (current > steps.length) throw new DatabaseVersionError(sql.shown, current, steps.length);
+    for (let index = current; index < steps.length; index += 1) {
+      const step = steps[index]!;
+      try {
+        sql.exec(step.sql);
+      } catch (error) {
+        throw new Error(`${sql.shown}: schema step ${index + 1} (${step.description}) failed: ${(error as Error).message}`, { cause: error });
+      }
+      sql.run('INSERT INTO parley_schema_steps (version, description, applied_at) VALUES (?, ?, ?)', [index + 1, step.description, new Date().toISOString()]);
     }
     return steps.length;
   });

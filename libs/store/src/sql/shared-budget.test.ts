@@ -1,23 +1,18 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresServer, testPostgresServer } from '../test-support/postgres-server.js';
-import { sharedDatabase } from '../test-support/sql-executors.js';
-import type { SqlDialect } from './executor.js';
+import { describe, expect, it } from 'vitest';
+import { storeDrivers, useStoreDriver } from '../test-support/each-driver.js';
+import { separateHandles } from '../test-support/separate-handles.js';
 import { budgetState, reserveBudget, settleBudget } from './shared-budget.js';
 
-let server: PostgresServer | undefined;
-beforeAll(async () => {
-  server = await testPostgresServer();
-}, 60_000);
-afterAll(() => server?.stop());
+describe.each(storeDrivers)('shared budget on %s', (driver) => {
+  const database = useStoreDriver(driver);
 
-describe.each<SqlDialect>(['sqlite', 'postgres'])('shared budget on %s', (dialect) => {
-  it('8 clients reserving at once never go over the limit, and lose no settled spend', async () => {
-    const database = await sharedDatabase(dialect, 8, () => server!);
+  it('8 clients whose calls overlap in any order never go over the limit, and lose no settled spend', { timeout: 120_000 }, () => {
+    const clients = separateHandles(database, 8);
     try {
       let round = 0;
-      await fc.assert(
-        fc.asyncProperty(
+      fc.assert(
+        fc.property(
           fc.integer({ min: 1, max: 40 }).map((cents) => cents / 100),
           // Each client's calls: what it reserves (the worst case) and what the call then cost.
           fc.array(
@@ -30,50 +25,63 @@ describe.each<SqlDialect>(['sqlite', 'postgres'])('shared budget on %s', (dialec
             ),
             { minLength: 8, maxLength: 8 },
           ),
-          async (limit, plans) => {
+          // Which client takes its next step (a reservation, or the settling of the call it holds):
+          // holds of several clients are outstanding at once, in every order fast-check finds.
+          fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 0, maxLength: 200 }),
+          (limit, plans, order) => {
             round += 1;
             const key = `pr-${round}`;
-            const settled = await Promise.all(
-              plans.map(async (calls, client) => {
-                const executor = database.clients[client]!;
-                let spent = 0;
-                for (const call of calls) {
-                  if (!(await reserveBudget(executor, key, call.reserve, limit))) continue;
-                  const state = await budgetState(executor, key);
-                  // Seen from any client at any moment: what is spent and held fits the limit.
-                  expect(state.spentUsd + state.reservedUsd).toBeLessThanOrEqual(limit + 1e-9);
-                  await settleBudget(executor, key, call.reserve, call.actual);
-                  spent += Math.round(call.actual * 1_000_000);
-                }
-                return spent;
-              }),
-            );
-            const final = await budgetState(database.clients[0]!, key);
+            const next = plans.map(() => 0);
+            const holding: Array<{ reserve: number; actual: number } | undefined> = plans.map(() => undefined);
+            let settled = 0;
+            const step = (client: number): void => {
+              const sql = clients[client]!;
+              const held = holding[client];
+              if (held !== undefined) {
+                settleBudget(sql, key, held.reserve, held.actual);
+                settled += Math.round(held.actual * 1_000_000);
+                holding[client] = undefined;
+                return;
+              }
+              const call = plans[client]![next[client]!];
+              if (call === undefined) return;
+              next[client]! += 1;
+              if (reserveBudget(sql, key, call.reserve, limit)) holding[client] = call;
+              // Seen from another client at any moment: what is spent and held fits the limit.
+              const state = budgetState(clients[(client + 1) % clients.length]!, key);
+              expect(state.spentUsd + state.reservedUsd).toBeLessThanOrEqual(limit + 1e-9);
+            };
+            for (const client of order) step(client);
+            // Then every client finishes its calls.
+            for (let client = 0; client < plans.length; client += 1) {
+              while (holding[client] !== undefined || next[client]! < plans[client]!.length) step(client);
+            }
+            const final = budgetState(clients[0]!, key);
             expect(final.reservedUsd).toBe(0);
             expect(final.spentUsd).toBeLessThanOrEqual(limit);
-            expect(Math.round(final.spentUsd * 1_000_000)).toBe(settled.reduce((sum, each) => sum + each, 0));
+            expect(Math.round(final.spentUsd * 1_000_000)).toBe(settled);
           },
         ),
         { numRuns: 15 },
       );
     } finally {
-      await database.close();
+      for (const sql of clients) sql.close();
     }
-  }, 120_000);
+  });
 
-  it('a reservation that does not fit is refused, and fits again once a call settles below its hold', async () => {
-    const database = await sharedDatabase(dialect, 1, () => server!);
-    const executor = database.clients[0]!;
+  it('a reservation that does not fit is refused, and fits again once a call settles below its hold', () => {
+    const [sql] = separateHandles(database, 1) as [ReturnType<typeof separateHandles>[number]];
     try {
-      expect(await reserveBudget(executor, 'pr', 0.6, 1)).toBe(true);
-      expect(await reserveBudget(executor, 'pr', 0.5, 1)).toBe(false);
-      await settleBudget(executor, 'pr', 0.6, 0.2);
-      expect(await budgetState(executor, 'pr')).toEqual({ spentUsd: 0.2, reservedUsd: 0 });
-      expect(await reserveBudget(executor, 'pr', 0.8, 1)).toBe(true);
-      expect(await reserveBudget(executor, 'pr', 0.000001, 1)).toBe(false);
-      await expect(settleBudget(executor, 'other', 0.1, 0.1)).rejects.toThrow('no shared budget other to settle');
+      expect(reserveBudget(sql, 'pr', 0.6, 1)).toBe(true);
+      expect(reserveBudget(sql, 'pr', 0.5, 1)).toBe(false);
+      settleBudget(sql, 'pr', 0.6, 0.2);
+      expect(budgetState(sql, 'pr')).toEqual({ spentUsd: 0.2, reservedUsd: 0 });
+      expect(reserveBudget(sql, 'pr', 0.8, 1)).toBe(true);
+      expect(reserveBudget(sql, 'pr', 0.000001, 1)).toBe(false);
+      expect(() => settleBudget(sql, 'other', 0.1, 0.1)).toThrow('no shared budget other to settle');
+      expect(() => reserveBudget(sql, 'pr', -1, 1)).toThrow(RangeError);
     } finally {
-      await database.close();
+      sql.close();
     }
-  }, 60_000);
+  });
 });

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from './executor.js';
+import type { SyncSql } from './sync-sql.js';
 
 /**
  * A budget many processes spend from at once (the shards of one pull request): reserve before a
@@ -21,34 +21,31 @@ const usd = (value: number): number => value / 1_000_000;
  * Holds `amountUsd` of the budget `key` if it fits under `limitUsd`; returns whether it did. A key
  * seen for the first time starts at nothing spent.
  */
-export async function reserveBudget(executor: SqlExecutor, key: string, amountUsd: number, limitUsd: number): Promise<boolean> {
+export function reserveBudget(sql: SyncSql, key: string, amountUsd: number, limitUsd: number): boolean {
   if (!(amountUsd >= 0)) throw new RangeError(`a reservation must be 0 or more, not ${amountUsd}`);
-  await executor.run('INSERT INTO shared_budgets (key) VALUES (?) ON CONFLICT (key) DO NOTHING', [key]);
+  sql.run('INSERT INTO shared_budgets (key) VALUES (?) ON CONFLICT (key) DO NOTHING', [key]);
   const amount = micros(amountUsd);
-  const rows = await executor.query(
+  const row = sql.get(
     `UPDATE shared_budgets SET reserved_micros = reserved_micros + ?
      WHERE key = ? AND spent_micros + reserved_micros + ? <= ?
      RETURNING key`,
     [amount, key, amount, micros(limitUsd)],
   );
-  return rows.length === 1;
+  return row !== undefined;
 }
 
 /** Releases a reservation of `reservedUsd` and counts what the call actually cost. */
-export async function settleBudget(executor: SqlExecutor, key: string, reservedUsd: number, actualUsd: number): Promise<void> {
-  const { changes } = await executor.run(
-    'UPDATE shared_budgets SET reserved_micros = reserved_micros - ?, spent_micros = spent_micros + ? WHERE key = ?',
-    [micros(reservedUsd), micros(actualUsd), key],
-  );
+export function settleBudget(sql: SyncSql, key: string, reservedUsd: number, actualUsd: number): void {
+  const { changes } = sql.run('UPDATE shared_budgets SET reserved_micros = reserved_micros - ?, spent_micros = spent_micros + ? WHERE key = ?', [
+    micros(reservedUsd),
+    micros(actualUsd),
+    key,
+  ]);
   if (changes !== 1) throw new Error(`no shared budget ${key} to settle`);
 }
 
 /** What the budget `key` has spent and holds; zero for a key never reserved from. */
-export async function budgetState(executor: SqlExecutor, key: string): Promise<BudgetState> {
-  const rows = await executor.query<{ spent_micros: number; reserved_micros: number }>(
-    'SELECT spent_micros, reserved_micros FROM shared_budgets WHERE key = ?',
-    [key],
-  );
-  const row = rows[0];
+export function budgetState(sql: SyncSql, key: string): BudgetState {
+  const row = sql.get<{ spent_micros: number; reserved_micros: number }>('SELECT spent_micros, reserved_micros FROM shared_budgets WHERE key = ?', [key]);
   return { spentUsd: usd(Number(row?.spent_micros ?? 0)), reservedUsd: usd(Number(row?.reserved_micros ?? 0)) };
 }

@@ -1,0 +1,98 @@
+import { ConfigError } from '@parley/core';
+import { openDatabase } from './open-database.js';
+import { parseDatabaseUrl } from './sql/database-url.js';
+import { migratePgSync } from './sql/pg-migrations.js';
+import { openPgSync } from './sql/pg-sync.js';
+import { sqliteSync } from './sql/sqlite-sync.js';
+import type { SyncSql } from './sql/sync-sql.js';
+
+/** The environment variable that puts the store into a team's PostgreSQL database. */
+export const databaseUrlVariable = 'PARLEY_DATABASE_URL';
+
+/**
+ * Where the store is: the PostgreSQL database named by `PARLEY_DATABASE_URL` when it is set, else
+ * by the variable a loaded parley.yaml's `settings.store.url_env` names (an error when that one is
+ * unset), otherwise (undefined) the SQLite file at `path` (`.parley/parley.db`, which stays the anchor of the run
+ * folders beside it either way).
+ */
+export function storeUrlFrom(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = env[databaseUrlVariable];
+  if (value !== undefined && value.trim() !== '') return value;
+  if (suiteUrlVariable === undefined) return undefined;
+  const named = env[suiteUrlVariable];
+  if (named === undefined || named.trim() === '') {
+    throw new ConfigError(
+      `parley.yaml's settings.store.url_env names ${suiteUrlVariable}, which is not set: set it to the team store's postgres:// URL ` +
+        `(or set ${databaseUrlVariable}, which wins; docs/team-store.md)`,
+    );
+  }
+  return named;
+}
+
+/** The variable the loaded parley.yaml's `settings.store.url_env` names, if any. */
+let suiteUrlVariable: string | undefined;
+
+/**
+ * Takes in a loaded parley.yaml's `settings.store`: from now on this process's store is the
+ * PostgreSQL database whose URL the named variable holds, unless `PARLEY_DATABASE_URL` is set
+ * (which wins). The variable is read when the store is opened, not here, so that reading a suite
+ * (`parley validate`) never needs it. Called where a command loads the suite it runs
+ * (the runner's `loadSuiteForRun`, `parley runs prune`), before any store is opened.
+ */
+export function useSuiteStoreSetting(store: { url_env: string } | undefined): void {
+  suiteUrlVariable = store?.url_env;
+}
+
+interface SharedPg {
+  sql: SyncSql;
+  users: number;
+}
+
+/** One connection (one worker thread) per PostgreSQL URL in a process, shared by the store's modules. */
+const sharedPg = new Map<string, SharedPg>();
+
+/**
+ * Opens the store's database with its schema brought up to date: PostgreSQL when `url` is given
+ * (by default `PARLEY_DATABASE_URL`), else SQLite at `path`. Each call returns a handle of its own
+ * to close; PostgreSQL handles of one URL share one connection, closed with the last of them.
+ */
+export function openSql(path: string, url: string | undefined = storeUrlFrom()): SyncSql {
+  if (url === undefined) return sqliteSync(openDatabase(path), path);
+  let shared = sharedPg.get(url);
+  if (shared === undefined) {
+    const sql = openPgSync(parseDatabaseUrl(url));
+    try {
+      migratePgSync(sql);
+    } catch (error) {
+      sql.close();
+      throw error;
+    }
+    shared = { sql, users: 0 };
+    sharedPg.set(url, shared);
+  }
+  shared.users += 1;
+  const { sql } = shared;
+  const owner = shared;
+  let closed = false;
+  return {
+    dialect: sql.dialect,
+    shown: sql.shown,
+    all: (text, params) => sql.all(text, params),
+    get: (text, params) => sql.get(text, params),
+    run: (text, params) => sql.run(text, params),
+    exec: (text) => sql.exec(text),
+    transaction: (work) => sql.transaction(work),
+    get inTransaction() {
+      return sql.inTransaction;
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      owner.users -= 1;
+      if (owner.users === 0) {
+        sharedPg.delete(url);
+        sql.close();
+      }
+    },
+  };
+}

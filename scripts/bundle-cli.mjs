@@ -9,6 +9,7 @@
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { directImportsPlugin } from './direct-imports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -34,5 +35,6 @@ await build({
   define: { 'process.env.NODE_ENV': '"production"' },
   // CommonJS dependencies inside an ES module bundle need a `require`.
   banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
+  plugins: [directImportsPlugin(root)],
   logLevel: 'warning',
 });

@@ -44,27 +44,51 @@ export interface PairSource {
 }
 
 /**
- * The rating pairs of one comparison on one axis (or `overall`: every axis), each labelled with
- * the item and the raters, made the way the report makes them (see `comparisonTables`): a model is
- * paired with every reviewer of an item, reviewers with each other in name order; only human
- * ratings of the session's rubric version and model ratings of the item's text as it is now count.
- * Counting them by rating gives the report's confusion matrix; this is what lies behind each cell.
+ * Every item's ratings on every axis of the set, made once from a {@link PairSource}: which model
+ * ratings count (of the item's text as it is now), which reviewers (of the session's rubric
+ * version, in name order). {@link labelledPairs} takes one to make the pairs of several
+ * comparisons and axes from the same objects; a page listing all 16 matrices of a 3-axis set
+ * made them 16 times over.
  */
-export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string): LabelledPair[] {
-  const axes = axis === OVERALL ? source.set.axes : [axis];
+export interface PairTable {
+  source: PairSource;
+  /** In set order: per item, its ratings on each axis of the set. */
+  items: ReadonlyArray<ReadonlyMap<string, ItemRatings>>;
+}
+
+export function pairTable(source: PairSource): PairTable {
   const digests = itemDigests(source.set);
   const models = { judge: new Map<string, StoredJudgeRating>(), cross_check: new Map<string, StoredJudgeRating>() };
   for (const rating of source.modelRatings) {
     if (rating.scores === null || digests.get(rating.item_id) !== rating.item_digest) continue;
     models[rating.rater].set(rating.item_id, rating);
   }
-  const pairs: LabelledPair[] = [];
-  for (const item of source.set.items) {
+  const items = source.set.items.map((item) => {
     const reviewers = item.ratings
       .filter((rating) => rating.rubric_version === source.rubricVersion)
       .sort((left, right) => (left.reviewer < right.reviewer ? -1 : left.reviewer > right.reviewer ? 1 : 0));
+    const judge = models.judge.get(item.id);
+    const crossCheck = models.cross_check.get(item.id);
+    return new Map(source.set.axes.map((axis) => [axis, itemRatings(item.id, axis, judge, crossCheck, reviewers)]));
+  });
+  return { source, items };
+}
+
+/**
+ * The rating pairs of one comparison on one axis (or `overall`: every axis), each labelled with
+ * the item and the raters, made the way the report makes them (see `comparisonTables`): a model is
+ * paired with every reviewer of an item, reviewers with each other in name order; only human
+ * ratings of the session's rubric version and model ratings of the item's text as it is now count.
+ * Counting them by rating gives the report's confusion matrix; this is what lies behind each cell.
+ * Pairs made from the same `table` share their {@link ItemRatings} objects.
+ */
+export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string, table: PairTable = pairTable(source)): LabelledPair[] {
+  const axes = axis === OVERALL ? source.set.axes : [axis];
+  const pairs: LabelledPair[] = [];
+  for (const byAxis of table.items) {
     for (const name of axes) {
-      const ratings = itemRatings(item.id, name, models.judge.get(item.id), models.cross_check.get(item.id), reviewers);
+      const ratings = byAxis.get(name);
+      if (ratings === undefined) continue;
       const add = (first: string, second: string, pair: RatingPair) => pairs.push({ first, second, pair, item: ratings });
       const { judge, crossCheck, humans } = ratings;
       switch (comparison) {

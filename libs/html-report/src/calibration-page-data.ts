@@ -43,7 +43,9 @@ export function calibrationPageData(report: CalibrationReport, source: PairSourc
           return { pairs: inCell.length, items: cellItems(inCell).map((item) => ({ item: position(item.ratings), in_cell: [...item.inCell] })) };
         }),
       );
-      const reviewerNames = [...new Set(pairs.flatMap((pair) => pair.item.humans.map((human) => human.reviewer)))].sort();
+      const names = new Set<string>();
+      for (const pair of pairs) for (const human of pair.item.humans) names.add(human.reviewer);
+      const reviewerNames = [...names].sort();
       cellSets.push({ comparison: id, axis, cells, reviewer_names: reviewerNames, reviewers: agreementPerReviewer(pairs) });
     }
   }

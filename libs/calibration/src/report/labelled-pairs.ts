@@ -87,24 +87,27 @@ export function labelledPairs(source: PairSource, comparison: ComparisonId, axis
   const pairs: LabelledPair[] = [];
   for (const byAxis of table.items) {
     for (const name of axes) {
-      const ratings = byAxis.get(name);
-      if (ratings === undefined) continue;
-      const add = (first: string, second: string, pair: RatingPair) => pairs.push({ first, second, pair, item: ratings });
-      const { judge, crossCheck, humans } = ratings;
+      const item = byAxis.get(name);
+      if (item === undefined) continue;
+      const { judge, crossCheck, humans } = item;
       switch (comparison) {
         case 'judge_vs_human':
-          if (judge) for (const human of humans) add('judge', human.reviewer, [judge.score, human.score]);
+          if (judge) for (const human of humans) pairs.push({ first: 'judge', second: human.reviewer, pair: [judge.score, human.score], item });
           break;
         case 'cross_check_vs_human':
-          if (crossCheck) for (const human of humans) add('cross-check', human.reviewer, [crossCheck.score, human.score]);
+          if (crossCheck) for (const human of humans) pairs.push({ first: 'cross-check', second: human.reviewer, pair: [crossCheck.score, human.score], item });
           break;
         case 'judge_vs_cross_check':
-          if (judge && crossCheck) add('judge', 'cross-check', [judge.score, crossCheck.score]);
+          if (judge && crossCheck) pairs.push({ first: 'judge', second: 'cross-check', pair: [judge.score, crossCheck.score], item });
           break;
         case 'human_vs_human':
-          humans.forEach((first, index) => {
-            for (const second of humans.slice(index + 1)) add(first.reviewer, second.reviewer, [first.score, second.score]);
-          });
+          for (let index = 0; index < humans.length; index += 1) {
+            const first = humans[index]!;
+            for (let other = index + 1; other < humans.length; other += 1) {
+              const second = humans[other]!;
+              pairs.push({ first: first.reviewer, second: second.reviewer, pair: [first.score, second.score], item });
+            }
+          }
           break;
       }
     }
@@ -181,15 +184,22 @@ export interface CellItem {
  * `parley tui kappa` and the calibration report's page show for a cell.
  */
 export function cellItems(pairs: readonly LabelledPair[]): CellItem[] {
-  const byKey = new Map<string, { ratings: ItemRatings; inCell: Set<string> }>();
+  // By item, then axis (no key string built per pair); entries in the order they first appear.
+  const byItem = new Map<string, Map<string, { ratings: ItemRatings; inCell: Set<string> }>>();
+  const items: Array<{ ratings: ItemRatings; inCell: Set<string> }> = [];
   for (const pair of pairs) {
-    const key = `${pair.item.itemId}\u0000${pair.item.axis}`;
-    const entry = byKey.get(key) ?? { ratings: pair.item, inCell: new Set<string>() };
+    let byAxis = byItem.get(pair.item.itemId);
+    if (byAxis === undefined) byItem.set(pair.item.itemId, (byAxis = new Map()));
+    let entry = byAxis.get(pair.item.axis);
+    if (entry === undefined) {
+      entry = { ratings: pair.item, inCell: new Set<string>() };
+      byAxis.set(pair.item.axis, entry);
+      items.push(entry);
+    }
     entry.inCell.add(pair.first);
     entry.inCell.add(pair.second);
-    byKey.set(key, entry);
   }
-  return [...byKey.values()];
+  return items;
 }
 
 /** Agreement with one reviewer: the pairs that have them on either side. */

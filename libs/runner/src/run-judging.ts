@@ -171,7 +171,7 @@ export class RunJudging {
       ...(context.attempt !== undefined ? { attempt: context.attempt } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    if (this.runMode !== 'replay') saveRecording(context, recordingFile, scenario.data.id, context.cassette.recorder(context.clock));
+    if (this.runMode !== 'replay') await saveRecording(context, recordingFile, scenario.data.id, context.cassette.recorder(context.clock));
     return results;
   }
 

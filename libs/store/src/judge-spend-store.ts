@@ -1,4 +1,4 @@
-import type { ModelSpend } from './model-spend-store.js';
+import { spendCounts, type ModelSpend } from './model-spend-store.js';
 import { openSql } from './open-sql.js';
 import type { SqlRow } from './sql/sync-sql.js';
 
@@ -42,21 +42,7 @@ export function openJudgeSpend(path: string): JudgeSpendStore {
       if (entries.length === 0) return;
       // One statement for the rows (a round trip each on PostgreSQL); a monitor run has a few models.
       const values = entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-      const params = entries.flatMap((row) => [
-        source,
-        suite,
-        spentAt,
-        row.provider,
-        row.model,
-        row.calls,
-        row.input_tokens,
-        row.output_tokens,
-        row.cost_usd,
-        row.unpriced_calls,
-        row.cached_input_tokens,
-        row.cache_saving_usd,
-        row.batch_saving_usd,
-      ]);
+      const params = entries.flatMap((row) => [source, suite, spentAt, row.provider, row.model, ...spendCounts(row), row.batch_saving_usd]);
       sql.run(`INSERT INTO judge_spend (${spendColumns}) VALUES ${values}`, params);
     },
     since(since) {

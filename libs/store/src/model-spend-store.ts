@@ -74,19 +74,7 @@ export function openModelSpend(path: string): ModelSpendStore {
                unpriced_calls = model_spend.unpriced_calls + excluded.unpriced_calls,
                cached_input_tokens = model_spend.cached_input_tokens + excluded.cached_input_tokens,
                cache_saving_usd = model_spend.cache_saving_usd + excluded.cache_saving_usd`,
-            rows.flatMap((row) => [
-              runId,
-              row.provider,
-              row.model,
-              row.role,
-              row.calls,
-              row.input_tokens,
-              row.output_tokens,
-              row.cost_usd,
-              row.unpriced_calls,
-              row.cached_input_tokens,
-              row.cache_saving_usd,
-            ]),
+            rows.flatMap((row) => [runId, row.provider, row.model, row.role, ...spendCounts(row)]),
           );
         }
       });
@@ -116,6 +104,11 @@ export function openModelSpend(path: string): ModelSpendStore {
       sql.close();
     },
   };
+}
+
+/** A spend row's counts, in the order both spend tables keep them (calls to cache_saving_usd). */
+export function spendCounts(row: Omit<ModelSpend, 'role'>): number[] {
+  return [row.calls, row.input_tokens, row.output_tokens, row.cost_usd, row.unpriced_calls, row.cached_input_tokens, row.cache_saving_usd];
 }
 
 function addSpend(left: ModelSpend, right: ModelSpend): ModelSpend {

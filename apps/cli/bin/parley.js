@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// A default import: Node 20, refused below with a clear message, has no enableCompileCache export.
+import nodeModule from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
 // Before anything else loads: on an older Node the SQLite module crashes outright (a segfault on
@@ -50,6 +52,13 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
+
+// V8 keeps the bundle's compiled code on disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a command after the first skips parsing and
+// compiling what it loads: `parley tui`'s first frame and `calibrate report` each spent about
+// 60 ms of CPU there (tools/bench/README.md). Where the cache cannot be written the call does
+// nothing; it never throws.
+nodeModule.enableCompileCache?.();
 
 let bundle;
 try {

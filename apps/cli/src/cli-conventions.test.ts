@@ -47,6 +47,23 @@ describe('--help of every command', () => {
     for (const line of footer.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it("names only variables docs/reference.md's environment table describes", async () => {
+    const reference = readFileSync(join(REPO_ROOT, 'docs', 'reference.md'), 'utf8');
+    const table = reference.slice(reference.indexOf('| variable | read by | what it does |'));
+    const described = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)(?:=[^`]*)?`/g)].map((match) => match[1]!));
+    const named = new Set<string>();
+    for (const command of commands) {
+      const help = await parley([...commandPath(command).split(' '), '--help'], REPO_ROOT);
+      const environment = help.stdout.slice(help.stdout.lastIndexOf('\nEnvironment:\n'));
+      for (const line of environment.split('\n').filter((text) => /^  \S/.test(text))) {
+        // OTEL_EXPORTER_OTLP_* stands for a family the table lists one by one.
+        for (const variable of line.match(/\b[A-Z][A-Z0-9_]{2,}\b/g) ?? []) if (!variable.endsWith('_')) named.add(variable);
+      }
+    }
+    expect(named).toContain('PARLEY_DATABASE_URL');
+    expect([...named].filter((variable) => !described.has(variable))).toEqual([]);
+  });
+
   it('run names the variables it reads, and --reporter with its choices', async () => {
     const help = await parley(['run', '--help'], REPO_ROOT);
     for (const variable of ['OPENAI_API_KEY', 'PARLEY_BUDGET_USD', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NO_COLOR']) expect(help.stdout).toContain(variable);

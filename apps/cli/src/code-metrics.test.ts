@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyExample } from './test-support/example-copy.js';
+import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
 
 /** The booking example's scenarios that use its two code metrics (metrics/booking_reference.mts, metrics/booked_slot_offered.py). */
@@ -127,6 +127,46 @@ describe('code metrics in the booking example (the real binary)', () => {
     expect(llm!.requests).toHaveLength(0);
   });
 
+  it("starts a module metric's worker thread once per run: every evaluation of every scenario is served by it", async () => {
+    const suite = copyExample('booking');
+    writeFileSync(join(suite, 'metrics', 'booking_reference.mts'), countingMetric(join(suite, 'loads.count')));
+    const { run, report } = await replay(suite, [], 'out');
+    expect(run.status, run.stderr).toBe(0);
+    const reasons = USING_CODE_METRICS.map((id) => report.results.find((entry) => entry.scenario_id === id)!.metrics.find((entry) => entry.metric === 'booking_reference')!.reason);
+    // Loaded once; the five evaluations (concurrency 4: scenarios take turns at the thread) served 1 to 5.
+    expect(readFileSync(join(suite, 'loads.count'), 'utf8')).toBe('1');
+    expect(reasons.map((reason) => reason.replace(/served \d+/, 'served N'))).toEqual(USING_CODE_METRICS.map(() => 'loads 1, served N'));
+    expect(reasons.map((reason) => Number(/served (\d+)/.exec(reason)![1])).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("Ctrl-C ends the run's metric threads: the run stops (exit 130) while a metric is evaluating and another's thread is idle", async () => {
+    const suite = copyExample('booking');
+    writeFileSync(join(suite, 'metrics', 'booking_reference.mts'), countingMetric(join(suite, 'loads.count')));
+    writeFileSync(join(suite, 'metrics', 'booking_reference.yaml'), 'name: booking_reference\nversion: 1.0.0\nkind: module\nmodule: metrics/booking_reference.mts\ntimeout_ms: 600000\n');
+    // The command metric runs after the module metric in each scenario: it hangs, so the module's thread is idle then.
+    writeFileSync(
+      join(suite, 'metrics', 'booked_slot_offered.py'),
+      'import json, sys, time\ndocument = json.load(sys.stdin)\nopen("hung-" + document["scenario"]["id"], "w").write("yes")\ntime.sleep(600)\n',
+    );
+    writeFileSync(join(suite, 'metrics', 'booked_slot_offered.yaml'), 'name: booked_slot_offered\nversion: 1.0.0\nkind: command\ncommand: [python3, metrics/booked_slot_offered.py]\ntimeout_ms: 600000\n');
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), 'run', '.', '--out', 'out'], {
+      cwd: suite,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
+    // A condition, not a clock: the first hanging evaluation has begun.
+    while (!readdirSync(suite).some((name) => name.startsWith('hung-'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(readFileSync(join(suite, 'loads.count'), 'utf8')).toBe('1');
+    child.kill('SIGINT');
+    // An idle thread left running would keep the process alive: the test would time out here.
+    expect(await exited, stderr).toBe(130);
+    const report = JSON.parse(readFileSync(join(suite, 'out', 'report.json'), 'utf8')) as ReportJson & { status: string };
+    expect(report.status).toBe('interrupted');
+  });
+
   it('a bad metric file is a config error at file:line:column, exit 2', async () => {
     const suite = copyExample('booking');
     writeFileSync(join(suite, 'metrics', 'booking_reference.yaml'), 'name: booking_reference\nversion: 1.0.0\nkind: modul\nmodule: metrics/booking_reference.mts\n');
@@ -141,3 +181,18 @@ describe('code metrics in the booking example (the real binary)', () => {
     expect(validate.stderr + validate.stdout).toContain('the module "metrics/missing.ts" does not exist');
   });
 });
+
+/**
+ * A module metric that counts its loads in `counter` (a new thread loads the module again) and
+ * answers with how many loads there were and how many evaluations this loaded copy served.
+ */
+function countingMetric(counter: string): string {
+  return `import { readFileSync, writeFileSync } from 'node:fs';
+let loads = 0;
+try { loads = Number(readFileSync(${JSON.stringify(counter)}, 'utf8')); } catch {}
+loads += 1;
+writeFileSync(${JSON.stringify(counter)}, String(loads));
+let served = 0;
+export default { evaluate() { served += 1; return { score: 1, passed: true, reason: 'loads ' + loads + ', served ' + served }; } };
+`;
+}

@@ -1,5 +1,5 @@
 import { PROVIDER_KINDS } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExpectationSchema, GateSchema, ThresholdingSchema } from './expectation-schema.js';
 import { RedactionSchema } from './redaction-schema.js';
 
@@ -119,6 +119,16 @@ export const SuiteSchema = z.strictObject({
         .strictObject({
           keep_runs: z.number().int().min(1).optional(),
           keep_days: z.number().positive().optional(),
+        })
+        .optional(),
+      /**
+       * Where the store is: `url_env` names the environment variable that holds a team store's
+       * PostgreSQL URL (never the URL itself: it carries a password). `PARLEY_DATABASE_URL` wins
+       * when both are set. Absent: `.parley/parley.db`.
+       */
+      store: z
+        .strictObject({
+          url_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _, not starting with a digit'),
         })
         .optional(),
       /** Retries of failed model calls (429, 5xx, timeouts, connection errors, malformed bodies). */

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { ProviderError } from '@parley/providers';
 import { commandOnce } from './command-agent.js';
 import { moduleAgent } from './module-agent.js';
+import type { ModuleMetricThreads } from './module-metric-threads.js';
 
 /**
  * The typed contract of a metric written in code (`kind: module` in `metrics/<name>.yaml`):
@@ -111,15 +112,20 @@ export type CodeMetricProgram =
 
 /**
  * Runs a code metric once, isolated as agents of the same kind are: a module in a worker thread
- * of its own (the module agent's thread: `evaluate` of its default export is called), a command
- * in a subprocess (the command agent's spawn, one JSON document in, one JSON value out). The
- * thread or process lives for this one evaluation. Resolves with the checked answer; a throw, a
- * crash, an answer of the wrong shape or a timeout rejects with a ProviderError of kind `agent`
- * whose message starts with `metric <name>:` and whose details keep the stack or what it printed.
+ * (the module agent's thread: `evaluate` of its default export is called), a command in a
+ * subprocess (the command agent's spawn, one JSON document in, one JSON value out). A module runs
+ * in the run's thread for that metric when `threads` is given (see ModuleMetricThreads: one
+ * thread per metric per run), else in a thread of its own for this one evaluation. A command's
+ * process lives for this one evaluation: that is a command's contract (it reads one document and
+ * exits). Resolves with the checked answer; a throw, a crash, an answer of the wrong shape or a
+ * timeout rejects with a ProviderError of kind `agent` whose message starts with `metric <name>:`
+ * and whose details keep the stack or what it printed.
  */
-export async function runCodeMetric(program: CodeMetricProgram, input: CodeMetricInput, signal?: AbortSignal): Promise<CodeMetricAnswer> {
+export async function runCodeMetric(program: CodeMetricProgram, input: CodeMetricInput, signal?: AbortSignal, threads?: ModuleMetricThreads): Promise<CodeMetricAnswer> {
   let answer: unknown;
-  if (program.kind === 'module') {
+  if (program.kind === 'module' && threads) {
+    answer = await threads.evaluate(program, input, signal);
+  } else if (program.kind === 'module') {
     const thread = moduleAgent({ file: program.file, exportName: 'evaluate', timeoutMs: program.timeoutMs, env: program.env, label: `metric ${program.name}: module` });
     try {
       answer = await thread.send(input, signal);

@@ -14,3 +14,4 @@ export * from './service-agent-responder.js';
 export * from './state-tool.js';
 export * from './define-agent.js';
 export * from './code-metric.js';
+export * from './module-metric-threads.js';

@@ -19,6 +19,18 @@ export interface ModuleAgentOptions {
    * the same kind of thread and its errors name it as a metric (`module metric …`).
    */
   label?: string;
+  /**
+   * Keep only what the module printed during the current call for an error's details (default:
+   * everything since the thread started, as an agent's turns make one conversation). A code
+   * metric's thread serves many evaluations; each error shows its own output.
+   */
+  printedPerCall?: boolean;
+}
+
+/** A module agent's transport, which also says whether its thread can still take a call. */
+export interface ModuleAgentTransport extends AgentTransport {
+  /** False once the thread has crashed, was stopped (a timeout, an abort) or closed: start another. */
+  isOpen(): boolean;
 }
 
 const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
@@ -44,7 +56,7 @@ interface PendingTurn {
  * string answer is the reply text. A TypeScript module is compiled with esbuild when Node cannot
  * strip types.
  */
-export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
+export function moduleAgent(options: ModuleAgentOptions): ModuleAgentTransport {
   const name = basename(options.file);
   const label = options.label ?? 'module agent';
   let worker: Worker | undefined;
@@ -102,11 +114,13 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
   };
 
   return {
+    isOpen: () => ended === undefined,
     async send(body, signal) {
       signal?.throwIfAborted();
       if (ended !== undefined) throw agentError(`${label} ${name} ${ended}`);
       worker ??= await start();
       const thread = worker;
+      if (options.printedPerCall) printed = '';
       const id = (turns += 1);
       return new Promise<unknown>((resolve, reject) => {
         const stop = (error: ProviderError): void => {
@@ -137,6 +151,10 @@ export function moduleAgent(options: ModuleAgentOptions): AgentTransport {
       worker = undefined;
       ended ??= 'was closed';
       removeCompiledFile();
+      // A call still waiting is answered now: the thread's exit no longer settles it once `ended` is set.
+      const turn = pending;
+      pending = undefined;
+      turn?.settle({ error: agentError(`${label} ${name} was closed`) });
       await thread?.terminate();
     },
   };

@@ -1,4 +1,4 @@
-import { agreementPerReviewer, cellItems, labelledPairs, OVERALL, pairsInCell, type CalibrationReport, type PairSource } from '@parley/calibration';
+import { agreementPerReviewer, cellItems, labelledPairs, OVERALL, pairsByCell, type CalibrationReport, type PairSource } from '@parley/calibration';
 import type { CalibrationCellSet, CalibrationPageData } from './page-data.js';
 
 /** The ratings 1–5 of the confusion matrices. */
@@ -7,7 +7,7 @@ const RATINGS = [1, 2, 3, 4, 5] as const;
 /**
  * The calibration page's data: the report as written to `reports/<date>.json`, and for every
  * comparison on every axis (and overall) the items behind each cell of its confusion matrix
- * (`labelledPairs`, `pairsInCell`, `cellItems`) and the agreement per reviewer
+ * (`labelledPairs`, `pairsByCell`, `cellItems`) and the agreement per reviewer
  * (`agreementPerReviewer`): the same functions `parley tui kappa` lists a cell's items with.
  *
  * `source` is the set and the report's judge session ratings; a string says why they could not be
@@ -22,9 +22,10 @@ export function calibrationPageData(report: CalibrationReport, source: PairSourc
     const id = comparison.id;
     for (const axis of axes) {
       const pairs = labelledPairs(source, id, axis);
+      const byCell = pairsByCell(pairs);
       const cells = RATINGS.map((row) =>
         RATINGS.map((column) => {
-          const inCell = pairsInCell(pairs, row, column);
+          const inCell = byCell[row - 1]![column - 1]!;
           return { pairs: inCell.length, items: cellItems(inCell).map((item) => ({ ratings: item.ratings, in_cell: [...item.inCell] })) };
         }),
       );

@@ -36,4 +36,12 @@ export type JudgeCacheEntry = JudgeCacheRecord;
 export interface JudgeCache {
   get(key: string): JudgeCacheEntry | undefined;
   put(entry: JudgeCacheEntry): void;
+  /**
+   * A cache shared between processes (the store's judge_claims) says who judges a verdict that is
+   * not cached yet: `claimed` for the caller, `held` while another judging of it is going on.
+   * Without these a cache is this process's alone and every miss is judged.
+   */
+  claim?(key: string, leaseMs: number): 'claimed' | 'held';
+  renew?(key: string, leaseMs: number): boolean;
+  release?(key: string): void;
 }

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '@parley/core';
+import { openJudgeCache } from '@parley/store';
+import { manualClock, type MetricResult } from '@parley/core';
 import { judgeMetricCatalog } from './judge-catalog.js';
 import { CROSS_CHECK_BUDGET_SHARE, JudgeRun, type BudgetView, type JudgeRunOptions } from './judge-run.js';
 import { BOOKING_TRANSCRIPT, fakeJudge, memoryCache } from './test-support/judge-fixtures.js';
@@ -110,6 +114,37 @@ describe('JudgeRun: the verdict cache', () => {
     expect(calls()).toBe(1);
     expect(cache.entries.size).toBe(1);
     expect(recording.report().cache).toMatchObject({ read: false, written: true });
+  });
+
+  it('waits for a verdict another process is judging instead of judging it again (two handles on one store)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'parley-judge-claims-'));
+    const handles = [openJudgeCache(join(folder, 'parley.db')), openJudgeCache(join(folder, 'parley.db'))] as const;
+    try {
+      fake.server.resetLog();
+      const primaryOnly = { primary: { provider: 'anthropic' as const, model: 'claude-opus-4-7' } };
+      // Each waits (its injected sleep) until the other has finished: no clock involved.
+      const finished: Array<Promise<unknown>> = [];
+      let polls = 0;
+      const sleepUntilOtherDone = (other: number) => async (): Promise<void> => {
+        polls += 1;
+        await finished[other];
+      };
+      const runs = [0, 1].map((index) => judgeRun({ cache: handles[index]!, judge: primaryOnly, sleep: sleepUntilOtherDone(1 - index) }));
+      finished.push(runs[0]!.judgeScenario(scenario('s1')));
+      finished.push(runs[1]!.judgeScenario(scenario('s1')));
+      const [[first], [second]] = (await Promise.all(finished)) as [MetricResult[], MetricResult[]];
+      expect(calls()).toBe(1);
+      expect(polls).toBe(1);
+      expect([first!.score, second!.score]).toEqual([0.9, 0.9]);
+      const reports = runs.map((run) => run.report().cache);
+      expect(reports.map((report) => report.hits).sort()).toEqual([0, 1]);
+      expect(reports.map((report) => report.misses).sort()).toEqual([0, 1]);
+      // The claim was released with the verdict stored: a third asker neither waits nor judges.
+      expect(handles[0].claim('free-after-release', 1_000)).toBe('claimed');
+    } finally {
+      for (const handle of handles) handle.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,8 +3,9 @@ import type { Expectation, ModelRef, SuiteFile } from '@parley/config';
 import { metricParamsOf, describeIssues, unevaluableResult } from '@parley/metrics';
 import { costOfCall, type ModelPrice } from '@parley/providers';
 import type { CrossCheckDowngrade, JudgeReport, MetricAgreement } from '@parley/reports';
-import { z } from 'zod';
+import * as z from 'zod';
 import { crossCheckSample } from './cross-check-sample.js';
+import { cachedOrClaimed, type Sleep } from '@parley/store';
 import { judgeCacheKey, type JudgeCache } from './judge-cache.js';
 import { judgeExpectation, judgeResult, verdictPasses, type JudgeOutcome } from './judge-expectation.js';
 import type { JudgeMetric } from './judge-metric.js';
@@ -50,6 +51,8 @@ export interface JudgeRunOptions {
   budget?: BudgetView;
   clock: Clock;
   pricing?: Record<string, ModelPrice>;
+  /** Waits between looks for a verdict another process is judging (tests pass their own). */
+  sleep?: Sleep;
 }
 
 /** One scenario's transcript to judge, with what judging it needs from the runner. */
@@ -279,17 +282,31 @@ export class JudgeRun {
       ...(request.panel.length > 0 ? { panel: request.panel.map(modelVersion).join(',') } : {}),
       ...attempt,
     });
+    let release = (): void => undefined;
     if (useCache && readCache) {
-      const entry = cache.get(key);
-      const cached = entry === undefined ? undefined : CachedOutcomeSchema.safeParse(entry.value);
-      if (entry && cached?.success) {
+      // A verdict another process (a shard, a monitor job) is judging right now is waited for, not paid twice.
+      const found = await cachedOrClaimed(cache, key, (entry) => CachedOutcomeSchema.safeParse(entry.value).success, this.options.sleep);
+      if ('entry' in found) {
+        const { entry } = found;
+        const cached = CachedOutcomeSchema.parse(entry.value);
         this.hits += 1;
         this.savedUsd = this.savedUsd === null || entry.cost_usd === null ? null : this.savedUsd + entry.cost_usd;
-        const outcome: JudgeOutcome = { kind: 'verdict', verdict: cached.data.verdict, calls: 0, ...(cached.data.votes ? { votes: cached.data.votes } : {}) };
+        const outcome: JudgeOutcome = { kind: 'verdict', verdict: cached.verdict, calls: 0, ...(cached.votes ? { votes: cached.votes } : {}) };
         return { outcome, cachedAt: entry.created_at };
       }
+      release = found.release;
       this.misses += 1;
     }
+    try {
+      return await this.judgedAfresh(request, key, useCache);
+    } finally {
+      release();
+    }
+  }
+
+  private async judgedAfresh(request: Parameters<JudgeRun['judged']>[0], key: string, useCache: boolean): Promise<Judged> {
+    const { metric, model, scenario } = request;
+    const { cache } = this.options;
     const spend = { usd: 0 as number | null };
     const pricing = this.options.pricing ?? {};
     // Every call of this verdict (panel included) counts into what a cache hit saves later.
@@ -316,7 +333,7 @@ export class JudgeRun {
       ...(request.panel.length > 0 ? { panel: request.panel.map((panelModel) => ({ model: panelModel, provider: countedProvider(panelModel) })) } : {}),
       ...(scenario.signal ? { signal: scenario.signal } : {}),
     });
-    if (useCache && outcome.kind === 'verdict') {
+    if (useCache && cache !== undefined && outcome.kind === 'verdict') {
       cache.put({
         key,
         scenario_id: scenario.scenario.id,

@@ -1,5 +1,5 @@
 import type { Transcript } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPORT_SCHEMA_VERSION, type RunReport } from './report-schema.js';
 
 /**

@@ -11,19 +11,20 @@ const CODE_METRIC_SCALE = { min: 0, max: 1 } as const;
 
 /**
  * Evaluates one expectation of a metric written in code: the metric runs isolated (see
- * `runCodeMetric`), in every mode (replay too: it calls no model), and its answer becomes the
+ * `runCodeMetric`; a module metric in the run's thread for it when the context has the run's
+ * `codeMetricThreads`), in every mode (replay too: it calls no model), and its answer becomes the
  * expectation's result. The metric's `passed` decides; an expectation's `threshold` also asks
  * `score >= threshold`. Per-message answers are kept as `details.message_scores`, the shape judge
  * metrics use, so the console, the TUI and the HTML report show them beside the messages. A
- * throw, a crash, a wrong answer or a timeout is an `error` result naming the metric; it never
- * ends the run.
+ * throw, a crash, a wrong answer, a timeout or an abort is an `error` result naming the metric;
+ * it never ends the run.
  */
 export async function evaluateCodeMetric(
   metric: LoadedCodeMetric,
   expectation: Expectation,
   scenario: LoadedScenario,
   transcript: Transcript,
-  context: Pick<ScenarioRunContext, 'suite' | 'env' | 'signal'>,
+  context: Pick<ScenarioRunContext, 'suite' | 'env' | 'signal' | 'codeMetricThreads'>,
 ): Promise<MetricResult> {
   const identity = { metric: metric.data.name, version: metric.data.version };
   const threshold = expectation.threshold ?? null;
@@ -34,7 +35,7 @@ export async function evaluateCodeMetric(
       ? { kind: 'module', name: metric.data.name, file: resolveInSuite(context.suite, metric.data.module), timeoutMs, env: context.env }
       : { kind: 'command', name: metric.data.name, command: metric.data.command, cwd: resolveInSuite(context.suite, metric.data.cwd ?? '.'), timeoutMs, env: context.env };
   try {
-    const answer = await runCodeMetric(program, input, context.signal);
+    const answer = await runCodeMetric(program, input, context.signal, context.codeMetricThreads);
     const passed = answer.passed && (threshold === null || answer.score >= threshold);
     const reason = answer.passed && !passed ? `${answer.reason} (score ${answer.score} is below the threshold ${threshold})` : answer.reason;
     const details: Record<string, unknown> = { kind: metric.data.kind };
@@ -46,7 +47,8 @@ export async function evaluateCodeMetric(
     }
     return { ...identity, score: answer.score, threshold, passed, reason, details };
   } catch (error) {
-    if (error instanceof ProviderError && error.kind === 'aborted') throw error;
+    // An abort (Ctrl-C) is an error result too, as a judge's aborted call is: the run drops the
+    // cut-short scenario's result (execute-run.ts). Thrown, it would end the run as an internal error.
     const message = error instanceof Error ? error.message : String(error);
     const details = error instanceof ProviderError && error.details !== undefined ? { kind: metric.data.kind, output: error.details } : { kind: metric.data.kind };
     return { ...identity, score: null, threshold, passed: false, reason: message, details, error: true };

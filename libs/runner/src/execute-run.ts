@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addCost, emptyCost, scenarioOfCase, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
 import type { LoadedScenario } from '@parley/config';
+import { ModuleMetricThreads } from '@parley/engine';
 import type { CrossCheckPair } from '@parley/judge';
 import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
 import { redactResultContent, type BudgetReport, type JudgeReport, type ReportInput } from '@parley/reports';
@@ -69,8 +70,10 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     ...(live.budget ? { budget: live.budget } : {}),
     clock: dependencies.clock,
   });
+  // One worker thread per module metric for the whole run, ended below however the run ends.
+  const codeMetricThreads = new ModuleMetricThreads();
   try {
-    const context = scenarioRunContext(plan, run, dependencies, live, judging);
+    const context = { ...scenarioRunContext(plan, run, dependencies, live, judging), codeMetricThreads };
     const runOne = async (scenario: LoadedScenario): Promise<void> => {
       if (sweepFailure) return finish(erroredBySweep(scenario, sweepFailure));
       // Reserves the scenario's estimate before it starts (budget.ts); not started when it does not fit.
@@ -150,6 +153,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     };
   } finally {
     judging.close();
+    await codeMetricThreads.close();
   }
 }
 

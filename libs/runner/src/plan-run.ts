@@ -2,18 +2,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
-import { configFingerprint, loadSuite, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
-import { defaultStorePath } from '@parley/store';
+import { configFingerprint, loadSuiteConfig, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { defaultStorePath, useSuiteStoreSetting } from '@parley/store';
 import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
 import { planGate, type GatePlan } from './gate-plan.js';
-import { metricParamSchemas, metricVersions } from './metric-catalog.js';
+import { loadSuiteForRun } from './load-suite-for-run.js';
+import { metricVersions } from './metric-catalog.js';
 import { loadResumeState, type ResumeState } from './resume-run.js';
 import { newRunId } from './run-id.js';
-import { checkSuiteJudging, refuseJudgeReplayWhileRecording } from './run-judging.js';
+import { refuseJudgeReplayWhileRecording } from './run-judging.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
 import { recordingsDir } from './suite-paths.js';
-import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
 
 /** What a run is to do, decided before it writes anything: every usage error is found here. */
 export interface RunPlan {
@@ -39,13 +39,6 @@ export interface RunPlan {
   startedMs: number;
 }
 
-/** Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError. */
-export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}): LoadedSuite {
-  const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
-  checkSuiteJudging(suite);
-  return suite;
-}
-
 /**
  * The plan phase: the effective options (a resumed run's own), the suite, the mode, the scenarios
  * and the baseline, the run id and folder. Usage errors are found before the run is stored, so a
@@ -54,6 +47,15 @@ export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection 
 export async function planRun(givenOptions: RunOptions, dependencies: RunDependencies): Promise<RunPlan> {
   const { clock, cwd } = dependencies;
   const storePath = givenOptions.storePath !== undefined ? resolve(cwd, givenOptions.storePath) : defaultStorePath(cwd);
+  if (givenOptions.resume !== undefined) {
+    // The interrupted run is read from the store before the suite is loaded in full: take in
+    // the suite's settings.store first. A parley.yaml that does not load is reported by the load below.
+    try {
+      useSuiteStoreSetting(loadSuiteConfig(resolve(cwd, givenOptions.suitePath)).config.settings?.store);
+    } catch {
+      useSuiteStoreSetting(undefined);
+    }
+  }
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);

@@ -3,7 +3,7 @@ import { cacheSavingOfCall, costOfCall } from '@parley/providers';
 import type { CallSummary, CostSummary, MetricResult, ScenarioResult } from '@parley/core';
 import { emptyCost } from '@parley/core';
 import type { Expectation, LoadedScenario } from '@parley/config';
-import type { ConversationOutcome } from '@parley/engine';
+import type { ConversationOutcome, ModuleMetricThreads } from '@parley/engine';
 import { evaluateExpectation } from '@parley/metrics';
 import { scenarioStatus } from '@parley/gate';
 import type { MetricGate } from './baseline-gating.js';
@@ -21,6 +21,8 @@ export type ScenarioRunContext = ConversationContext & {
   gateMetrics?: MetricGate;
   /** The run's LLM judges (see run-judging.ts); judge metrics are errors without it. */
   judging?: RunJudging;
+  /** The run's module metric threads, one per metric (see ModuleMetricThreads); without it each evaluation starts its own. */
+  codeMetricThreads?: ModuleMetricThreads;
 };
 
 /** What a scenario's result says of the scenario itself: id, title, agent, gate, tags, language, a variant's values. */

@@ -1,5 +1,6 @@
 import { isConfigError } from '@parley/core';
 import { isPromptAgent, loadSuite, type AgentConfig } from '@parley/config';
+import { useSuiteStoreSetting } from '@parley/store';
 import { metricParamSchemas } from './metric-catalog.js';
 
 /** Prompt agents are a model plus a prompt Parley calls itself; services are called over http, a command or a module. */
@@ -45,6 +46,7 @@ export function loadSuiteAgents(suitePath: string): SuiteAgentsResult {
     if (isConfigError(error)) return { ok: false, error: error.message };
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+  useSuiteStoreSetting(suite.config.settings?.store);
   const agents = Object.entries(suite.config.agents)
     .map(([name, config]): SuiteAgent => {
       const scenarios = suite.scenarios.filter((scenario) => scenario.data.agent === name);

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
-import { openDatabase } from './open-database.js';
+import { openSql } from './open-sql.js';
+import type { SqlRow } from './sql/sync-sql.js';
 
 /** A run's agreement between the primary judge and the cross-check on its sampled verdicts. */
 export interface JudgeAgreementRecord {
@@ -23,18 +23,22 @@ export interface JudgeAgreementStore {
 }
 
 export function openJudgeAgreement(path: string): JudgeAgreementStore {
-  const database: Database.Database = openDatabase(path);
-  const insert = database.prepare<[JudgeAgreementRecord]>(
-    `INSERT OR REPLACE INTO judge_agreement (run_id, suite, started_at, pairs, kappa, weighted_kappa)
-     VALUES (@run_id, @suite, @started_at, @pairs, @kappa, @weighted_kappa)`,
-  );
-  const select = database.prepare<[string, string, number], JudgeAgreementRecord>(
-    `SELECT run_id, suite, started_at, pairs, kappa, weighted_kappa FROM judge_agreement
-     WHERE suite = ? AND started_at < ? AND kappa IS NOT NULL ORDER BY started_at DESC LIMIT ?`,
-  );
+  const sql = openSql(path);
   return {
-    save: (record) => void insert.run(record),
-    previous: (suite, before, limit = 5) => select.all(suite, before, limit),
-    close: () => database.close(),
+    save: (record) =>
+      void sql.run(
+        `INSERT INTO judge_agreement (run_id, suite, started_at, pairs, kappa, weighted_kappa)
+         VALUES (@run_id, @suite, @started_at, @pairs, @kappa, @weighted_kappa)
+         ON CONFLICT (run_id) DO UPDATE SET suite = excluded.suite, started_at = excluded.started_at, pairs = excluded.pairs,
+           kappa = excluded.kappa, weighted_kappa = excluded.weighted_kappa`,
+        { run_id: record.run_id, suite: record.suite, started_at: record.started_at, pairs: record.pairs, kappa: record.kappa, weighted_kappa: record.weighted_kappa },
+      ),
+    previous: (suite, before, limit = 5) =>
+      sql.all<JudgeAgreementRecord & SqlRow>(
+        `SELECT run_id, suite, started_at, pairs, kappa, weighted_kappa FROM judge_agreement
+         WHERE suite = ? AND started_at < ? AND kappa IS NOT NULL ORDER BY started_at DESC, run_id DESC LIMIT ?`,
+        [suite, before, limit],
+      ),
+    close: () => sql.close(),
   };
 }

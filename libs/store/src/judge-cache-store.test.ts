@@ -1,9 +1,7 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJudgeCache, type JudgeCacheRecord } from './judge-cache-store.js';
-import { openStore } from './store.js';
-import { temporaryFolder } from './test-support/fixtures.js';
+import { openSql } from './open-sql.js';
+import { storeDrivers, useStoreDriver } from './test-support/each-driver.js';
 
 function record(key: string, overrides: Partial<JudgeCacheRecord> = {}): JudgeCacheRecord {
   return {
@@ -20,20 +18,14 @@ function record(key: string, overrides: Partial<JudgeCacheRecord> = {}): JudgeCa
   };
 }
 
-describe('openJudgeCache', () => {
-  let folder: ReturnType<typeof temporaryFolder>;
-  beforeEach(() => {
-    folder = temporaryFolder();
-  });
-  afterEach(() => folder.remove());
+describe.each(storeDrivers)('openJudgeCache on %s', (driver) => {
+  const database = useStoreDriver(driver);
 
-  it('keeps verdicts in .parley/parley.db beside the run history, across connections', () => {
-    const path = join(folder.path, 'parley.db');
-    const history = openStore(path);
+  it('keeps verdicts in the store across connections', () => {
+    const path = database.path;
     const cache = openJudgeCache(path, () => new Date('2026-11-27T08:00:00Z'));
     cache.put(record('k1'));
     cache.close();
-    history.close();
     const reopened = openJudgeCache(path);
     expect(reopened.get('k1')).toEqual(record('k1'));
     expect(reopened.get('missing')).toBeUndefined();
@@ -41,14 +33,14 @@ describe('openJudgeCache', () => {
   });
 
   it('counts hits and what they saved, per metric and judge model', () => {
-    const cache = openJudgeCache(join(folder.path, 'parley.db'), () => new Date('2026-11-27T08:00:00Z'));
+    const cache = openJudgeCache(database.path, () => new Date('2026-11-27T08:00:00Z'));
     cache.put(record('k1'));
     cache.put(record('k2', { metric: 'conversation_judge', cost_usd: 0.02, created_at: '2026-11-26T13:00:00.000Z' }));
     cache.get('k1');
     cache.get('k1');
     cache.get('k2');
     expect(cache.stats()).toEqual({
-      path: join(folder.path, 'parley.db'),
+      path: database.path,
       entries: 2,
       hits: 3,
       saved_usd: expect.closeTo(2 * 0.0125 + 0.02, 12),
@@ -68,7 +60,7 @@ describe('openJudgeCache', () => {
   });
 
   it('replaces an entry judged again, and clears all entries or those of one metric or scenario', () => {
-    const cache = openJudgeCache(join(folder.path, 'parley.db'));
+    const cache = openJudgeCache(database.path);
     cache.put(record('k1'));
     cache.get('k1');
     cache.put(record('k1', { cost_usd: 0.5 }));
@@ -83,13 +75,38 @@ describe('openJudgeCache', () => {
   });
 
   it('treats an unreadable entry as absent (it is judged afresh)', () => {
-    const path = join(folder.path, 'parley.db');
-    const cache = openJudgeCache(path);
+    const cache = openJudgeCache(database.path);
     cache.put(record('k1'));
-    const raw = new Database(path);
-    raw.prepare("UPDATE judge_cache SET value_json = '{broken' WHERE key = 'k1'").run();
+    const raw = openSql(database.path);
+    raw.run("UPDATE judge_cache SET value_json = '{broken' WHERE key = 'k1'");
     raw.close();
     expect(cache.get('k1')).toBeUndefined();
     cache.close();
+  });
+
+  it('lets one handle claim a verdict to judge while another waits, until it is released or its lease runs out', () => {
+    let clock = Date.parse('2026-11-27T08:00:00Z');
+    const first = openJudgeCache(database.path, () => new Date(clock));
+    const second = openJudgeCache(database.path, () => new Date(clock));
+    try {
+      expect(first.claim('k1', 30_000)).toBe('claimed');
+      expect(second.claim('k1', 30_000)).toBe('held');
+      first.put(record('k1'));
+      first.release('k1');
+      // The waiter finds the verdict: a hit, no judging.
+      expect(second.get('k1')).toEqual(record('k1'));
+      expect(second.claim('k2', 30_000)).toBe('claimed');
+      clock += 20_000;
+      expect(second.renew('k2', 30_000)).toBe(true);
+      clock += 29_000;
+      expect(first.claim('k2', 30_000)).toBe('held');
+      // The holder went silent: once its lease is past the other takes the judging over.
+      clock += 2_000;
+      expect(first.claim('k2', 30_000)).toBe('claimed');
+      expect(second.renew('k2', 30_000)).toBe(false);
+    } finally {
+      first.close();
+      second.close();
+    }
   });
 });

@@ -1,5 +1,8 @@
-import type Database from 'better-sqlite3';
-import { openDatabase } from './open-database.js';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { openSql } from './open-sql.js';
+import { claimVerdict, releaseClaim, renewClaim } from './sql/judge-claims.js';
+import type { SyncSql } from './sql/sync-sql.js';
 
 /** One cached judge verdict (the judge library decides what `value` holds). */
 export interface JudgeCacheRecord {
@@ -57,10 +60,21 @@ export interface JudgeCacheStore {
   /** Removes entries; returns how many. */
   clear(filter?: JudgeCacheFilter): number;
   stats(): JudgeCacheStats;
+  /**
+   * Claims the judging of `key` for this handle (docs/file-formats.md, "Judge metrics", cache):
+   * `claimed` when nobody else is judging it (then put the verdict and `release`), `held` while
+   * another handle or process is (ask `get` again a little later). A claim whose holder stopped
+   * renewing it for `leaseMs` is taken over.
+   */
+  claim(key: string, leaseMs: number): 'claimed' | 'held';
+  /** Extends this handle's claim on `key` while its judging goes on; false when it was taken over. */
+  renew(key: string, leaseMs: number): boolean;
+  /** Gives this handle's claim on `key` up (after `put`, or when the judging failed). */
+  release(key: string): void;
   close(): void;
 }
 
-interface CacheRow {
+type CacheRow = {
   key: string;
   scenario_id: string;
   metric: string;
@@ -70,25 +84,23 @@ interface CacheRow {
   value_json: string;
   cost_usd: number | null;
   created_at: string;
-}
+};
 
-/** Opens (creating and migrating it when needed) the judge cache of the database at `path`. */
+/**
+ * Opens the judge cache of the store at `path` (PostgreSQL when PARLEY_DATABASE_URL names one,
+ * creating and migrating it when needed). `now` times hits and claims' leases.
+ */
 export function openJudgeCache(path: string, now: () => Date = () => new Date()): JudgeCacheStore {
-  const database = openDatabase(path);
-  const select = database.prepare<[string], CacheRow>(
-    'SELECT key, scenario_id, metric, metric_version, judge_model, prompt_version, value_json, cost_usd, created_at FROM judge_cache WHERE key = ?',
-  );
-  const countHit = database.prepare<[string, string]>('UPDATE judge_cache SET hits = hits + 1, last_hit_at = ? WHERE key = ?');
-  const upsert = database.prepare(
-    `INSERT INTO judge_cache (key, scenario_id, metric, metric_version, judge_model, prompt_version, value_json, cost_usd, created_at)
-     VALUES (@key, @scenario_id, @metric, @metric_version, @judge_model, @prompt_version, @value_json, @cost_usd, @created_at)
-     ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, cost_usd = excluded.cost_usd,
-       created_at = excluded.created_at, hits = 0, last_hit_at = NULL`,
-  );
+  const sql = openSql(path);
+  // Who this handle is in judge_claims: unique across processes and machines sharing the store.
+  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
   return {
     path,
     get(key) {
-      const row = select.get(key);
+      const row = sql.get<CacheRow>(
+        'SELECT key, scenario_id, metric, metric_version, judge_model, prompt_version, value_json, cost_usd, created_at FROM judge_cache WHERE key = ?',
+        [key],
+      );
       if (row === undefined) return undefined;
       let value: unknown;
       try {
@@ -96,13 +108,19 @@ export function openJudgeCache(path: string, now: () => Date = () => new Date())
       } catch {
         return undefined;
       }
-      countHit.run(now().toISOString(), key);
+      sql.run('UPDATE judge_cache SET hits = hits + 1, last_hit_at = ? WHERE key = ?', [now().toISOString(), key]);
       const { value_json: _json, ...record } = row;
       return { ...record, value };
     },
     put(record) {
       const { value, ...columns } = record;
-      upsert.run({ ...columns, value_json: JSON.stringify(value) });
+      sql.run(
+        `INSERT INTO judge_cache (key, scenario_id, metric, metric_version, judge_model, prompt_version, value_json, cost_usd, created_at)
+         VALUES (@key, @scenario_id, @metric, @metric_version, @judge_model, @prompt_version, @value_json, @cost_usd, @created_at)
+         ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, cost_usd = excluded.cost_usd,
+           created_at = excluded.created_at, hits = 0, last_hit_at = NULL`,
+        { ...columns, value_json: JSON.stringify(value) },
+      );
     },
     clear(filter = {}) {
       const conditions: string[] = [];
@@ -116,32 +134,40 @@ export function openJudgeCache(path: string, now: () => Date = () => new Date())
         parameters.push(filter.scenario);
       }
       const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-      return database.prepare(`DELETE FROM judge_cache${where}`).run(...parameters).changes;
+      return sql.run(`DELETE FROM judge_cache${where}`, parameters).changes;
     },
-    stats: () => cacheStats(database, path),
-    close: () => database.close(),
+    stats: () => cacheStats(sql, path),
+    claim: (key, leaseMs) => (claimVerdict(sql, key, holder, now().getTime(), leaseMs).kind === 'claimed' ? 'claimed' : 'held'),
+    renew: (key, leaseMs) => renewClaim(sql, key, holder, now().getTime(), leaseMs),
+    release: (key) => void releaseClaim(sql, key, holder),
+    close: () => sql.close(),
   };
 }
 
-function cacheStats(database: Database.Database, path: string): JudgeCacheStats {
-  const totals = database
-    .prepare<
-      [],
-      { entries: number; hits: number | null; unknown_saved: number; saved: number | null; unknown_cost: number; stored: number | null; oldest: string | null; newest: string | null }
-    >(
-      `SELECT count(*) AS entries, sum(hits) AS hits,
-              sum(CASE WHEN hits > 0 AND cost_usd IS NULL THEN 1 ELSE 0 END) AS unknown_saved,
-              sum(cost_usd * hits) AS saved,
-              sum(CASE WHEN cost_usd IS NULL THEN 1 ELSE 0 END) AS unknown_cost,
-              sum(cost_usd) AS stored,
-              min(created_at) AS oldest, max(created_at) AS newest
-         FROM judge_cache`,
-    )
-    .get()!;
-  const groups = (column: string, label: string) =>
-    database
-      .prepare<[], JudgeCacheGroup>(`SELECT ${label} AS name, count(*) AS entries, sum(hits) AS hits FROM judge_cache GROUP BY ${column} ORDER BY name`)
-      .all();
+function cacheStats(sql: SyncSql, path: string): JudgeCacheStats {
+  // SUM over a BIGINT column is NUMERIC on PostgreSQL (a string to node-postgres): cast back.
+  const totals = sql.get<{
+    entries: number;
+    hits: number | null;
+    unknown_saved: number;
+    saved: number | null;
+    unknown_cost: number;
+    stored: number | null;
+    oldest: string | null;
+    newest: string | null;
+  }>(
+    `SELECT count(*) AS entries, CAST(sum(hits) AS BIGINT) AS hits,
+            count(CASE WHEN hits > 0 AND cost_usd IS NULL THEN 1 END) AS unknown_saved,
+            sum(cost_usd * hits) AS saved,
+            count(CASE WHEN cost_usd IS NULL THEN 1 END) AS unknown_cost,
+            sum(cost_usd) AS stored,
+            min(created_at) AS oldest, max(created_at) AS newest
+       FROM judge_cache`,
+  )!;
+  const groups = (column: string, label: string): JudgeCacheGroup[] =>
+    sql.all<{ name: string; entries: number; hits: number }>(
+      `SELECT ${label} AS name, count(*) AS entries, CAST(sum(hits) AS BIGINT) AS hits FROM judge_cache GROUP BY ${column} ORDER BY name`,
+    );
   return {
     path,
     entries: totals.entries,

@@ -1,4 +1,5 @@
-import { openDatabase } from './open-database.js';
+import { openSql } from './open-sql.js';
+import type { SqlRow } from './sql/sync-sql.js';
 
 /** What one run paid one model in one role: the sum of its calls that went to the provider. */
 export interface ModelSpend {
@@ -44,45 +45,82 @@ export interface ModelSpendStore {
   close(): void;
 }
 
-/** Opens (creating and migrating it when needed) the per-model spend of the database at `path`. */
+/** Rows per INSERT: 11 parameters each, far under either database's limit on parameters. */
+const ROWS_PER_INSERT = 100;
+
+/** Opens the per-model spend of the store at `path` (PostgreSQL when PARLEY_DATABASE_URL names one). */
 export function openModelSpend(path: string): ModelSpendStore {
-  const database = openDatabase(path);
-  const upsert = database.prepare<[{ run_id: string } & ModelSpend]>(`
-    INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd)
-    VALUES (@run_id, @provider, @model, @role, @calls, @input_tokens, @output_tokens, @cost_usd, @unpriced_calls, @cached_input_tokens, @cache_saving_usd)
-    ON CONFLICT (run_id, provider, model, role) DO UPDATE SET
-      calls = calls + excluded.calls, input_tokens = input_tokens + excluded.input_tokens,
-      output_tokens = output_tokens + excluded.output_tokens, cost_usd = cost_usd + excluded.cost_usd,
-      unpriced_calls = unpriced_calls + excluded.unpriced_calls,
-      cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens, cache_saving_usd = cache_saving_usd + excluded.cache_saving_usd`);
-  const addAll = database.transaction((runId: string, spend: readonly ModelSpend[]) => {
-    for (const row of spend) upsert.run({ run_id: runId, ...row });
-  });
-  const runs = database.prepare<[string], Omit<RunSpend, 'models' | 'merged_from'> & { options_json: string }>(
-    'SELECT id AS run_id, suite, mode, started_at, cost_usd, options_json FROM runs WHERE started_at >= ? ORDER BY started_at, id',
-  );
-  const spendRows = database.prepare<[string], { run_id: string } & ModelSpend>(`
-    SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls, s.cached_input_tokens, s.cache_saving_usd
-    FROM model_spend s JOIN runs r ON r.id = s.run_id WHERE r.started_at >= ? ORDER BY s.provider, s.model, s.role`);
+  const sql = openSql(path);
   return {
     add(runId, spend) {
-      addAll(runId, spend);
+      if (spend.length === 0) return;
+      sql.transaction(() => {
+        for (let start = 0; start < spend.length; start += ROWS_PER_INSERT) {
+          const chunk = spend.slice(start, start + ROWS_PER_INSERT);
+          // One row per (run, provider, model, role) within a statement: ON CONFLICT cannot touch a row twice.
+          const merged = new Map<string, ModelSpend>();
+          for (const row of chunk) {
+            const key = `${row.provider}\u0000${row.model}\u0000${row.role}`;
+            const before = merged.get(key);
+            merged.set(key, before === undefined ? row : addSpend(before, row));
+          }
+          const rows = [...merged.values()];
+          sql.run(
+            `INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd)
+             VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+             ON CONFLICT (run_id, provider, model, role) DO UPDATE SET
+               calls = model_spend.calls + excluded.calls, input_tokens = model_spend.input_tokens + excluded.input_tokens,
+               output_tokens = model_spend.output_tokens + excluded.output_tokens, cost_usd = model_spend.cost_usd + excluded.cost_usd,
+               unpriced_calls = model_spend.unpriced_calls + excluded.unpriced_calls,
+               cached_input_tokens = model_spend.cached_input_tokens + excluded.cached_input_tokens,
+               cache_saving_usd = model_spend.cache_saving_usd + excluded.cache_saving_usd`,
+            rows.flatMap((row) => [runId, row.provider, row.model, row.role, ...spendCounts(row)]),
+          );
+        }
+      });
     },
     runsSince(since) {
       const byRun = new Map<string, ModelSpend[]>();
-      for (const { run_id: runId, ...row } of spendRows.all(since)) {
+      const spendRows = sql.all<{ run_id: string } & ModelSpend & SqlRow>(
+        `SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls, s.cached_input_tokens, s.cache_saving_usd
+         FROM model_spend s JOIN runs r ON r.id = s.run_id WHERE r.started_at >= ? ORDER BY s.provider, s.model, s.role, s.run_id`,
+        [since],
+      );
+      for (const { run_id: runId, ...row } of spendRows) {
         const list = byRun.get(runId);
         if (list) list.push(row);
         else byRun.set(runId, [row]);
       }
-      return runs.all(since).map(({ options_json: options, ...run }) => {
+      const runs = sql.all<Omit<RunSpend, 'models' | 'merged_from'> & { options_json: string }>(
+        'SELECT id AS run_id, suite, mode, started_at, cost_usd, options_json FROM runs WHERE started_at >= ? ORDER BY started_at, id',
+        [since],
+      );
+      return runs.map(({ options_json: options, ...run }) => {
         const merged = mergedFrom(options);
         return { ...run, models: byRun.get(run.run_id) ?? [], ...(merged ? { merged_from: merged } : {}) };
       });
     },
     close() {
-      database.close();
+      sql.close();
     },
+  };
+}
+
+/** A spend row's counts, in the order both spend tables keep them (calls to cache_saving_usd). */
+export function spendCounts(row: Omit<ModelSpend, 'role'>): number[] {
+  return [row.calls, row.input_tokens, row.output_tokens, row.cost_usd, row.unpriced_calls, row.cached_input_tokens, row.cache_saving_usd];
+}
+
+function addSpend(left: ModelSpend, right: ModelSpend): ModelSpend {
+  return {
+    ...left,
+    calls: left.calls + right.calls,
+    input_tokens: left.input_tokens + right.input_tokens,
+    output_tokens: left.output_tokens + right.output_tokens,
+    cost_usd: left.cost_usd + right.cost_usd,
+    unpriced_calls: left.unpriced_calls + right.unpriced_calls,
+    cached_input_tokens: left.cached_input_tokens + right.cached_input_tokens,
+    cache_saving_usd: left.cache_saving_usd + right.cache_saving_usd,
   };
 }
 

@@ -1,5 +1,6 @@
-import type Database from 'better-sqlite3';
-import { openDatabase } from './open-database.js';
+import { chunksOf } from './chunks.js';
+import { openSql } from './open-sql.js';
+import type { SqlValue, SyncSql } from './sql/sync-sql.js';
 import { outboxOn, type OutboxEntry, type OutboxStore } from './outbox-store.js';
 
 /** A production conversation `parley monitor` judged, with its scores. */
@@ -37,8 +38,9 @@ export interface TimedMonitorScore extends MonitorScore {
 }
 
 /**
- * The state of `parley monitor` in `.parley/parley.db`: which production conversations were
- * judged (so a rerun over the same logs judges none twice) and their scores, on a connection of its own.
+ * The state of `parley monitor` in the store (`.parley/parley.db`, or the team's PostgreSQL):
+ * which production conversations were judged (so a rerun over the same logs judges none twice)
+ * and their scores, on a handle of its own.
  */
 export interface MonitorStore {
   readonly path: string;
@@ -53,7 +55,7 @@ export interface MonitorStore {
   close(): void;
 }
 
-interface ScoreRow {
+type ScoreRow = {
   conversation_id: string;
   metric: string;
   metric_version: string;
@@ -65,96 +67,123 @@ interface ScoreRow {
   judge_model: string;
   prompt_version: string | null;
   at: string;
-}
+};
 
-/** SQLite limits bound parameters per statement; ids are looked up in chunks of this size. */
+/** Ids per lookup, and rows per INSERT (up to 12 values each): well under both databases' limits on bound parameters. */
 const IDS_PER_QUERY = 500;
+const ROWS_PER_INSERT = 100;
+
+const SCORE_COLUMNS = 'suite, conversation_id, metric, metric_version, score, threshold, passed, error, reason, judge_model, prompt_version, at';
 
 export function openMonitorStore(path: string): MonitorStore {
-  const database = openDatabase(path);
-  return new SqliteMonitorStore(path, database);
+  return new SqlMonitorStore(path, openSql(path));
 }
 
-class SqliteMonitorStore implements MonitorStore {
-  private readonly insertConversation: Database.Statement;
-  private readonly deleteScores: Database.Statement;
-  private readonly insertScore: Database.Statement;
-  private readonly saveTransaction: Database.Transaction<(conversation: MonitoredConversation) => void>;
-  private readonly saveAllTransaction: Database.Transaction<(conversations: readonly MonitoredConversation[]) => void>;
+class SqlMonitorStore implements MonitorStore {
   private readonly outbox: OutboxStore;
 
   constructor(
     readonly path: string,
-    private readonly database: Database.Database,
+    private readonly sql: SyncSql,
   ) {
-    this.insertConversation = database.prepare(`
-      INSERT OR REPLACE INTO monitor_conversations (suite, conversation_id, ended_at, judged_at, tenant, prompt_version, status, cost_usd)
-      VALUES (@suite, @conversation_id, @ended_at, @judged_at, @tenant, @prompt_version, @status, @cost_usd)`);
-    this.deleteScores = database.prepare('DELETE FROM monitor_scores WHERE suite = ? AND conversation_id = ?');
-    this.insertScore = database.prepare(`
-      INSERT INTO monitor_scores (suite, conversation_id, metric, metric_version, score, threshold, passed, error, reason, judge_model, prompt_version, at)
-      VALUES (@suite, @conversation_id, @metric, @metric_version, @score, @threshold, @passed, @error, @reason, @judge_model, @prompt_version, @at)
-      ON CONFLICT (suite, conversation_id, metric) DO UPDATE SET metric_version = excluded.metric_version, score = excluded.score,
-        threshold = excluded.threshold, passed = excluded.passed, error = excluded.error, reason = excluded.reason,
-        judge_model = excluded.judge_model, prompt_version = excluded.prompt_version, at = excluded.at`);
-    this.outbox = outboxOn(database);
-    this.saveTransaction = database.transaction((conversation: MonitoredConversation) => {
-      const { scores, deliveries, ...row } = conversation;
-      this.insertConversation.run(row);
-      // Saved with the scores or not at all: a kill never leaves a judged conversation whose scores nobody will send.
-      if (deliveries) this.outbox.add(deliveries);
-      this.deleteScores.run(conversation.suite, conversation.conversation_id);
-      const at = conversation.ended_at ?? conversation.judged_at;
-      for (const score of scores) {
-        this.insertScore.run({
-          ...score,
-          passed: score.passed ? 1 : 0,
-          error: score.error ? 1 : 0,
-          suite: conversation.suite,
-          conversation_id: conversation.conversation_id,
-          prompt_version: conversation.prompt_version,
-          at,
-        });
-      }
-    });
-    // A transaction inside a transaction is a savepoint: each conversation still saves whole.
-    this.saveAllTransaction = database.transaction((conversations: readonly MonitoredConversation[]) => {
-      for (const conversation of conversations) this.saveTransaction(conversation);
-    });
+    this.outbox = outboxOn(sql);
   }
 
   judgedAmong(suite: string, conversationIds: readonly string[]): Set<string> {
     const judged = new Set<string>();
     for (let start = 0; start < conversationIds.length; start += IDS_PER_QUERY) {
       const chunk = conversationIds.slice(start, start + IDS_PER_QUERY);
-      const rows = this.database
-        .prepare(`SELECT conversation_id FROM monitor_conversations WHERE suite = ? AND status = 'judged' AND conversation_id IN (${chunk.map(() => '?').join(',')})`)
-        .pluck()
-        .all(suite, ...chunk) as string[];
-      for (const id of rows) judged.add(id);
+      const rows = this.sql.all<{ conversation_id: string }>(
+        `SELECT conversation_id FROM monitor_conversations WHERE suite = ? AND status = 'judged' AND conversation_id IN (${chunk.map(() => '?').join(',')})`,
+        [suite, ...chunk],
+      );
+      for (const row of rows) judged.add(row.conversation_id);
     }
     return judged;
   }
 
   save(conversation: MonitoredConversation): void {
-    this.saveTransaction(conversation);
+    this.saveAll([conversation]);
   }
 
   saveAll(conversations: readonly MonitoredConversation[]): void {
-    if (conversations.length > 0) this.saveAllTransaction(conversations);
+    if (conversations.length === 0) return;
+    // A later save of the same conversation replaces an earlier one, as separate saves would.
+    const latest = new Map<string, MonitoredConversation>();
+    for (const conversation of conversations) {
+      const key = JSON.stringify([conversation.suite, conversation.conversation_id]);
+      latest.delete(key);
+      latest.set(key, conversation);
+    }
+    const saved = [...latest.values()];
+    // One transaction, in multi-row statements (on PostgreSQL each statement is a round trip). The
+    // conversations are saved with their scores and deliveries or not at all: a kill never leaves a
+    // judged conversation whose scores nobody will send.
+    this.sql.transaction(() => {
+      this.outbox.add(conversations.flatMap((conversation) => conversation.deliveries ?? []));
+      for (const chunk of chunksOf(saved, ROWS_PER_INSERT)) {
+        this.sql.run(
+          `INSERT INTO monitor_conversations (suite, conversation_id, ended_at, judged_at, tenant, prompt_version, status, cost_usd)
+           VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+           ON CONFLICT (suite, conversation_id) DO UPDATE SET ended_at = excluded.ended_at, judged_at = excluded.judged_at,
+             tenant = excluded.tenant, prompt_version = excluded.prompt_version, status = excluded.status, cost_usd = excluded.cost_usd`,
+          chunk.flatMap((row) => [row.suite, row.conversation_id, row.ended_at, row.judged_at, row.tenant, row.prompt_version, row.status, row.cost_usd]),
+        );
+      }
+      for (const [suite, ids] of idsBySuite(saved)) {
+        for (const chunk of chunksOf(ids, IDS_PER_QUERY)) {
+          this.sql.run(`DELETE FROM monitor_scores WHERE suite = ? AND conversation_id IN (${chunk.map(() => '?').join(',')})`, [suite, ...chunk]);
+        }
+      }
+      const scoreRows = saved.flatMap((conversation) => {
+        const at = conversation.ended_at ?? conversation.judged_at;
+        // One row per metric: a later score of the same metric replaces an earlier one.
+        const byMetric = new Map(conversation.scores.map((score) => [score.metric, score]));
+        return [...byMetric.values()].map((score): SqlValue[] => [
+          conversation.suite,
+          conversation.conversation_id,
+          score.metric,
+          score.metric_version,
+          score.score,
+          score.threshold,
+          score.passed ? 1 : 0,
+          score.error ? 1 : 0,
+          score.reason,
+          score.judge_model,
+          conversation.prompt_version,
+          at,
+        ]);
+      });
+      for (const chunk of chunksOf(scoreRows, ROWS_PER_INSERT)) {
+        this.sql.run(`INSERT INTO monitor_scores (${SCORE_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
+      }
+    });
   }
 
   scoresBetween(suite: string, from: string, to: string, metric?: string): TimedMonitorScore[] {
-    const rows = this.database
-      .prepare(
-        `SELECT conversation_id, metric, metric_version, score, threshold, passed, error, reason, judge_model, prompt_version, at
-         FROM monitor_scores WHERE suite = ? AND at >= ? AND at < ?${metric !== undefined ? ' AND metric = ?' : ''} ORDER BY at, conversation_id, metric`,
-      )
-      .all(suite, from, to, ...(metric !== undefined ? [metric] : [])) as ScoreRow[];
-    return rows.map((row) => ({ ...row, passed: row.passed === 1, error: row.error === 1 }));
+    const rows = this.sql.all<ScoreRow>(
+      `SELECT conversation_id, metric, metric_version, score, threshold, passed, error, reason, judge_model, prompt_version, at
+       FROM monitor_scores WHERE suite = ? AND at >= ? AND at < ?${metric !== undefined ? ' AND metric = ?' : ''} ORDER BY at, conversation_id, metric`,
+      [suite, from, to, ...(metric !== undefined ? [metric] : [])],
+    );
+    return rows.map((row) => ({
+      ...row,
+      passed: Number(row.passed) === 1,
+      error: Number(row.error) === 1,
+    }));
   }
 
   close(): void {
-    this.database.close();
+    this.sql.close();
   }
+}
+
+function idsBySuite(conversations: readonly MonitoredConversation[]): Map<string, string[]> {
+  const bySuite = new Map<string, string[]>();
+  for (const { suite, conversation_id: id } of conversations) {
+    const ids = bySuite.get(suite);
+    if (ids === undefined) bySuite.set(suite, [id]);
+    else ids.push(id);
+  }
+  return bySuite;
 }

@@ -1,3 +1,4 @@
+import { ConfigError } from '@parley/core';
 import { openDatabase } from './open-database.js';
 import { parseDatabaseUrl } from './sql/database-url.js';
 import { migratePgSync } from './sql/pg-migrations.js';
@@ -9,13 +10,37 @@ import type { SyncSql } from './sql/sync-sql.js';
 export const databaseUrlVariable = 'PARLEY_DATABASE_URL';
 
 /**
- * Where the store is: the PostgreSQL database named by `PARLEY_DATABASE_URL` when it is set,
- * otherwise the SQLite file at `path` (`.parley/parley.db`, which stays the anchor of the run
+ * Where the store is: the PostgreSQL database named by `PARLEY_DATABASE_URL` when it is set, else
+ * by the variable a loaded parley.yaml's `settings.store.url_env` names (an error when that one is
+ * unset), otherwise (undefined) the SQLite file at `path` (`.parley/parley.db`, which stays the anchor of the run
  * folders beside it either way).
  */
 export function storeUrlFrom(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const value = env[databaseUrlVariable];
-  return value === undefined || value.trim() === '' ? undefined : value;
+  if (value !== undefined && value.trim() !== '') return value;
+  if (suiteUrlVariable === undefined) return undefined;
+  const named = env[suiteUrlVariable];
+  if (named === undefined || named.trim() === '') {
+    throw new ConfigError(
+      `parley.yaml's settings.store.url_env names ${suiteUrlVariable}, which is not set: set it to the team store's postgres:// URL ` +
+        `(or set ${databaseUrlVariable}, which wins; docs/team-store.md)`,
+    );
+  }
+  return named;
+}
+
+/** The variable the loaded parley.yaml's `settings.store.url_env` names, if any. */
+let suiteUrlVariable: string | undefined;
+
+/**
+ * Takes in a loaded parley.yaml's `settings.store`: from now on this process's store is the
+ * PostgreSQL database whose URL the named variable holds, unless `PARLEY_DATABASE_URL` is set
+ * (which wins). The variable is read when the store is opened, not here, so that reading a suite
+ * (`parley validate`) never needs it. Called where a command loads the suite it runs
+ * (the runner's `loadSuiteForRun`, `parley runs prune`), before any store is opened.
+ */
+export function useSuiteStoreSetting(store: { url_env: string } | undefined): void {
+  suiteUrlVariable = store?.url_env;
 }
 
 interface SharedPg {

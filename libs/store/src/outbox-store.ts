@@ -1,5 +1,6 @@
-import type Database from 'better-sqlite3';
-import { openDatabase } from './open-database.js';
+import { chunksOf } from './chunks.js';
+import { openSql } from './open-sql.js';
+import type { SqlRow, SyncSql } from './sql/sync-sql.js';
 
 /** What the outbox holds: Langfuse scores of `parley monitor`, exports of finished runs. */
 export type OutboxKind = 'monitor_score' | 'run_export';
@@ -24,7 +25,7 @@ export interface PendingDelivery extends OutboxEntry {
 }
 
 /**
- * The delivery outbox in `.parley/parley.db`: what Parley owes Langfuse or an OTLP collector. An
+ * The delivery outbox in the store (`.parley/parley.db` or the team's PostgreSQL): what Parley owes Langfuse or an OTLP collector. An
  * item is added in the same transaction as what it reports (see MonitorStore.saveAll), and marked
  * delivered only after the destination accepted it; until then every run sends it again first.
  * Adding an item that is there already replaces its payload and makes it pending again (a score
@@ -43,49 +44,78 @@ export interface OutboxStore {
   close(): void;
 }
 
-/** The outbox of the database at `path` on a connection of its own. */
+/** The outbox of the store at `path` on a handle of its own. */
 export function openOutbox(path: string): OutboxStore {
-  return outboxOn(openDatabase(path), true);
+  return outboxOn(openSql(path), true);
 }
 
-/** The outbox on an open connection (a store that writes items in its own transactions); close() closes the connection only when `owns`. */
-export function outboxOn(database: Database.Database, owns = false): OutboxStore {
-  const insert = database.prepare<[OutboxEntry]>(`
-    INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at)
-    VALUES (@kind, @destination, @item_key, @suite, @payload_json, @created_at)
-    ON CONFLICT (kind, destination, item_key) DO UPDATE SET suite = excluded.suite, payload_json = excluded.payload_json,
-      created_at = excluded.created_at, attempts = 0, last_attempt_at = NULL, last_error = NULL, delivered_at = NULL`);
-  const addAll = database.transaction((entries: readonly OutboxEntry[]) => {
-    for (const entry of entries) insert.run(entry);
-  });
-  const selectPending = database.prepare<[string, string], PendingDelivery>(`
-    SELECT kind, destination, item_key, suite, payload_json, created_at, attempts, last_error FROM outbox
-    WHERE kind = ? AND destination = ? AND delivered_at IS NULL ORDER BY created_at, item_key`);
-  const countElsewhere = database.prepare<[string, string], number>('SELECT COUNT(*) FROM outbox WHERE kind = ? AND destination <> ? AND delivered_at IS NULL').pluck();
-  const markDelivered = database.prepare('UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_attempt_at = ?, last_error = NULL WHERE kind = ? AND destination = ? AND item_key = ?');
-  const markFailed = database.prepare('UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ?, last_error = ? WHERE kind = ? AND destination = ? AND item_key = ? AND delivered_at IS NULL');
-  const failAll = database.transaction((kind: string, destination: string, keys: readonly string[], error: string, at: string) => {
-    for (const key of keys) markFailed.run(at, error, kind, destination, key);
-  });
+/** Items per INSERT: 6 values each, well under both databases' limits on bound parameters. */
+const ROWS_PER_INSERT = 100;
+const IDS_PER_UPDATE = 500;
+
+/**
+ * The outbox on an open handle (a store that writes items in its own transactions, as the monitor
+ * store does); close() closes the handle only when `owns`.
+ */
+export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
   return {
     add(entries) {
-      if (entries.length > 0) addAll(entries);
+      if (entries.length === 0) return;
+      // An item added twice keeps its last payload (one statement may not upsert a row twice on PostgreSQL).
+      const latest = new Map<string, OutboxEntry>();
+      for (const entry of entries) {
+        const key = JSON.stringify([entry.kind, entry.destination, entry.item_key]);
+        latest.delete(key);
+        latest.set(key, entry);
+      }
+      sql.transaction(() => {
+        for (const chunk of chunksOf([...latest.values()], ROWS_PER_INSERT)) {
+          sql.run(
+            `INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+             ON CONFLICT (kind, destination, item_key) DO UPDATE SET suite = excluded.suite, payload_json = excluded.payload_json,
+               created_at = excluded.created_at, attempts = 0, last_attempt_at = NULL, last_error = NULL, delivered_at = NULL`,
+            chunk.flatMap((entry) => [entry.kind, entry.destination, entry.item_key, entry.suite, entry.payload_json, entry.created_at]),
+          );
+        }
+      });
     },
     pending(kind, destination) {
-      return selectPending.all(kind, destination);
+      const rows = sql.all<PendingDelivery & SqlRow>(
+        `SELECT kind, destination, item_key, suite, payload_json, created_at, attempts, last_error FROM outbox
+         WHERE kind = ? AND destination = ? AND delivered_at IS NULL ORDER BY created_at, item_key`,
+        [kind, destination],
+      );
+      return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
     },
     pendingElsewhere(kind, destination) {
-      return countElsewhere.get(kind, destination) ?? 0;
+      const row = sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM outbox WHERE kind = ? AND destination <> ? AND delivered_at IS NULL', [kind, destination]);
+      return Number(row?.count ?? 0);
     },
     delivered(kind, destination, itemKey, at) {
       // One commit per accepted item: a kill right after the destination accepted it sends at most that item again.
-      markDelivered.run(at, at, kind, destination, itemKey);
+      sql.run('UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_attempt_at = ?, last_error = NULL WHERE kind = ? AND destination = ? AND item_key = ?', [
+        at,
+        at,
+        kind,
+        destination,
+        itemKey,
+      ]);
     },
     failed(kind, destination, itemKeys, error, at) {
-      if (itemKeys.length > 0) failAll(kind, destination, itemKeys, error, at);
+      if (itemKeys.length === 0) return;
+      sql.transaction(() => {
+        for (const chunk of chunksOf([...new Set(itemKeys)], IDS_PER_UPDATE)) {
+          sql.run(
+            `UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ?, last_error = ?
+           WHERE kind = ? AND destination = ? AND delivered_at IS NULL AND item_key IN (${chunk.map(() => '?').join(',')})`,
+            [at, error, kind, destination, ...chunk],
+          );
+        }
+      });
     },
     close() {
-      if (owns) database.close();
+      if (owns) sql.close();
     },
   };
 }

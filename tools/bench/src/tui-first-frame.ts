@@ -1,8 +1,9 @@
 /**
- * `npm run bench:tui -- [--runs-stored 10000] [--repeat 5]`: how long `parley tui` takes to show
+ * `npm run bench:tui -- [--runs-stored 10000] [--repeat 5] [--keep]`: how long `parley tui` takes to show
  * its first screen (the agent index, with the history read) when the store holds many runs.
  * The TUI runs in a real pseudo-terminal (`script`), 80×24; the clock stops at the first output
- * that shows an agent's row, then `q` quits it.
+ * that shows an agent's row, then `q` quits it. `--keep` leaves the project folder (with its
+ * stored runs) in place and prints its path, to profile or compare builds on.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
   };
   const stored = argument('--runs-stored', 10_000);
   const repeat = argument('--repeat', 5);
+  const keep = process.argv.includes('--keep');
   const folder = mkdtempSync(join(tmpdir(), 'parley-bench-tui-'));
   try {
     cpSync(join(REPO_ROOT, 'examples', 'municipal'), folder, { recursive: true });
@@ -134,7 +136,8 @@ async function main(): Promise<number> {
     );
     return verdict === 'within' ? 0 : 1;
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    if (keep) process.stderr.write(`bench:tui: kept ${folder}\n`);
+    else rmSync(folder, { recursive: true, force: true });
   }
 }
 

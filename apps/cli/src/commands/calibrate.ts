@@ -120,7 +120,9 @@ async function folderOf(flags: FolderFlags, context: CommandContext): Promise<Ca
 async function suiteOf(flags: { suite?: string }, context: CommandContext): Promise<SuiteSettings | undefined> {
   if (flags.suite === undefined) return undefined;
   const { readSuiteSettings } = await import('@parley/calibration');
-  return readSuiteSettings(resolve(context.cwd, flags.suite));
+  const suite = readSuiteSettings(resolve(context.cwd, flags.suite));
+  (await import('@parley/store')).useSuiteStoreSetting(suite.config.settings?.store);
+  return suite;
 }
 
 async function ratersOf(flags: ModelFlags, suite: SuiteSettings | undefined): Promise<CalibrationRaters> {
@@ -328,7 +330,7 @@ async function calibrateReportCommand(flags: CalibrateReportFlags, context: Comm
     // The page beside the .md and .json: the report, and the pairs behind each matrix cell (the
     // set as it is now and the session's ratings, what `parley tui kappa` lists a cell from).
     const { writeCalibrationHtml } = await import('@parley/html-report');
-    const pairSource = { set: calibration.loadCalibrationSet(folder.setFile), rubricVersion: made.report.session.rubric_version, modelRatings: store.ratings(made.report.session.id) };
+    const pairSource = { set: made.set, rubricVersion: made.report.session.rubric_version, modelRatings: made.ratings };
     const page = writeCalibrationHtml(folder.reportsDir, made.report, pairSource);
     if (flags.format === 'json') context.output.out(`${JSON.stringify(made.report, null, 2)}\n`);
     else {

@@ -94,10 +94,11 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
  * business; this prints it.
  */
 async function runsPruneCommand(suitePath: string, flags: PruneFlags, context: CommandContext): Promise<number> {
-  const { defaultHistoryRetention, defaultStorePath, openStore, pruneHistory } = await import('@parley/store');
+  const { defaultHistoryRetention, defaultStorePath, openStore, pruneHistory, useSuiteStoreSetting } = await import('@parley/store');
   const { formatPruneOutcome } = await import('../output/prune-summary.js');
   const { loadSuiteConfig } = await import('@parley/config');
   const { config } = loadSuiteConfig(resolve(context.cwd, suitePath));
+  useSuiteStoreSetting(config.settings?.store);
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const outcome = pruneHistory(store, {

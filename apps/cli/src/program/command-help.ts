@@ -19,6 +19,36 @@ const EVERY_COMMAND: HelpFooter['environment'] = [
   ['PARLEY_DEBUG=1', 'print the stack of an internal error'],
 ];
 
+/** Read by every command that opens the store (docs/team-store.md). */
+const STORE: HelpFooter['environment'] = [
+  ['PARLEY_DATABASE_URL', "postgres:// URL of a team store instead of .parley/parley.db (wins over parley.yaml's settings.store.url_env)"],
+];
+
+/** The commands that open the store: their footers end with STORE's variables. */
+const STORE_COMMANDS = new Set([
+  'run',
+  'compare',
+  'show-report',
+  'cache stats',
+  'cache clear',
+  'calibrate import',
+  'calibrate judge',
+  'calibrate report',
+  'calibrate status',
+  'tui',
+  'tui rate',
+  'tui kappa',
+  'tui run',
+  'export',
+  'monitor',
+  'canary assign',
+  'canary compare',
+  'cost',
+  'runs list',
+  'runs show',
+  'runs prune',
+]);
+
 /** The footer of each command, by its path below `parley` ("runs list"). */
 const HELP_FOOTERS: Record<string, HelpFooter> = {
   run: {
@@ -237,6 +267,13 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [],
   },
+  'store copy': {
+    examples: [
+      ['parley store copy --to "$PARLEY_DATABASE_URL"', 'move this project\'s history into the team store'],
+      ['parley store copy --from "$PARLEY_DATABASE_URL" --merge', 'add the team store\'s rows this file does not have'],
+    ],
+    environment: [],
+  },
 };
 
 /** The path of a command below the program: `runs list`. */
@@ -254,8 +291,9 @@ export function allCommands(program: Command): Command[] {
 /** Ends the help of every command that has a footer with its examples and environment variables. */
 export function addHelpFooters(program: Command): void {
   for (const command of allCommands(program)) {
-    const footer = HELP_FOOTERS[commandPath(command)];
-    if (footer !== undefined) command.addHelpText('after', renderFooter(footer));
+    const path = commandPath(command);
+    const footer = HELP_FOOTERS[path];
+    if (footer !== undefined) command.addHelpText('after', renderFooter(STORE_COMMANDS.has(path) ? { ...footer, environment: [...footer.environment, ...STORE] } : footer));
   }
 }
 

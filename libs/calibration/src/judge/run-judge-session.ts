@@ -14,7 +14,7 @@ import {
   type ModelPrice,
   type ResilienceSettings,
 } from '@parley/providers';
-import { databaseDiskFull, type JudgeCacheStore } from '@parley/store';
+import { cachedOrClaimed, databaseDiskFull, type JudgeCacheStore } from '@parley/store';
 import { transcriptDigest } from '../import/transcript-digest.js';
 import type { CalibrationRater, CalibrationSession, CalibrationStore, StoredJudgeRating } from '../store/calibration-store.js';
 import { calibrationCacheEntry } from './judge-cache-key.js';
@@ -260,62 +260,72 @@ async function rateItem(
     cache_key: cacheEntry.key,
   };
   const useCache = input.mode === 'live' && input.cache !== undefined;
+  // A rating another process is asking for right now (a second `calibrate judge`, a run) is waited for, not paid twice.
+  let release = (): void => undefined;
   if (useCache) {
-    const hit = cachedAnswer(input.cache!.get(cacheEntry.key)?.value, input.set.axes);
-    if (hit !== undefined) {
+    const found = await cachedOrClaimed(input.cache!, cacheEntry.key, (entry) => cachedAnswer(entry.value, input.set.axes) !== undefined);
+    if ('entry' in found) {
+      const hit = cachedAnswer(found.entry.value, input.set.axes)!;
       return { ...base, scores: hit.scores, reason: hit.reason, error: null, raw_output: null, cached: true, input_tokens: 0, output_tokens: 0, cost_usd: 0, latency_ms: 0 };
     }
+    release = found.release;
   }
+  const afresh = async (): Promise<StoredJudgeRating> => {
+    const context: CallContext = { role: 'judge', scenario_id: `calibration:${item.id}`, turn: 0 };
+    const usage = { input_tokens: 0, output_tokens: 0 };
+    let latency = 0;
+    let cost: number | null = 0;
+    const spent = (response: CompletionResponse): void => {
+      usage.input_tokens += response.usage.input_tokens;
+      usage.output_tokens += response.usage.output_tokens;
+      latency += response.latency_ms;
+      const callCost = input.mode === 'replay' ? 0 : costOfCall(model.model, response.usage, input.pricing);
+      cost = cost === null || callCost === null ? null : cost + callCost;
+    };
+    const failed = (error: string, raw: string | null): StoredJudgeRating => ({
+      ...base,
+      scores: null,
+      reason: null,
+      error,
+      raw_output: raw,
+      cached: false,
+      ...usage,
+      cost_usd: cost,
+      latency_ms: latency,
+    });
 
-  const context: CallContext = { role: 'judge', scenario_id: `calibration:${item.id}`, turn: 0 };
-  const usage = { input_tokens: 0, output_tokens: 0 };
-  let latency = 0;
-  let cost: number | null = 0;
-  const spent = (response: CompletionResponse): void => {
-    usage.input_tokens += response.usage.input_tokens;
-    usage.output_tokens += response.usage.output_tokens;
-    latency += response.latency_ms;
-    const callCost = input.mode === 'replay' ? 0 : costOfCall(model.model, response.usage, input.pricing);
-    cost = cost === null || callCost === null ? null : cost + callCost;
-  };
-  const failed = (error: string, raw: string | null): StoredJudgeRating => ({
-    ...base,
-    scores: null,
-    reason: null,
-    error,
-    raw_output: raw,
-    cached: false,
-    ...usage,
-    cost_usd: cost,
-    latency_ms: latency,
-  });
-
-  let lastProblem = '';
-  let lastRaw = '';
-  for (let attempt = 1; attempt <= 2; attempt += 1) {
-    let response: CompletionResponse;
-    try {
-      response = await provider.complete(request, context, signal);
-    } catch (error) {
-      const message = !isProviderError(error)
-        ? `call failed: ${(error as Error)?.message ?? String(error)}`
-        : error.kind === 'replay_miss'
-          ? `replay_miss: ${error.message}; rate it with \`parley calibrate judge --mode live\`, or re-record every item with \`--mode record\``
-          : `${error.kind}: ${error.message}`;
-      return failed(message, null);
-    }
-    spent(response);
-    const answer = judgeAnswer(response.content, input.set.axes);
-    if ('scores' in answer) {
-      if (useCache) {
-        input.cache!.put({ ...cacheEntry, value: answer, cost_usd: cost, created_at: clock.now().toISOString() });
+    let lastProblem = '';
+    let lastRaw = '';
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      let response: CompletionResponse;
+      try {
+        response = await provider.complete(request, context, signal);
+      } catch (error) {
+        const message = !isProviderError(error)
+          ? `call failed: ${(error as Error)?.message ?? String(error)}`
+          : error.kind === 'replay_miss'
+            ? `replay_miss: ${error.message}; rate it with \`parley calibrate judge --mode live\`, or re-record every item with \`--mode record\``
+            : `${error.kind}: ${error.message}`;
+        return failed(message, null);
       }
-      return { ...base, scores: answer.scores, reason: answer.reason, error: null, raw_output: null, cached: false, ...usage, cost_usd: cost, latency_ms: latency };
+      spent(response);
+      const answer = judgeAnswer(response.content, input.set.axes);
+      if ('scores' in answer) {
+        if (useCache) {
+          input.cache!.put({ ...cacheEntry, value: answer, cost_usd: cost, created_at: clock.now().toISOString() });
+        }
+        return { ...base, scores: answer.scores, reason: answer.reason, error: null, raw_output: null, cached: false, ...usage, cost_usd: cost, latency_ms: latency };
+      }
+      lastProblem = answer.problem;
+      lastRaw = response.content;
     }
-    lastProblem = answer.problem;
-    lastRaw = response.content;
+    return failed(`unusable answer twice: ${lastProblem}`, lastRaw);
+  };
+  try {
+    return await afresh();
+  } finally {
+    release();
   }
-  return failed(`unusable answer twice: ${lastProblem}`, lastRaw);
 }
 
 function cachedAnswer(value: unknown, axes: readonly string[]): { scores: Record<string, number>; reason: string } | undefined {

@@ -5,7 +5,7 @@ import { rubricFixture } from '../test-support/judge-fixture.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
 import { buildCalibrationReport } from './calibration-report.js';
 import { COMPARISONS, OVERALL } from './comparison-pairs.js';
-import { agreementPerReviewer, cellItems, labelledPairs, pairsInCell } from './labelled-pairs.js';
+import { agreementPerReviewer, cellItems, labelledPairs, pairsByCell, pairsInCell } from './labelled-pairs.js';
 
 const HUMANS = {
   'rev-a': [[5, 5, 5], [4, 4, 4], [3, 3, 3], [2, 2, 2], [1, 1, 1], [5, 4, 3]] as const,
@@ -67,6 +67,20 @@ describe('labelledPairs', () => {
     });
     const overall = labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, 'human_vs_human', OVERALL);
     expect(pairsInCell(overall, 5, 5).map((entry) => entry.item.axis)).toEqual(['intent_comprehension', 'response_naturalness']);
+  });
+
+  it('sorts every pair into its cell at once, as pairsInCell gives each cell', () => {
+    const { set, ratings } = source();
+    for (const { id: comparison } of COMPARISONS) {
+      for (const axis of [...set.axes, OVERALL]) {
+        const pairs = labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, comparison, axis);
+        const cells = pairsByCell(pairs);
+        expect(cells.flat().reduce((sum, cell) => sum + cell.length, 0)).toBe(pairs.length);
+        for (const row of [1, 2, 3, 4, 5]) {
+          for (const column of [1, 2, 3, 4, 5]) expect(cells[row - 1]![column - 1], `${comparison} ${axis} ${row}/${column}`).toEqual(pairsInCell(pairs, row, column));
+        }
+      }
+    }
   });
 
   it('groups a cell’s pairs by item and axis, with the raters that make them', () => {

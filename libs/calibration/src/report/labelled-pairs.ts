@@ -131,6 +131,20 @@ export function pairsInCell(pairs: readonly LabelledPair[], row: number, column:
   return pairs.filter(({ pair }) => pair[0] === row && pair[1] === column);
 }
 
+/**
+ * The pairs behind every cell at once, `[row − 1][column − 1]` for ratings 1–5, each as
+ * {@link pairsInCell} gives it: one pass over the pairs instead of one per cell (a page lists all
+ * 25 cells of 16 matrices).
+ */
+export function pairsByCell(pairs: readonly LabelledPair[]): LabelledPair[][][] {
+  const cells = Array.from({ length: 5 }, () => Array.from({ length: 5 }, (): LabelledPair[] => []));
+  for (const labelled of pairs) {
+    const [row, column] = labelled.pair;
+    if (Number.isInteger(row) && Number.isInteger(column) && row >= 1 && row <= 5 && column >= 1 && column <= 5) cells[row - 1]![column - 1]!.push(labelled);
+  }
+  return cells;
+}
+
 /** One item (on one axis) behind a matrix cell, and which of its raters make the cell's pairs. */
 export interface CellItem {
   ratings: ItemRatings;
@@ -171,7 +185,11 @@ export interface ReviewerAgreement {
  */
 export function agreementPerReviewer(pairs: readonly LabelledPair[]): ReviewerAgreement[] {
   const byReviewer = new Map<string, RatingPair[]>();
-  const add = (reviewer: string, pair: RatingPair) => byReviewer.set(reviewer, [...(byReviewer.get(reviewer) ?? []), pair]);
+  const add = (reviewer: string, pair: RatingPair) => {
+    const list = byReviewer.get(reviewer);
+    if (list === undefined) byReviewer.set(reviewer, [pair]);
+    else list.push(pair);
+  };
   for (const { first, second, pair } of pairs) {
     const models = first === 'judge' || first === 'cross-check';
     if (second === 'judge' || second === 'cross-check') continue;

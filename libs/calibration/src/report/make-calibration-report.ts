@@ -1,8 +1,9 @@
+import type { CalibrationSet } from '@parley/config';
 import { ConfigError } from '@parley/core';
 import { hasRecording, loadCalibrationFolder, type CalibrationFolder } from '../calibration-folder.js';
 import { runJudgeSession, type JudgeSessionDependencies, type JudgeSessionResult } from '../judge/run-judge-session.js';
 import type { CalibrationRaters } from '../judge/rater-models.js';
-import type { CalibrationStore } from '../store/calibration-store.js';
+import type { CalibrationStore, StoredJudgeRating } from '../store/calibration-store.js';
 import { buildCalibrationReport, type CalibrationGateSettings, type CalibrationReport, type SessionSelection } from './calibration-report.js';
 import { calibrationReportMarkdown } from './report-markdown.js';
 import { writeReportFiles } from './write-report-files.js';
@@ -20,6 +21,13 @@ export interface MadeReport {
   report: CalibrationReport;
   markdown: string;
   files: { markdown: string; json: string };
+  /**
+   * The set and the session's model ratings the report was made from, for a caller that lists the
+   * pairs behind the report (the calibration page): reading the set's YAML and the ratings again
+   * took longer than the statistics on a 1,000-item set.
+   */
+  set: CalibrationSet;
+  ratings: readonly StoredJudgeRating[];
   /** Set when there was no session yet and the recorded judge calls were replayed into one. */
   replayed?: JudgeSessionResult;
 }
@@ -63,17 +71,18 @@ export async function makeCalibrationReport(
     session = replayed.session;
     selection = { ...selection, by: 'replayed_recording' };
   }
+  const ratings = replayed?.ratings ?? store.ratings(session.id);
   const history = store
     .sessions(session.set_path, 100)
     .filter((earlier) => earlier.started_at <= session!.started_at && (earlier.finished_at !== null || earlier.id === session!.id))
     .slice(0, 14)
-    .map((earlier) => ({ session: earlier, ratings: store.ratings(earlier.id) }));
+    .map((earlier) => ({ session: earlier, ratings: earlier.id === session!.id ? ratings : store.ratings(earlier.id) }));
   const report = buildCalibrationReport({
     set,
     setPath: folder.shown,
     rubric,
     session,
-    ratings: replayed?.ratings ?? store.ratings(session.id),
+    ratings,
     history,
     selection,
     gate: options.gate,
@@ -82,5 +91,5 @@ export async function makeCalibrationReport(
   });
   const markdown = calibrationReportMarkdown(report);
   const files = writeReportFiles(folder.reportsDir, report, markdown);
-  return { report, markdown, files, ...(replayed ? { replayed } : {}) };
+  return { report, markdown, files, set, ratings, ...(replayed ? { replayed } : {}) };
 }

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrations, openDatabase, schemaVersion } from '@parley/store';
 import { describe, expect, it } from 'vitest';
+// The store's driver helper is test support, not part of @parley/store's API: shared by path on purpose.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { storeDrivers, useStoreDriver } from '../../../store/src/test-support/each-driver.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
 import { openCalibrationStore } from './calibration-store.js';
 
@@ -10,9 +13,11 @@ function databasePath(): string {
   return join(mkdtempSync(join(tmpdir(), 'parley-calibration-store-')), '.parley', 'parley.db');
 }
 
-describe('openCalibrationStore', () => {
+describe.each(storeDrivers)('openCalibrationStore on %s', (driver) => {
+  const database = useStoreDriver(driver);
+
   it('keeps sessions per calibration folder and their ratings, across reopening', () => {
-    const path = databasePath();
+    const path = database.path;
     const set = ratedSet({ 'rev-a': [[4, 4, 4], [2, 3, 1]] });
     const store = openCalibrationStore(path);
     store.createSession(session('20261102-090000-aaaaaa', { started_at: '2026-11-02T09:00:00.000Z', finished_at: null }));
@@ -38,6 +43,37 @@ describe('openCalibrationStore', () => {
     }
   });
 
+  it('replaces a rating saved again, and marks a session interrupted until it is resumed or finished', () => {
+    const set = ratedSet({ 'rev-a': [[4, 4, 4], [2, 3, 1]] });
+    const store = openCalibrationStore(database.path);
+    try {
+      store.createSession(session('20261207-090000-bbbbbb', { started_at: '2026-12-07T09:00:00.000Z', finished_at: null }));
+      store.createSession(session('20261207-090000-dddddd', { started_at: '2026-12-07T09:00:00.000Z', finished_at: null }));
+      const [first, second] = modelRatings(set, '20261207-090000-bbbbbb', 'judge', [[4, 5, 4], [1, 2, 3]]);
+      const failed = { ...first!, scores: null, error: 'timeout', cached: true, cost_usd: null };
+      store.saveRating(first!);
+      store.saveRating(failed);
+      store.saveRating(second!);
+      expect(store.ratings('20261207-090000-bbbbbb')).toEqual([failed, second]);
+      store.interruptSession('20261207-090000-bbbbbb', 'SIGINT');
+      expect(store.session('20261207-090000-bbbbbb')?.interrupted_by).toBe('SIGINT');
+      store.resumeSession('20261207-090000-bbbbbb');
+      expect(store.session('20261207-090000-bbbbbb')?.interrupted_by).toBeNull();
+      store.interruptSession('20261207-090000-bbbbbb', 'SIGTERM');
+      store.finishSession('20261207-090000-bbbbbb', '2026-12-07T09:30:00.000Z');
+      expect(store.session('20261207-090000-bbbbbb')).toMatchObject({ interrupted_by: null, finished_at: '2026-12-07T09:30:00.000Z' });
+      // Two sessions started in the same millisecond: newest id first, on either database.
+      expect(store.sessions('calibration').map((stored) => stored.id)).toEqual(['20261207-090000-dddddd', '20261207-090000-bbbbbb']);
+      expect(store.sessions('calibration', 1).map((stored) => stored.id)).toEqual(['20261207-090000-dddddd']);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+// SQLite only: it checks the SQLite schema's own step list and catalogue (pg-migrations.test.ts
+// compares PostgreSQL's tables with these).
+describe('the calibration tables in SQLite', () => {
   it('lives in the schema step appended for it', () => {
     const database = openDatabase(databasePath());
     try {

@@ -1,6 +1,5 @@
 import { ConfigError } from '@parley/core';
-import { databaseDiskFull, openDatabase } from '@parley/store';
-import type Database from 'better-sqlite3';
+import { databaseDiskFull, openSql, type SqlParams, type SqlRow, type SyncSql } from '@parley/store';
 
 export type CalibrationRater = 'judge' | 'cross_check';
 
@@ -45,7 +44,7 @@ export interface StoredJudgeRating {
   latency_ms: number;
 }
 
-/** The calibration history in `.parley/parley.db` (tables added by store migration step 4). */
+/** The calibration history in the store, `.parley/parley.db` or the team's PostgreSQL (tables added by store migration step 4). */
 export interface CalibrationStore {
   readonly path: string;
   createSession(session: CalibrationSession): void;
@@ -63,28 +62,33 @@ export interface CalibrationStore {
   close(): void;
 }
 
-interface SessionRow extends Omit<CalibrationSession, 'raters'> {
-  raters_json: string;
-}
+type SessionRow = Omit<CalibrationSession, 'raters'> &
+  SqlRow & {
+    raters_json: string;
+  };
 
-interface RatingRow extends Omit<StoredJudgeRating, 'scores' | 'cached'> {
-  scores_json: string | null;
-  cached: number;
-}
+type RatingRow = Omit<StoredJudgeRating, 'scores' | 'cached'> &
+  SqlRow & {
+    scores_json: string | null;
+    cached: number;
+  };
 
-/** Opens (creating and migrating) the database at `path` for calibration sessions. */
+const SESSION_COLUMNS = 'id, set_path, started_at, finished_at, mode, rubric_version, rubric_sha256, raters_json, items, parley_version, interrupted_by';
+const RATING_COLUMNS =
+  'session_id, item_id, rater, provider, model, item_digest, cache_key, scores_json, reason, error, raw_output, cached, input_tokens, output_tokens, cost_usd, latency_ms';
+
+/** Opens (creating and migrating) the store at `path` (or the team's PostgreSQL) for calibration sessions. */
 export function openCalibrationStore(path: string): CalibrationStore {
-  const database = openDatabase(path);
-  const statements = prepare(database);
+  const sql: SyncSql = openSql(path);
   const toSession = ({ raters_json: ratersJson, ...row }: SessionRow): CalibrationSession => ({
     ...row,
     raters: JSON.parse(ratersJson) as CalibrationSession['raters'],
   });
-  // Each write is one statement (its own transaction): on a full disk it changes nothing and says
-  // "disk full" (a DiskFullError, exit 2) instead of SQLite's own SQLITE_FULL.
-  const write = (statement: () => void): void => {
+  // Each write is one statement (its own transaction): on a full disk (SQLite) it changes nothing
+  // and says "disk full" (a DiskFullError, exit 2) instead of SQLite's own SQLITE_FULL.
+  const write = (statement: string, params: SqlParams): void => {
     try {
-      statement();
+      sql.run(statement, params);
     } catch (error) {
       throw databaseDiskFull(error, path) ?? error;
     }
@@ -93,61 +97,68 @@ export function openCalibrationStore(path: string): CalibrationStore {
     path,
     createSession(session) {
       const { raters, ...columns } = session;
-      write(() => statements.insertSession.run({ ...columns, interrupted_by: columns.interrupted_by ?? null, raters_json: JSON.stringify(raters) }));
+      write(
+        `INSERT INTO calibration_sessions (${SESSION_COLUMNS})
+         VALUES (@id, @set_path, @started_at, @finished_at, @mode, @rubric_version, @rubric_sha256, @raters_json, @items, @parley_version, @interrupted_by)`,
+        {
+          ...columns,
+          interrupted_by: columns.interrupted_by ?? null,
+          raters_json: JSON.stringify(raters),
+        },
+      );
     },
     finishSession(id, finishedAt) {
-      write(() => statements.finishSession.run(finishedAt, id));
+      write('UPDATE calibration_sessions SET finished_at = ?, interrupted_by = NULL WHERE id = ?', [finishedAt, id]);
     },
     interruptSession(id, signal) {
-      write(() => statements.interruptSession.run(signal, id));
+      write('UPDATE calibration_sessions SET interrupted_by = ? WHERE id = ?', [signal, id]);
     },
     resumeSession(id) {
-      write(() => statements.interruptSession.run(null, id));
+      write('UPDATE calibration_sessions SET interrupted_by = NULL WHERE id = ?', [id]);
     },
     saveRating(rating) {
       const { scores, cached, ...columns } = rating;
-      write(() => statements.upsertRating.run({ ...columns, scores_json: scores === null ? null : JSON.stringify(scores), cached: cached ? 1 : 0 }));
+      write(
+        `INSERT INTO calibration_ratings (${RATING_COLUMNS})
+         VALUES (@session_id, @item_id, @rater, @provider, @model, @item_digest, @cache_key, @scores_json,
+           @reason, @error, @raw_output, @cached, @input_tokens, @output_tokens, @cost_usd, @latency_ms)
+         ON CONFLICT (session_id, item_id, rater) DO UPDATE SET provider = excluded.provider, model = excluded.model,
+           item_digest = excluded.item_digest, cache_key = excluded.cache_key, scores_json = excluded.scores_json, reason = excluded.reason,
+           error = excluded.error, raw_output = excluded.raw_output, cached = excluded.cached, input_tokens = excluded.input_tokens,
+           output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms`,
+        {
+          ...columns,
+          scores_json: scores === null ? null : JSON.stringify(scores),
+          cached: cached ? 1 : 0,
+        },
+      );
     },
     sessions(setPath, limit = 50) {
-      return statements.sessionsOfSet.all(setPath, limit).map(toSession);
+      // Sessions started in the same millisecond follow their ids, newest first (an id begins with its start time).
+      return sql
+        .all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM calibration_sessions WHERE set_path = ? ORDER BY started_at DESC, id DESC LIMIT ?`, [setPath, limit])
+        .map(toSession);
     },
     session(idOrPrefix) {
-      const exact = statements.sessionById.get(idOrPrefix);
+      const exact = sql.get<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM calibration_sessions WHERE id = ?`, [idOrPrefix]);
       if (exact !== undefined) return toSession(exact);
-      const matches = statements.sessionsFrom.all(idOrPrefix, 6).filter((row) => row.id.startsWith(idOrPrefix));
+      const matches = sql
+        .all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM calibration_sessions WHERE id >= ? ORDER BY id LIMIT ?`, [idOrPrefix, 6])
+        .filter((row) => row.id.startsWith(idOrPrefix));
       if (matches.length > 1) {
         throw new ConfigError(`calibration session "${idOrPrefix}" is ambiguous: it matches ${matches.map((row) => row.id).join(', ')}; give more of the id`);
       }
       return matches[0] === undefined ? undefined : toSession(matches[0]);
     },
     ratings(sessionId) {
-      return statements.ratingsOfSession.all(sessionId).map(({ scores_json: scoresJson, cached, ...row }) => ({
-        ...row,
-        scores: scoresJson === null ? null : (JSON.parse(scoresJson) as Record<string, number>),
-        cached: cached === 1,
-      }));
+      return sql
+        .all<RatingRow>(`SELECT ${RATING_COLUMNS} FROM calibration_ratings WHERE session_id = ? ORDER BY item_id, rater`, [sessionId])
+        .map(({ scores_json: scoresJson, cached, ...row }) => ({
+          ...row,
+          scores: scoresJson === null ? null : (JSON.parse(scoresJson) as Record<string, number>),
+          cached: Number(cached) === 1,
+        }));
     },
-    close: () => database.close(),
-  };
-}
-
-function prepare(database: Database.Database) {
-  return {
-    insertSession: database.prepare(`
-      INSERT INTO calibration_sessions (id, set_path, started_at, finished_at, mode, rubric_version, rubric_sha256, raters_json, items, parley_version, interrupted_by)
-      VALUES (@id, @set_path, @started_at, @finished_at, @mode, @rubric_version, @rubric_sha256, @raters_json, @items, @parley_version, @interrupted_by)`),
-    finishSession: database.prepare<[string, string]>(`UPDATE calibration_sessions SET finished_at = ?, interrupted_by = NULL WHERE id = ?`),
-    interruptSession: database.prepare<[string | null, string]>(`UPDATE calibration_sessions SET interrupted_by = ? WHERE id = ?`),
-    upsertRating: database.prepare(`
-      INSERT OR REPLACE INTO calibration_ratings (session_id, item_id, rater, provider, model, item_digest, cache_key, scores_json,
-        reason, error, raw_output, cached, input_tokens, output_tokens, cost_usd, latency_ms)
-      VALUES (@session_id, @item_id, @rater, @provider, @model, @item_digest, @cache_key, @scores_json,
-        @reason, @error, @raw_output, @cached, @input_tokens, @output_tokens, @cost_usd, @latency_ms)`),
-    sessionsOfSet: database.prepare<[string, number], SessionRow>(
-      `SELECT * FROM calibration_sessions WHERE set_path = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`,
-    ),
-    sessionById: database.prepare<[string], SessionRow>(`SELECT * FROM calibration_sessions WHERE id = ?`),
-    sessionsFrom: database.prepare<[string, number], SessionRow>(`SELECT * FROM calibration_sessions WHERE id >= ? ORDER BY id LIMIT ?`),
-    ratingsOfSession: database.prepare<[string], RatingRow>(`SELECT * FROM calibration_ratings WHERE session_id = ? ORDER BY item_id, rater`),
+    close: () => sql.close(),
   };
 }

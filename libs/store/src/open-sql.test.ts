@@ -1,0 +1,60 @@
+import { isConfigError } from '@parley/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSql, storeUrlFrom, useSuiteStoreSetting } from './open-sql.js';
+import { useStoreDriver } from './test-support/each-driver.js';
+
+describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's settings.store.url_env names", () => {
+  afterEach(() => useSuiteStoreSetting(undefined));
+
+  it('is the local SQLite file when neither is given', () => {
+    expect(storeUrlFrom({})).toBeUndefined();
+    expect(storeUrlFrom({ PARLEY_DATABASE_URL: '  ' })).toBeUndefined();
+  });
+
+  it('reads the named variable when the suite names one, and PARLEY_DATABASE_URL wins when both are set', () => {
+    useSuiteStoreSetting({ url_env: 'TEAM_STORE_URL' });
+    expect(storeUrlFrom({ TEAM_STORE_URL: 'postgres://team@db/parley' })).toBe('postgres://team@db/parley');
+    expect(storeUrlFrom({ TEAM_STORE_URL: 'postgres://team@db/parley', PARLEY_DATABASE_URL: 'postgres://me@localhost/mine' })).toBe('postgres://me@localhost/mine');
+    useSuiteStoreSetting(undefined);
+    expect(storeUrlFrom({ TEAM_STORE_URL: 'postgres://team@db/parley' })).toBeUndefined();
+  });
+
+  it('refuses to fall back to the local file when the named variable is unset or empty (exit 2), naming it', () => {
+    useSuiteStoreSetting({ url_env: 'TEAM_STORE_URL' });
+    for (const env of [{}, { TEAM_STORE_URL: '' }]) {
+      let thrown: unknown;
+      try {
+        storeUrlFrom(env);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isConfigError(thrown)).toBe(true);
+      expect((thrown as Error).message).toMatch(/settings\.store\.url_env names TEAM_STORE_URL, which is not set/);
+    }
+  });
+});
+
+describe('a suite naming its store opens it there', () => {
+  const database = useStoreDriver('postgres');
+  afterEach(() => useSuiteStoreSetting(undefined));
+
+  it('opens the PostgreSQL database the named variable holds', () => {
+    const url = database.url!;
+    const saved = process.env.PARLEY_DATABASE_URL;
+    delete process.env.PARLEY_DATABASE_URL;
+    process.env.PARLEY_TEST_TEAM_STORE = url;
+    useSuiteStoreSetting({ url_env: 'PARLEY_TEST_TEAM_STORE' });
+    try {
+      const sql = openSql(database.path);
+      try {
+        expect(sql.dialect).toBe('postgres');
+        expect(sql.get<{ name: string }>('SELECT current_database() AS name')?.name).toBe(new URL(url).pathname.slice(1));
+      } finally {
+        sql.close();
+      }
+    } finally {
+      delete process.env.PARLEY_TEST_TEAM_STORE;
+      if (saved !== undefined) process.env.PARLEY_DATABASE_URL = saved;
+    }
+  });
+});

@@ -58,7 +58,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
 
   // Calls of a scenario that Ctrl-C cuts short were answered and billed: they count in the run's cost.
   let unfinishedCost = emptyCost();
-  const live = liveRunParts(suite, mode, options, dependencies, previous);
+  const live = liveRunParts(suite, mode, options, dependencies, previous, plan.storePath);
   const sweepFailure = await live.sweep(plan.runId, options.signal);
   const judging = RunJudging.create({
     suite,
@@ -153,6 +153,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     };
   } finally {
     judging.close();
+    live.budget?.close(); // a shared budget gets back what this run still held
     await codeMetricThreads.close();
   }
 }

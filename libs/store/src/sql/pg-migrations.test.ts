@@ -3,15 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
 import { DatabaseVersionError, migrations } from '../migrations.js';
-
-function thrownBy(work: () => unknown): unknown {
-  try {
-    work();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../test-support/postgres-server.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { ConfigError } from '@parley/core';
@@ -20,6 +11,7 @@ import { migratePgSync as migratePg, pgSchemaVersionSync as pgSchemaVersion } fr
 import { pgMigrations } from './pg-schema.js';
 import { openPgSync } from './pg-sync.js';
 import type { SyncSql } from './sync-sql.js';
+import { thrownBy } from '../test-support/thrown-by.js';
 
 const MIGRATE_PG = fileURLToPath(new URL('../test-support/migrate-pg.mjs', import.meta.url));
 

@@ -4,15 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from './database-url.js';
 import { DatabaseConnectionError } from './pg-errors.js';
 import { openPgSync } from './pg-sync.js';
-
-function thrownBy(work: () => unknown): unknown {
-  try {
-    work();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
+import { thrownBy } from '../test-support/thrown-by.js';
 
 describe('opening the PostgreSQL store when the server is not usable', () => {
   it('a server that accepts the connection and never answers fails after the connect timeout', async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
-import { databaseUrlVariable } from '@parley/store';
+// The store's test drivers are test support, not part of @parley/store's API: shared by path on purpose.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { storeDrivers, useStoreDriver } from '../../../libs/store/src/test-support/each-driver.js';
 import { parleyAsync } from './test-support/parley-process.js';
 
@@ -63,8 +64,7 @@ interface JudgedReport {
   judge: { verdicts: number; cache: { hits: number; misses: number } };
 }
 
-// PostgreSQL joins once the run history is in it too: a run's per-model spend refers to its run.
-describe.each(storeDrivers.filter((driver) => driver === 'sqlite'))('two parley processes judging the same conversation on %s', (driver) => {
+describe.each(storeDrivers)('two parley processes judging the same conversation on %s', (driver) => {
   const database = useStoreDriver(driver);
 
   it('make one judge call: the second waits for the first one’s verdict and reports it as a cache hit', { timeout: 120_000 }, async () => {
@@ -76,7 +76,7 @@ describe.each(storeDrivers.filter((driver) => driver === 'sqlite'))('two parley 
       ANTHROPIC_API_KEY: 'sk-ant-test-CLAIMS-0123',
       OPENAI_BASE_URL: server.openaiBaseUrl,
       ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-      ...(database.url !== undefined ? { [databaseUrlVariable]: database.url } : {}),
+      ...(database.url !== undefined ? { PARLEY_DATABASE_URL: database.url } : {}),
     };
     const first = parleyAsync(['run', '.', '--mode', 'live', '--out', 'first'], { cwd: suite, env });
     // The first process has claimed the verdict and its judge call is held at fake-llm.

@@ -34,7 +34,7 @@ export function runBudget(options: RunBudgetOptions, dependencies: { cwd: string
   const given = budgetLimit(flag, dependencies.env, suiteBudgetSetting(suitePath));
   const perShard = resumed?.options.budgetPerShard ?? options.budgetPerShard;
   // Shards holding to one budget key share the whole budget (shared-budget-counter.ts), not budget / N each.
-  const shared = given !== undefined && sharedBudgetKey({ ...options, ...(perShard ? { budgetPerShard: true } : {}) }, dependencies.env, suiteName(suitePath)) !== undefined;
+  const shared = given !== undefined && sharedBudgetKey({ ...options, ...(perShard ? { budgetPerShard: true } : {}), ...((resumed?.options.budgetKey ?? options.budgetKey) !== undefined ? { budgetKey: resumed?.options.budgetKey ?? options.budgetKey } : {}) }, dependencies.env, suiteName(suitePath)) !== undefined;
   const limit = shared ? { limitUsd: given } : shardBudget(given, options.shard, perShard);
   if (limit === undefined) return undefined;
   const limitUsd = limit.limitUsd;

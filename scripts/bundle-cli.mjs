@@ -3,11 +3,13 @@
 // minified files under apps/cli/dist/bundle/: the entry `parley.js`, the package's programmatic API
 // `index.js` (apps/cli/dist/index.js), and one chunk per shared or dynamically imported part, so a command loads only what it uses. Loading a few files instead of ~300 modules
 // halves start-up time, which dominates short runs. Native and lazily loaded packages stay external:
-// better-sqlite3 (native addon), the provider SDKs (imported on the first live call) and ajv
-// (required on the first json_schema check).
+// better-sqlite3 (native addon), the provider SDKs (imported on the first live call), ajv
+// (required on the first json_schema check) and pg (required by the team store's worker thread
+// from the bundle's own location, so it must be installed beside it: a dependency of parley-eval).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { directImportsPlugin } from './direct-imports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -28,10 +30,11 @@ await build({
   format: 'esm',
   target: 'node22',
   // react-devtools-core: Ink imports it only when DEV=true, and we do not ship it.
-  external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv', 'react-devtools-core'],
+  external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv', 'pg', 'react-devtools-core'],
   // React's production build for the TUI (no development checks at run time).
   define: { 'process.env.NODE_ENV': '"production"' },
   // CommonJS dependencies inside an ES module bundle need a `require`.
   banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
+  plugins: [directImportsPlugin(root)],
   logLevel: 'warning',
 });

@@ -30,10 +30,11 @@ if (nodeMajor >= 24 && heavyCommand && !chosen && typeof process.execve === 'fun
   }
 }
 
-// The heap may grow to twice its live size before a full collection (V8's default lets it reach
-// about four times): a 10,000-scenario replay peaks at ~270 MiB instead of 330-400 MiB, as fast.
-// Set before the bundle is imported, so before the heap grows.
-setFlagsFromString('--heap-growing-percent=100');
+// The heap may grow to one and a half times its live size before a full collection (V8's default
+// lets it reach about four times): a 10,000-scenario replay holds every result until its reports
+// are written, and peaked at 330-400 MiB with the default, 305-313 MiB at twice, 265-276 MiB here,
+// for no more CPU (tools/bench/README.md). Set before the bundle is imported, so before the heap grows.
+setFlagsFromString('--heap-growing-percent=50');
 
 const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== '0';
 // With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.

@@ -111,6 +111,9 @@ describe('the parley binary on the examples', () => {
     expect(loaded(help.modules).bytes).toBeLessThan(300_000);
     const validate = parleyProcess(['validate', join(REPO_ROOT, 'examples', 'booking')]);
     expect(validate.status, validate.stderr).toBe(0);
+    // Loading and checking a suite, not running it: no store, report, provider or judge-run code
+    // (scripts/direct-imports.mjs; it was ~870 kB when validate shared chunks with run).
+    expect(loaded(validate.modules).bytes).toBeLessThan(550_000);
     for (const run of [version, help, validate]) {
       expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);
     }

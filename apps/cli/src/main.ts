@@ -38,6 +38,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<{ regi
   ['canary', () => import('./commands/canary.js')],
   ['cost', () => import('./commands/cost.js')],
   ['runs', () => import('./commands/runs.js')],
+  ['store', () => import('./commands/store.js')],
 ];
 
 /**

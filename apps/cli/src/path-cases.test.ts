@@ -40,6 +40,8 @@ const BASE: Record<string, { args?: string[]; options?: string[] }> = {
   export: { args: ['report'], options: ['--to', 'otlp'] },
   schema: { args: ['scenario'] },
   'canary assign': { args: ['ids.txt'] },
+  // From a server that is not there: the local file is opened (and its path checked) before any connection.
+  'store copy': { options: ['--from', 'postgres://parley@127.0.0.1:1/none'] },
 };
 
 const NAME = 'n'.repeat(300);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { METRIC_NAME_PATTERN, SEMVER_PATTERN } from './rubric-metric-schema.js';
 
 /** The longest a code metric may take by default before its thread or process is stopped. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { stringify } from 'yaml';
 import { parseConfigText, readConfigFile } from './config-file.js';
 import { ScenarioSchema } from './scenario-schema.js';

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ParsedConfigFile } from './config-file.js';
 import { didYouMean } from './did-you-mean.js';
 import { COMMON_EXPECTATION_KEYS, type Expectation } from './expectation-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExpectationSchema, ThresholdingSchema } from './expectation-schema.js';
 import { METRIC_NAME_PATTERN } from './rubric-metric-schema.js';
 import type { SchemaDescriptions } from './schema-descriptions.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { hashCanonical, sha256Hex, type ConfigIssue } from '@parley/core';
 import { globSync } from 'tinyglobby';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CodeMetricSchema, type CodeMetricFile } from './code-metric-schema.js';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
 import { didYouMean } from './did-you-mean.js';

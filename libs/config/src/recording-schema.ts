@@ -1,5 +1,5 @@
 import { PROVIDER_KINDS } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const ToolCallSchema = z.object({
   id: z.string().optional(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What a rule's match becomes: a placeholder such as `<account>`, which no rule ever matches again. */
 const PLACEHOLDER_PATTERN = /^<[a-z][a-z0-9_]*>$/;

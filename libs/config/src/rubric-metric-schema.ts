@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Semantic version `MAJOR.MINOR.PATCH`, with optional pre-release and build parts (semver.org). */
 export const SEMVER_PATTERN =

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExpectationSchema, GateSchema } from './expectation-schema.js';
 
 const SCENARIO_ID_PATTERN = /^[a-z0-9_-]+$/;

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// The zod core classes by name, not through `z.core` (a namespace inside a namespace keeps every
+// locale zod ships in the bundle: see docs/decisions.md, "Start-up").
+import * as core from 'zod/v4/core';
 import type { DataPath } from './yaml-source.js';
 
 /**
@@ -7,8 +9,8 @@ import type { DataPath } from './yaml-source.js';
  * Follows objects, optional/default/nullable wrappers, pipes, lists, records and unions; a
  * discriminated union is followed into the option the data's discriminator selects.
  */
-export function allowedKeysAt(schema: z.core.$ZodType, data: unknown, path: DataPath): string[] | undefined {
-  let current: z.core.$ZodType | undefined = schema;
+export function allowedKeysAt(schema: core.$ZodType, data: unknown, path: DataPath): string[] | undefined {
+  let current: core.$ZodType | undefined = schema;
   let value = data;
   for (const segment of path) {
     current = childSchema(unwrap(current, value), segment, value);
@@ -24,24 +26,24 @@ function childValue(value: unknown, segment: string | number): unknown {
 }
 
 /** Peel wrappers that do not change which keys are allowed; resolve unions by the data. */
-function unwrap(schema: z.core.$ZodType, value: unknown): z.core.$ZodType {
+function unwrap(schema: core.$ZodType, value: unknown): core.$ZodType {
   let current = schema;
   for (let depth = 0; depth < 32; depth++) {
     if (
-      current instanceof z.core.$ZodOptional ||
-      current instanceof z.core.$ZodNullable ||
-      current instanceof z.core.$ZodDefault ||
-      current instanceof z.core.$ZodPrefault ||
-      current instanceof z.core.$ZodNonOptional ||
-      current instanceof z.core.$ZodReadonly ||
-      current instanceof z.core.$ZodCatch
+      current instanceof core.$ZodOptional ||
+      current instanceof core.$ZodNullable ||
+      current instanceof core.$ZodDefault ||
+      current instanceof core.$ZodPrefault ||
+      current instanceof core.$ZodNonOptional ||
+      current instanceof core.$ZodReadonly ||
+      current instanceof core.$ZodCatch
     ) {
       current = current._zod.def.innerType;
-    } else if (current instanceof z.core.$ZodPipe) {
+    } else if (current instanceof core.$ZodPipe) {
       current = current._zod.def.in;
-    } else if (current instanceof z.core.$ZodLazy) {
+    } else if (current instanceof core.$ZodLazy) {
       current = current._zod.def.getter();
-    } else if (current instanceof z.core.$ZodDiscriminatedUnion) {
+    } else if (current instanceof core.$ZodDiscriminatedUnion) {
       const option = discriminatedOption(current, value);
       if (option === undefined) return current;
       current = option;
@@ -52,7 +54,7 @@ function unwrap(schema: z.core.$ZodType, value: unknown): z.core.$ZodType {
   return current;
 }
 
-function discriminatedOption(union: z.core.$ZodDiscriminatedUnion, value: unknown): z.core.$ZodType | undefined {
+function discriminatedOption(union: core.$ZodDiscriminatedUnion, value: unknown): core.$ZodType | undefined {
   const discriminator = union._zod.def.discriminator;
   const selected = childValue(value, discriminator);
   return union._zod.def.options.find((option) => {
@@ -61,17 +63,17 @@ function discriminatedOption(union: z.core.$ZodDiscriminatedUnion, value: unknow
   });
 }
 
-function childSchema(schema: z.core.$ZodType, segment: string | number, value: unknown): z.core.$ZodType | undefined {
-  if (schema instanceof z.core.$ZodObject) {
+function childSchema(schema: core.$ZodType, segment: string | number, value: unknown): core.$ZodType | undefined {
+  if (schema instanceof core.$ZodObject) {
     const shape = schema._zod.def.shape;
     return Object.hasOwn(shape, segment) ? shape[segment] : schema._zod.def.catchall;
   }
-  if (schema instanceof z.core.$ZodArray) return schema._zod.def.element;
-  if (schema instanceof z.core.$ZodRecord) return schema._zod.def.valueType;
-  if (schema instanceof z.core.$ZodTuple) {
+  if (schema instanceof core.$ZodArray) return schema._zod.def.element;
+  if (schema instanceof core.$ZodRecord) return schema._zod.def.valueType;
+  if (schema instanceof core.$ZodTuple) {
     return typeof segment === 'number' ? (schema._zod.def.items[segment] ?? schema._zod.def.rest ?? undefined) : undefined;
   }
-  if (schema instanceof z.core.$ZodUnion) {
+  if (schema instanceof core.$ZodUnion) {
     // A plain union: follow the first option that knows this segment.
     for (const option of schema._zod.def.options) {
       const child = childSchema(unwrap(option, value), segment, value);
@@ -81,14 +83,14 @@ function childSchema(schema: z.core.$ZodType, segment: string | number, value: u
   return undefined;
 }
 
-function objectKeys(schema: z.core.$ZodType): string[] | undefined {
-  if (schema instanceof z.core.$ZodObject) return Object.keys(schema._zod.def.shape);
-  if (schema instanceof z.core.$ZodUnion) {
+function objectKeys(schema: core.$ZodType): string[] | undefined {
+  if (schema instanceof core.$ZodObject) return Object.keys(schema._zod.def.shape);
+  if (schema instanceof core.$ZodUnion) {
     const keys = new Set<string>();
     for (const option of schema._zod.def.options) for (const key of objectKeys(unwrap(option, undefined)) ?? []) keys.add(key);
     return keys.size > 0 ? [...keys] : undefined;
   }
-  if (schema instanceof z.core.$ZodIntersection) {
+  if (schema instanceof core.$ZodIntersection) {
     const keys = [...(objectKeys(schema._zod.def.left) ?? []), ...(objectKeys(schema._zod.def.right) ?? [])];
     return keys.length > 0 ? keys : undefined;
   }

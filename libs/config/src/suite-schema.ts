@@ -1,5 +1,5 @@
 import { PROVIDER_KINDS } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExpectationSchema, GateSchema, ThresholdingSchema } from './expectation-schema.js';
 import { RedactionSchema } from './redaction-schema.js';
 

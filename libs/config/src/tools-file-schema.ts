@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** OpenAI's limit on function names, which the other providers accept too. */
 const ToolNameSchema = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and -, at most 64 characters');

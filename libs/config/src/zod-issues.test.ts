@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseConfigText } from './config-file.js';
 import { ScenarioSchema } from './scenario-schema.js';
 import { SuiteSchema } from './suite-schema.js';

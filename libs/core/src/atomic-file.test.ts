@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendAllSync, DiskFullError, writeFileAtomically, type FileIo } from './atomic-file.js';
+import { appendAllSync, DiskFullError, writeFileAtomically, writeFileAtomicallyAsync, type FileIo } from './atomic-file.js';
 import { isConfigError } from './config-error.js';
 
 function folderWith(name: string, content: string): { dir: string; file: string } {
@@ -92,6 +92,31 @@ describe('writeFileAtomically', () => {
     });
     expect(calls.slice(0, 2)).toEqual(['fsync', 'rename']);
     expect(readFileSync(file, 'utf8')).toBe(NEW);
+  });
+});
+
+describe('writeFileAtomicallyAsync', () => {
+  it('replaces the file with every piece, in order, and leaves no temporary file', async () => {
+    const { dir, file } = folderWith('s.jsonl', OLD);
+    await writeFileAtomicallyAsync(file, ['{"a":1}\n', NEW, '{"ñ":"🌍"}\n']);
+    expect(readFileSync(file, 'utf8')).toBe(`{"a":1}\n${NEW}{"ñ":"🌍"}\n`);
+    expect(readdirSync(dir)).toEqual(['s.jsonl']);
+  });
+
+  it('writes through a symbolic link to the file it leads to, as writeFileAtomically does', async () => {
+    const { dir, file } = folderWith('target.jsonl', OLD);
+    symlinkSync(file, join(dir, 'link.jsonl'));
+    await writeFileAtomicallyAsync(join(dir, 'link.jsonl'), NEW);
+    expect(readFileSync(file, 'utf8')).toBe(NEW);
+  });
+
+  it('when the rename fails leaves what was there untouched, removes its temporary file and rethrows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-atomic-'));
+    mkdirSync(join(dir, 'taken.jsonl')); // a folder where the file would go
+    writeFileSync(join(dir, 'taken.jsonl', 'inside'), OLD);
+    await expect(writeFileAtomicallyAsync(join(dir, 'taken.jsonl'), NEW)).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/) });
+    expect(readdirSync(dir)).toEqual(['taken.jsonl']);
+    expect(readFileSync(join(dir, 'taken.jsonl', 'inside'), 'utf8')).toBe(OLD);
   });
 });
 

@@ -122,6 +122,46 @@ export function writeFileAtomically(file: string, content: string | Iterable<str
 }
 
 /**
+ * {@link writeFileAtomically}'s steps (a whole temporary file beside `file`, fsynced and its size
+ * checked, renamed over it, the folder fsynced) through `fs.promises`: the writes and both fsyncs
+ * run on libuv's thread pool, so the event loop goes on serving other work meanwhile. A live run
+ * writes each scenario's recording this way: a synchronous fsync (several milliseconds on a busy
+ * disk) would hold up every conversation in flight, not only the one whose recording it is.
+ * Failures are as in `writeFileAtomically`: nothing changes, a full disk is a {@link DiskFullError}.
+ */
+export async function writeFileAtomicallyAsync(file: string, content: string | Iterable<string>): Promise<void> {
+  const target = writeTargetOf(file);
+  const temporary = temporaryPathFor(target);
+  const bytes = Buffer.from(typeof content === 'string' ? content : [...content].join(''), 'utf8');
+  try {
+    const handle = await fs.promises.open(temporary, 'wx');
+    try {
+      await handle.writeFile(bytes); // writes every byte (it continues after a short write)
+      await handle.sync();
+      const { size } = await handle.stat();
+      if (size !== bytes.length) throw Object.assign(new Error(`${temporary} holds ${size} bytes after writing ${bytes.length}`), { code: 'EIO' });
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(temporary, target);
+  } catch (error) {
+    await fs.promises.rm(temporary, { force: true });
+    if (isDiskFull(error)) throw new DiskFullError(file);
+    throw error;
+  }
+  try {
+    const folder = await fs.promises.open(dirname(target), 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  } catch {
+    // Best effort, as in syncFolder.
+  }
+}
+
+/**
  * Creates `file`, which must not exist yet (EEXIST otherwise, as `writeFileSync(file, text, { flag:
  * 'wx' })` would throw), so that a full disk or a crash leaves no file at all rather than an empty
  * or cut one: the whole content is written and fsynced beside it first (as in

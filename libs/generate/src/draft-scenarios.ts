@@ -1,6 +1,6 @@
 import type { CallContext, CompletionRequest, CompletionResponse, Provider, TokenUsage } from '@parley/core';
 import type { ScenarioFile } from '@parley/config';
-import { z } from 'zod';
+import * as z from 'zod';
 import { draftBatchRequest, draftRepairRequest, type DraftBrief, type DrafterModel } from './draft-request.js';
 import { draftScenario, type DraftTarget } from './draft-scenario.js';
 import { ScenarioDraftSchema, type ScenarioDraft } from './draft-schema.js';

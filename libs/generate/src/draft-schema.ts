@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One scenario as the simulator's model drafts it: flat, every field present (what OpenAI's

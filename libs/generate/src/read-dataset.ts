@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigIssue } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseConfigText, readTextFile, withoutByteOrderMark } from '@parley/config';
 import { parseJsonLines, LoggedConversationSchema, type Located, type LoggedConversation } from '@parley/production';
 import { sgdDialogues, SgdFileSchema, type SgdDialogue } from './sgd-dataset.js';

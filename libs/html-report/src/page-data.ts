@@ -70,7 +70,8 @@ export interface RunPageData {
 
 /** One item behind a matrix cell: its ratings on the axis, and the raters that make the cell's pairs. */
 export interface CalibrationCellItem {
-  ratings: ItemRatings;
+  /** Position of the item's ratings on the axis in `CalibrationPageData.item_ratings`. */
+  item: number;
   in_cell: string[];
 }
 
@@ -80,7 +81,7 @@ export interface CalibrationCellSet {
   axis: string;
   /**
    * `cells[row - 1][column - 1]`: the cell's pair count and its items, from `labelledPairs`,
-   * `pairsInCell` and `cellItems` (what `parley tui kappa` lists on Enter).
+   * `pairsByCell` and `cellItems` (what `parley tui kappa` lists on Enter).
    */
   cells: Array<Array<{ pairs: number; items: CalibrationCellItem[] }>>;
   /** Reviewers with a rating in any pair of the comparison on the axis, by name. */
@@ -94,6 +95,8 @@ export interface CalibrationPageData {
   /** The report as written to `reports/<date>.json`. */
   report: CalibrationReport;
   date: string;
+  /** Each item's ratings on each axis behind any cell, once; cells name them by position. */
+  item_ratings: ItemRatings[];
   /** Absent when the pairs could not be made (the problem says why); the matrices still show counts. */
   cell_sets: CalibrationCellSet[];
   problem?: string;

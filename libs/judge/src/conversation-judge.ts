@@ -1,5 +1,5 @@
 import { assistantMessagesOf } from '@parley/metrics';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeAnswerIssues, FiniteNumber, messageCoverageProblem } from './judged-messages.js';
 import type { JudgeMetric, JudgeTask, JudgeVerdict } from './judge-metric.js';
 import { languageName } from './language-names.js';

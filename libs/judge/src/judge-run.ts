@@ -3,7 +3,7 @@ import type { Expectation, ModelRef, SuiteFile } from '@parley/config';
 import { metricParamsOf, describeIssues, unevaluableResult } from '@parley/metrics';
 import { costOfCall, type ModelPrice } from '@parley/providers';
 import type { CrossCheckDowngrade, JudgeReport, MetricAgreement } from '@parley/reports';
-import { z } from 'zod';
+import * as z from 'zod';
 import { crossCheckSample } from './cross-check-sample.js';
 import { cachedOrClaimed, type Sleep } from '@parley/store';
 import { judgeCacheKey, type JudgeCache } from './judge-cache.js';

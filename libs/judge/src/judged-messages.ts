@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Checks the per-message part of a judge's answer against the messages it was asked about: every

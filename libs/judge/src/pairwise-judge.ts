@@ -1,7 +1,7 @@
 import type { Provider, Transcript } from '@parley/core';
 import type { ModelRef } from '@parley/config';
 import { isProviderError } from '@parley/providers';
-import { z } from 'zod';
+import * as z from 'zod';
 import { askJudge } from './ask-judge.js';
 import { describeAnswerIssues } from './judged-messages.js';
 import type { JudgeTask } from './judge-metric.js';

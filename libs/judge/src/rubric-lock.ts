@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically, type ConfigIssue } from '@parley/core';
 import { readConfigFile, RubricMetricSchema, type LoadedRubricMetric } from '@parley/config';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The lock file, beside the metric files: `metrics/.rubric-lock.json`. Commit it. */
 const RUBRIC_LOCK_FILE_NAME = '.rubric-lock.json';

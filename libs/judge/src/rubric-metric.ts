@@ -1,6 +1,6 @@
 import type { RubricCriterion, RubricMetricFile } from '@parley/config';
 import { assistantMessagesOf } from '@parley/metrics';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeAnswerIssues, FiniteNumber, messageCoverageProblem } from './judged-messages.js';
 import type { JudgeMetric, JudgeTask, JudgeVerdict } from './judge-metric.js';
 import { languageName } from './language-names.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assistantMessagesOf, describeMessage, emptyTurnReason, locationOf, type LocatedMessage } from './assistant-messages.js';
 import { defineMetric } from './define-metric.js';
 import { parseJsonMessage } from './json-in-message.js';

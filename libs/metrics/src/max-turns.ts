@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineMetric } from './define-metric.js';
 import type { Metric, MetricIdentity } from './metric.js';
 import { verdictResult } from './metric-result.js';

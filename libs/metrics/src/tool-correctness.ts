@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolCallsOf, type ToolCall } from '@parley/core';
 import { defineMetric } from './define-metric.js';
 import type { Metric, MetricIdentity } from './metric.js';

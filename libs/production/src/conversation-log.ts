@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { firstProblem, NOT_JSON, parseJson, type Located } from './json-lines.js';
 import { logFileLines, LogIssues } from './log-lines.js';
 

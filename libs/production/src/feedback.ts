@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readJsonLines } from './json-lines.js';
 
 /** The name of the score the WhatsApp 👍/👎/💬 buttons write (docs/file-formats.md, "Production logs"). */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeFileAtomically, type CallContext, type Clock, type CompletionRequest, type CompletionResponse, type Provider } from '@parley/core';
+import { writeFileAtomically, writeFileAtomicallyAsync, type CallContext, type Clock, type CompletionRequest, type CompletionResponse, type Provider } from '@parley/core';
 import type { RecordingEntry } from '@parley/config';
 import { keyMaterial, requestKey } from './request-key.js';
 
@@ -61,6 +62,23 @@ export function recordingPath(recordingsDir: string, scenarioId: string): string
 export function writeRecording(path: string, entries: RecordingEntry[]): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomically(
+    path,
+    entries.map((entry) => `${JSON.stringify(entry)}\n`),
+  );
+}
+
+/**
+ * `writeRecording` without holding up the event loop: the write and its fsyncs run off it (see
+ * writeFileAtomicallyAsync). `madeFolders` (the caller's, for many writes) remembers the folders
+ * already made, so each is made once.
+ */
+export async function writeRecordingAsync(path: string, entries: RecordingEntry[], madeFolders?: Set<string>): Promise<void> {
+  const folder = dirname(path);
+  if (!madeFolders?.has(folder)) {
+    await mkdir(folder, { recursive: true });
+    madeFolders?.add(folder);
+  }
+  await writeFileAtomicallyAsync(
     path,
     entries.map((entry) => `${JSON.stringify(entry)}\n`),
   );

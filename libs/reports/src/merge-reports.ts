@@ -180,12 +180,19 @@ function selectionOf(reports: readonly RunReport[], selected: number): RunSelect
   };
 }
 
+/** The budget key every one of the reports shared, if they all held to the same shared budget. */
+function sharedKeyOf(budgeted: readonly RunReport[]): string | undefined {
+  const key = budgeted[0]?.budget?.shared?.key;
+  return key !== undefined && budgeted.every((report) => report.budget!.shared?.key === key) ? key : undefined;
+}
+
 function budgetOf(reports: readonly RunReport[]): Pick<RunInfo, 'budget'> {
   const budgeted = reports.filter((report) => report.budget !== undefined);
   if (budgeted.length === 0) return {};
   return {
     budget: {
-      limit_usd: budgeted.reduce((sum, report) => sum + report.budget!.limit_usd, 0),
+      // Shards holding to one shared budget each report the whole of it; shards with a share each add theirs.
+      limit_usd: sharedKeyOf(budgeted) !== undefined ? budgeted[0]!.budget!.limit_usd : budgeted.reduce((sum, report) => sum + report.budget!.limit_usd, 0),
       exhausted: budgeted.some((report) => report.budget!.exhausted),
       downgrades: budgeted.flatMap((report) => report.budget!.downgrades.map((downgrade) => `${report.run_id}: ${downgrade}`)),
       unchecked_blocking: budgeted.reduce((sum, report) => sum + (report.budget!.unchecked_blocking ?? 0), 0),

@@ -1,5 +1,5 @@
 import type { Transcript } from '@parley/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPORT_SCHEMA_VERSION, type RunReport } from './report-schema.js';
 
 /**
@@ -136,6 +136,7 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       downgrades: z.array(z.string()),
       unchecked_blocking: z.number().int().min(0).optional(),
       split: z.object({ total_usd: z.number(), shards: z.number().int() }).optional(),
+      shared: z.object({ key: z.string(), spent_usd: z.number() }).optional(),
       spent_usd: z.number().optional(),
       estimate: z.object({ scenarios: z.number().int().min(0), estimated_usd: z.number(), actual_usd: z.number() }).optional(),
     })

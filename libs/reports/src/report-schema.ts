@@ -81,6 +81,12 @@ export interface BudgetReport {
   unchecked_blocking?: number;
   /** Under `--shard I/N`: `limit_usd` is this shard's share of the PR's budget `total_usd` (÷ `shards`). */
   split?: { total_usd: number; shards: number };
+  /**
+   * Set when the run held to a budget shared with other runs under one key (`--budget-key`, the
+   * shards of a PR): `limit_usd` is the whole budget, `spent_usd` this run's part of it, and
+   * `shared.spent_usd` what every run holding to the key had spent when this one ended.
+   */
+  shared?: { key: string; spent_usd: number };
   /** What the run paid providers (a replay pays nothing): never more than `limit_usd`. */
   spent_usd?: number;
   /** How close the scenarios' estimates (reserved before each started) came to what they spent. */

@@ -100,9 +100,13 @@ function totalsSection(report: RunReport): string {
     `| ${counts.join(' | ')} |`,
   ];
   if (report.budget !== undefined) {
-    const { limit_usd, exhausted, downgrades, split, spent_usd, estimate } = report.budget;
+    const { limit_usd, exhausted, downgrades, split, shared, spent_usd, estimate } = report.budget;
     const what = downgrades.length > 0 ? `: ${downgrades.map(escapeInlineText).join('; ')}` : '';
-    const share = split ? ` (this shard's share of ${formatUsd(split.total_usd)} for ${split.shards} shards)` : '';
+    const share = split
+      ? ` (this shard's share of ${formatUsd(split.total_usd)} for ${split.shards} shards)`
+      : shared
+        ? ` (shared under key ${escapeInlineText(shared.key)}: ${formatUsd(shared.spent_usd)} spent by all its runs)`
+        : '';
     lines.push('', `Budget ${formatUsd(limit_usd)}${share}, ${exhausted ? 'exhausted' : 'not reached'}${what}`);
     if (spent_usd !== undefined && estimate !== undefined && estimate.scenarios > 0) {
       lines.push(`Spent ${formatUsd(spent_usd)} of it; the ${estimate.scenarios} scenarios started reserved ${formatUsd(estimate.estimated_usd)} as estimates and spent ${formatUsd(estimate.actual_usd)}`);

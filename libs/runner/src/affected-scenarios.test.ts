@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SuiteFile } from '@parley/config';
 import { affectedScenarios, suiteConfigChange } from './affected-scenarios.js';
-import { loadSuiteForRun } from './plan-run.js';
+import { loadSuiteForRun } from './load-suite-for-run.js';
 import { SPA_SUITE, writeTempSuite } from './test-support/temp-suite.js';
 
 const TWO_AGENTS: Record<string, string> = {

@@ -22,8 +22,9 @@ const EPSILON_USD = 1e-12;
  * Calls whose model has no known price cannot be counted: the report's cost is then "unknown" and says so.
  */
 export class BudgetTracker {
+  /** What this run spent (with a shared counter, the other runs' spend is not in it). */
   private spent: number;
-  private held = 0;
+  private readonly counter: BudgetCounter;
   private readonly skippedIds: string[] = [];
   private readonly cutShortIds: string[] = [];
   private uncheckedBlocking = 0;
@@ -36,8 +37,14 @@ export class BudgetTracker {
     alreadySpentUsd = 0,
     /** Set when the limit is this shard's share of a budget for the whole PR (`--shard I/N`). */
     private readonly split?: BudgetSplit,
+    /**
+     * Where spent and held amounts are counted: by default in this process; a SharedBudgetCounter
+     * counts them in the store, for every run holding to the same budget key (the shards of a PR).
+     */
+    counter?: BudgetCounter,
   ) {
     this.spent = alreadySpentUsd;
+    this.counter = counter ?? new LocalBudgetCounter(alreadySpentUsd);
   }
 
   /** A call to a model without a known price: not counted, and the report says how many. */
@@ -45,17 +52,23 @@ export class BudgetTracker {
     this.unpricedCalls += 1;
   }
 
+  /** What was spent against the limit: by this run, or with a shared budget by every run holding to it. */
   get spentUsd(): number {
-    return this.spent;
+    return this.counter.spentUsd();
   }
 
-  /** What scenarios in flight hold: their reservations and the worst cases of their calls in flight. */
+  /** What scenarios in flight hold: their reservations and the worst cases of their calls in flight (of every run sharing the budget). */
   get heldUsd(): number {
-    return this.held;
+    return this.counter.heldUsd();
   }
 
   get exhausted(): boolean {
-    return this.spent >= this.limitUsd - EPSILON_USD;
+    return this.spentUsd >= this.limitUsd - EPSILON_USD;
+  }
+
+  /** Gives back what this run still holds of a shared budget and lets its store go (nothing to do for a budget of its own). */
+  close(): void {
+    this.counter.close();
   }
 
   /**
@@ -70,14 +83,12 @@ export class BudgetTracker {
 
   /** @internal Holds `usd` more when it fits under the limit. */
   hold(usd: number): boolean {
-    if (this.spent + this.held + usd > this.limitUsd + EPSILON_USD) return false;
-    this.held += usd;
-    return true;
+    return this.counter.hold(usd, this.limitUsd);
   }
 
   /** @internal Lets go of `releasedUsd` held and counts `spentUsd` spent (an answered call: its worst case and its cost). */
   settle(releasedUsd: number, spentUsd: number): void {
-    this.held = Math.max(0, this.held - releasedUsd);
+    this.counter.settle(releasedUsd, spentUsd);
     this.spent += spentUsd;
   }
 
@@ -96,8 +107,8 @@ export class BudgetTracker {
   skip(scenarioId: string, blocking = false): string {
     this.skippedIds.push(scenarioId);
     if (blocking) this.uncheckedBlocking += 1;
-    const fits = this.exhausted ? '' : `; with $${this.held.toFixed(4)} held by scenarios in flight, this scenario's estimate of $${this.costliestScenarioUsd.toFixed(4)} (the costliest so far) does not fit`;
-    const reached = `budget reached ($${this.spent.toFixed(4)} spent of $${this.limitUsd.toFixed(4)}${fits}) before this scenario started`;
+    const fits = this.exhausted ? '' : `; with $${this.heldUsd.toFixed(4)} held by scenarios in flight, this scenario's estimate of $${this.costliestScenarioUsd.toFixed(4)} (the costliest so far) does not fit`;
+    const reached = `budget reached ($${this.spentUsd.toFixed(4)} spent of $${this.limitUsd.toFixed(4)}${fits}) before this scenario started`;
     return blocking ? `not checked: ${reached}; a blocking scenario that did not run did not pass` : `skipped: ${reached}`;
   }
 
@@ -137,8 +148,51 @@ export class BudgetTracker {
       spent_usd: this.spent,
       estimate: { ...this.estimates },
       ...(this.split ? { split: { ...this.split } } : {}),
+      ...(this.counter.key !== undefined ? { shared: { key: this.counter.key, spent_usd: this.counter.spentUsd() } } : {}),
     };
   }
+}
+
+/**
+ * Where a budget's spent and held amounts are counted. `hold` adds `usd` to what is held only when
+ * spent + held + usd stays within `limitUsd`, in one step no other holder can come between.
+ */
+export interface BudgetCounter {
+  /** The shared budget's key; undefined for a run's own budget. */
+  readonly key?: string;
+  hold(usd: number, limitUsd: number): boolean;
+  settle(releasedUsd: number, spentUsd: number): void;
+  spentUsd(): number;
+  heldUsd(): number;
+  close(): void;
+}
+
+/** A run's budget of its own, counted in this process. */
+export class LocalBudgetCounter implements BudgetCounter {
+  private held = 0;
+
+  constructor(private spent = 0) {}
+
+  hold(usd: number, limitUsd: number): boolean {
+    if (this.spent + this.held + usd > limitUsd + EPSILON_USD) return false;
+    this.held += usd;
+    return true;
+  }
+
+  settle(releasedUsd: number, spentUsd: number): void {
+    this.held = Math.max(0, this.held - releasedUsd);
+    this.spent += spentUsd;
+  }
+
+  spentUsd(): number {
+    return this.spent;
+  }
+
+  heldUsd(): number {
+    return this.held;
+  }
+
+  close(): void {}
 }
 
 /**

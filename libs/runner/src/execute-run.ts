@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import pLimit from 'p-limit';
 import { addCost, emptyCost, scenarioOfCase, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
 import type { LoadedScenario } from '@parley/config';
 import { ModuleMetricThreads } from '@parley/engine';
@@ -59,7 +58,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
 
   // Calls of a scenario that Ctrl-C cuts short were answered and billed: they count in the run's cost.
   let unfinishedCost = emptyCost();
-  const live = liveRunParts(suite, mode, options, dependencies, previous);
+  const live = liveRunParts(suite, mode, options, dependencies, previous, plan.storePath);
   const sweepFailure = await live.sweep(plan.runId, options.signal);
   const judging = RunJudging.create({
     suite,
@@ -116,25 +115,29 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
       finish(result, repeated.attempts ? { ...result, attempts: repeated.attempts } : result);
     };
 
-    const limit = pLimit(Math.max(1, options.concurrency ?? suite.config.settings?.concurrency ?? DEFAULT_CONCURRENCY));
+    const concurrency = Math.max(1, options.concurrency ?? suite.config.settings?.concurrency ?? DEFAULT_CONCURRENCY);
     // Every call in flight listens to the run's signal (Ctrl-C aborts it): many at once is expected, not a leak.
     if (options.signal) setMaxListeners(0, options.signal);
     let fatal: { error: unknown } | undefined;
-    await Promise.all(
-      plan.pending.map((scenario) =>
-        limit(async () => {
-          // A replayed scenario never waits on the network: without a turn of the event loop
-          // between scenarios a Ctrl-C or SIGTERM would only be heard after the last one.
-          await nextTurn();
-          if (fatal !== undefined || options.signal?.aborted) return;
-          try {
-            await runOne(scenario);
-          } catch (error) {
-            fatal ??= { error };
-          }
-        }),
-      ),
-    );
+    // `concurrency` workers take the scenarios in order, each the next one as it finishes one: no
+    // promise or closure waits per scenario (10,000 of them held ~7 MB before the first result).
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < plan.pending.length) {
+        const scenario = plan.pending[next]!;
+        next += 1;
+        // A replayed scenario never waits on the network: without a turn of the event loop
+        // between scenarios a Ctrl-C or SIGTERM would only be heard after the last one.
+        await nextTurn();
+        if (fatal !== undefined || options.signal?.aborted) return;
+        try {
+          await runOne(scenario);
+        } catch (error) {
+          fatal ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, plan.pending.length) }, worker));
 
     run.saves.close();
     if (fatal !== undefined) throw fatal.error;
@@ -150,6 +153,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     };
   } finally {
     judging.close();
+    live.budget?.close(); // a shared budget gets back what this run still held
     await codeMetricThreads.close();
   }
 }

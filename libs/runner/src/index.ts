@@ -1,6 +1,7 @@
 export * from './run-suite.js';
 export * from './run-options.js';
-export { defaultMode, listRunCases, loadSuiteForRun } from './plan-run.js';
+export { defaultMode, listRunCases } from './plan-run.js';
+export { loadSuiteForRun } from './load-suite-for-run.js';
 export { lastFailedCases, lastFailedForRun, type LastFailed } from './last-failed.js';
 export * from './run-id.js';
 export * from './session.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isConfigError, manualClock, seededRandom } from '@parley/core';
 import { startFakeLlm, type FakeLlmServer, type ScriptedReply } from '@parley/fake-llm';
 import { runSuite } from './run-suite.js';
-import { loadSuiteForRun } from './plan-run.js';
+import { loadSuiteForRun } from './load-suite-for-run.js';
 import type { RunDependencies, RunOptions } from './run-options.js';
 import { writeTempSuite } from './test-support/temp-suite.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultStorePath, openStore } from '@parley/store';
-import { loadSuiteForRun } from './plan-run.js';
+import { loadSuiteForRun } from './load-suite-for-run.js';
 import type { RunDependencies, RunOptions } from './run-options.js';
 
 /** What `--last-failed` finds in the run history for one suite. */

@@ -4,6 +4,7 @@ import type { LoadedScenario, LoadedSuite } from '@parley/config';
 import { cacheSavingOfCall, RateLimiter, realSleep } from '@parley/providers';
 import { BudgetTracker, budgetLimit, shardBudget } from './budget.js';
 import { ModelSpendTally } from './model-spend.js';
+import { SharedBudgetCounter, sharedBudgetKey } from './shared-budget-counter.js';
 import { runHook, sessionEnv, type HookOutcome } from './isolation-hooks.js';
 import type { RunDependencies, RunOptions } from './run-options.js';
 import { resultIdentity, type ScenarioRunContext } from './scenario-run.js';
@@ -24,11 +25,20 @@ export function liveRunParts(
   options: RunOptions,
   dependencies: RunDependencies,
   finishedResults: readonly ScenarioResult[],
+  storePath: string,
 ): LiveRunParts {
   const settings = suite.config.settings;
-  const limit = shardBudget(budgetLimit(options.budgetUsd, dependencies.env, settings?.budget_usd), options.shard, options.budgetPerShard);
+  const given = budgetLimit(options.budgetUsd, dependencies.env, settings?.budget_usd);
+  // Runs holding to one budget key (the shards of a PR) share the whole budget in the store instead of taking budget / N each.
+  const sharedKey = given === undefined ? undefined : sharedBudgetKey(options, dependencies.env, suite.config.suite);
+  const limit = sharedKey !== undefined ? { limitUsd: given! } : shardBudget(given, options.shard, options.budgetPerShard);
   const spentBefore = finishedResults.reduce((sum, result) => sum + (result.cost.usd ?? 0), 0);
-  const budget = limit === undefined ? undefined : new BudgetTracker(limit.limitUsd, spentBefore, limit.split);
+  const budget =
+    limit === undefined
+      ? undefined
+      : sharedKey !== undefined
+        ? new BudgetTracker(limit.limitUsd, spentBefore, undefined, new SharedBudgetCounter(sharedKey, storePath))
+        : new BudgetTracker(limit.limitUsd, spentBefore, limit.split);
   const spend = new ModelSpendTally(mode, options.judgeMode);
   const resilience = dependencies.resilience;
   const limiters = new Map<ProviderKind, RateLimiter>();

@@ -153,6 +153,7 @@ function createRunRow(plan: RunPlan, run: OpenRun, startedAt: string, options: R
         suite_dir: suite.dir,
         ...(options.budgetUsd !== undefined ? { budget_usd: options.budgetUsd } : {}),
         ...(options.budgetPerShard ? { budget_per_shard: true } : {}),
+        ...(options.budgetKey !== undefined ? { budget_key: options.budgetKey } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.judgeMode !== undefined ? { judge: options.judgeMode } : {}),
         ...(options.noCache ? { no_cache: true } : {}),

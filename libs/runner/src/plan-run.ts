@@ -2,18 +2,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
-import { configFingerprint, loadSuite, loadSuiteConfig, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
+import { configFingerprint, loadSuiteConfig, missingEnvironmentIssues, type LoadedScenario, type LoadedSuite } from '@parley/config';
 import { defaultStorePath, useSuiteStoreSetting } from '@parley/store';
 import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
 import { planGate, type GatePlan } from './gate-plan.js';
-import { metricParamSchemas, metricVersions } from './metric-catalog.js';
+import { loadSuiteForRun } from './load-suite-for-run.js';
+import { metricVersions } from './metric-catalog.js';
 import { loadResumeState, type ResumeState } from './resume-run.js';
 import { newRunId } from './run-id.js';
-import { checkSuiteJudging, refuseJudgeReplayWhileRecording } from './run-judging.js';
+import { refuseJudgeReplayWhileRecording } from './run-judging.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
 import { recordingsDir } from './suite-paths.js';
-import { scenarioFilter, type ScenarioSelection } from './select-scenarios.js';
 
 /** What a run is to do, decided before it writes anything: every usage error is found here. */
 export interface RunPlan {
@@ -37,15 +37,6 @@ export interface RunPlan {
   startedAt: Date;
   /** The monotonic clock at the start, for the run's duration. */
   startedMs: number;
-}
-
-/** Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError. */
-export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}): LoadedSuite {
-  const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
-  checkSuiteJudging(suite);
-  // The suite says where its store is (settings.store); every store this process opens from now on is there.
-  useSuiteStoreSetting(suite.config.settings?.store);
-  return suite;
 }
 
 /**

@@ -148,35 +148,35 @@ describe('recordingKeeper', () => {
     return { recordingsDir: join(root, 'recordings'), keepDir: join(root, '.parley', 'rerecordings', 'run-1'), root };
   }
 
-  it('copies the original only once per scenario, although the recording is saved again with the judge calls', () => {
+  it('copies the original only once per scenario, although the recording is saved again with the judge calls', async () => {
     const { recordingsDir, keepDir } = folders();
     const keeper = recordingKeeper({ mode: 'record', recordingsDir, keepDir });
-    keeper.save('s', [entry('new')]);
-    keeper.save('s', [entry('new'), entry('judge')]);
+    await keeper.save('s', [entry('new')]);
+    await keeper.save('s', [entry('new'), entry('judge')]);
     expect(readRecording(replacedRecordingPath(keepDir, 's')).map((saved) => saved.response.content)).toEqual(['old']);
     expect(readRecording(join(recordingsDir, 's.jsonl')).map((saved) => saved.response.content)).toEqual(['new', 'judge']);
     expect(readRecording(keptRecordingPath(keepDir, 's')).map((saved) => saved.response.content)).toEqual(['new', 'judge']);
   });
 
-  it('under --resume keeps the original the interrupted run copied', () => {
+  it('under --resume keeps the original the interrupted run copied', async () => {
     const { recordingsDir, keepDir } = folders();
-    recordingKeeper({ mode: 'record', recordingsDir, keepDir }).save('s', [entry('half-done')]);
-    recordingKeeper({ mode: 'record', recordingsDir, keepDir, resumed: true }).save('s', [entry('finished')]);
+    await recordingKeeper({ mode: 'record', recordingsDir, keepDir }).save('s', [entry('half-done')]);
+    await recordingKeeper({ mode: 'record', recordingsDir, keepDir, resumed: true }).save('s', [entry('finished')]);
     expect(readRecording(replacedRecordingPath(keepDir, 's')).map((saved) => saved.response.content)).toEqual(['old']);
     expect(readRecording(join(recordingsDir, 's.jsonl')).map((saved) => saved.response.content)).toEqual(['finished']);
   });
 
-  it('forgets a replaced recording that is not this run’s, when there was none to replace', () => {
+  it('forgets a replaced recording that is not this run’s, when there was none to replace', async () => {
     const { recordingsDir, keepDir } = folders();
     mkdirSync(join(keepDir, 'replaced'), { recursive: true });
     writeFileSync(replacedRecordingPath(keepDir, 'fresh'), `${JSON.stringify(entry('stale'))}\n`);
-    recordingKeeper({ mode: 'record', recordingsDir, keepDir }).save('fresh', [entry('new')]);
+    await recordingKeeper({ mode: 'record', recordingsDir, keepDir }).save('fresh', [entry('new')]);
     expect(existsSync(replacedRecordingPath(keepDir, 'fresh'))).toBe(false);
   });
 
-  it('keeps no second copy when the out dir would put it on the suite recording itself', () => {
+  it('keeps no second copy when the out dir would put it on the suite recording itself', async () => {
     const { recordingsDir, root } = folders();
-    recordingKeeper({ mode: 'live', recordingsDir, keepDir: recordingsDir }).save('s', [entry('live')]);
+    await recordingKeeper({ mode: 'live', recordingsDir, keepDir: recordingsDir }).save('s', [entry('live')]);
     // A live run never writes the suite's recording, and here the kept path is the suite's file.
     expect(readRecording(join(recordingsDir, 's.jsonl')).map((saved) => saved.response.content)).toEqual(['old']);
     expect(existsSync(join(root, 'recordings', 'replaced'))).toBe(false);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomically, type RunMode, type ScenarioResult } from '@parley/core';
 import type { RecordingEntry } from '@parley/config';
-import { readRecording, recordingPath, redactRecordingEntries, writeRecording } from '@parley/providers';
+import { readRecording, recordingPath, redactRecordingEntries, writeRecording, writeRecordingAsync } from '@parley/providers';
 
 /**
  * Re-recordings (docs/tui.md, triage): a live or record run keeps each scenario's fresh recording beside
@@ -41,9 +41,10 @@ export interface RecordingKeeper {
   /**
    * Keeps a scenario's recording in the keep folder and, in record mode, rewrites the suite's. Called
    * after the conversation and again once the judge's calls are added (and per attempt under
-   * `--repeat`): each call writes all entries so far.
+   * `--repeat`): each call writes all entries so far. The scenario awaits it; the write and its
+   * fsyncs run off the event loop, so the run's other conversations go on meanwhile.
    */
-  save(scenarioId: string, entries: readonly RecordingEntry[]): void;
+  save(scenarioId: string, entries: readonly RecordingEntry[]): Promise<void>;
 }
 
 export interface RecordingKeeperOptions {
@@ -69,8 +70,10 @@ export interface RecordingKeeperOptions {
  */
 export function recordingKeeper(options: RecordingKeeperOptions): RecordingKeeper {
   const started = new Set<string>();
+  // The folders made for this run's recordings: each is made once, not again per save.
+  const madeFolders = new Set<string>();
   return {
-    save(scenarioId, entries) {
+    async save(scenarioId, entries) {
       const suiteFile = recordingPath(options.recordingsDir, scenarioId);
       const kept = keptRecordingPath(options.keepDir, scenarioId);
       const keep = resolve(kept) !== resolve(suiteFile);
@@ -80,8 +83,8 @@ export function recordingKeeper(options: RecordingKeeperOptions): RecordingKeepe
       }
       // Recordings are committed and shared: they pass through the suite's secrets redactor too.
       const list = options.secrets ? redactRecordingEntries(entries, options.secrets) : [...entries];
-      if (options.mode === 'record') writeRecording(suiteFile, list);
-      if (keep) writeRecording(kept, list);
+      if (options.mode === 'record') await writeRecordingAsync(suiteFile, list, madeFolders);
+      if (keep) await writeRecordingAsync(kept, list, madeFolders);
     },
   };
 }

@@ -19,6 +19,7 @@ export interface ResumeState {
     strict?: boolean;
     budgetUsd?: number;
     budgetPerShard?: boolean;
+    budgetKey?: string;
     /** The run seed, so the cross-check sample is the one the run started with. */
     seed?: number;
     judgeMode?: 'live' | 'replay';
@@ -61,6 +62,7 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
         ...(stored.strict === true ? { strict: true } : {}),
         ...(typeof stored.budget_usd === 'number' ? { budgetUsd: stored.budget_usd } : {}),
         ...(stored.budget_per_shard === true ? { budgetPerShard: true } : {}),
+        ...(typeof stored.budget_key === 'string' ? { budgetKey: stored.budget_key } : {}),
         ...(typeof stored.seed === 'number' ? { seed: stored.seed } : {}),
         ...(stored.judge === 'live' || stored.judge === 'replay' ? { judgeMode: stored.judge } : {}),
         ...(stored.no_cache === true ? { noCache: true } : {}),

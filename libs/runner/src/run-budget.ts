@@ -4,6 +4,7 @@ import { readConfigFile, SUITE_FILE_NAME, SuiteSchema } from '@parley/config';
 import { defaultStorePath } from '@parley/store';
 import { budgetLimit, shardBudget } from './budget.js';
 import { loadResumeState } from './resume-run.js';
+import { sharedBudgetKey } from './shared-budget-counter.js';
 import type { RunOptions } from './run-options.js';
 
 /** The spending limit a run holds to, and what counts against it before the run starts. */
@@ -13,7 +14,7 @@ export interface RunBudget {
   spentBeforeUsd: number;
 }
 
-export type RunBudgetOptions = Pick<RunOptions, 'suitePath' | 'budgetUsd' | 'resume' | 'storePath' | 'shard' | 'budgetPerShard'>;
+export type RunBudgetOptions = Pick<RunOptions, 'suitePath' | 'budgetUsd' | 'resume' | 'storePath' | 'shard' | 'budgetPerShard' | 'budgetKey'>;
 
 /**
  * The budget `runSuite` will give this run, for views that show spend against it while the run
@@ -30,7 +31,11 @@ export function runBudget(options: RunBudgetOptions, dependencies: { cwd: string
   const resumed = options.resume !== undefined ? loadResumeState(storePath, options.resume) : undefined;
   const flag = resumed?.options.budgetUsd ?? options.budgetUsd;
   const suitePath = resolve(dependencies.cwd, resumed?.options.suitePath ?? options.suitePath);
-  const limit = shardBudget(budgetLimit(flag, dependencies.env, suiteBudgetSetting(suitePath)), options.shard, resumed?.options.budgetPerShard ?? options.budgetPerShard);
+  const given = budgetLimit(flag, dependencies.env, suiteBudgetSetting(suitePath));
+  const perShard = resumed?.options.budgetPerShard ?? options.budgetPerShard;
+  // Shards holding to one budget key share the whole budget (shared-budget-counter.ts), not budget / N each.
+  const shared = given !== undefined && sharedBudgetKey({ ...options, ...(perShard ? { budgetPerShard: true } : {}), ...((resumed?.options.budgetKey ?? options.budgetKey) !== undefined ? { budgetKey: resumed?.options.budgetKey ?? options.budgetKey } : {}) }, dependencies.env, suiteName(suitePath)) !== undefined;
+  const limit = shared ? { limitUsd: given } : shardBudget(given, options.shard, perShard);
   if (limit === undefined) return undefined;
   const limitUsd = limit.limitUsd;
   const spentBeforeUsd = (resumed?.previous ?? []).reduce((sum, result) => sum + (result.cost.usd ?? 0), 0);
@@ -39,11 +44,20 @@ export function runBudget(options: RunBudgetOptions, dependencies: { cwd: string
 
 /** `settings.budget_usd` of the suite at this folder or parley.yaml; undefined when unset or unreadable. */
 function suiteBudgetSetting(suitePath: string): number | undefined {
+  return suiteFile(suitePath)?.settings?.budget_usd;
+}
+
+/** The suite's name (`suite:`), '' when unreadable. */
+function suiteName(suitePath: string): string {
+  return suiteFile(suitePath)?.suite ?? '';
+}
+
+function suiteFile(suitePath: string) {
   let file = suitePath;
   try {
     if (statSync(suitePath).isDirectory()) file = join(suitePath, SUITE_FILE_NAME);
   } catch {
     return undefined;
   }
-  return readConfigFile(file, SuiteSchema, { format: 'yaml' }).data?.settings?.budget_usd;
+  return readConfigFile(file, SuiteSchema, { format: 'yaml' }).data;
 }

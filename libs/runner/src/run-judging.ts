@@ -5,8 +5,6 @@ import {
   expectationsWithFluency,
   judgeMetricCatalog,
   JudgeRun,
-  judgeSetupIssues,
-  checkRubricLock,
   promptVersion,
   type BudgetView,
   type JudgeMetric,
@@ -18,7 +16,7 @@ import type { ScenarioCassette } from './cassette.js';
 import { agentFiles } from './agent-files.js';
 import { liveModelProvider, meteredInto } from './model-provider.js';
 import { saveRecording, type ConversationContext } from './scenario-conversation.js';
-import { recordingsDir, resolveInSuite } from './suite-paths.js';
+import { recordingsDir } from './suite-paths.js';
 import { unevaluatedExpectation } from './unevaluated-expectation.js';
 
 /** The run seed when `--seed` is not given (see JudgeRunFlags.seed). */
@@ -41,20 +39,6 @@ export interface JudgeRunFlags {
    * should rotate the sample pass another seed (e.g. the CI run number).
    */
   seed?: number;
-}
-
-/**
- * A suite's judge checks that belong to loading it (run and `parley validate` alike): judge
- * metrics without a judge, and rubrics changed under an unchanged version (a verdict cached under that version would be reused for a different rubric). New rubric
- * versions are recorded in `metrics/.rubric-lock.json` as they are first seen; commit that file.
- */
-export function checkSuiteJudging(suite: LoadedSuite): void {
-  const catalog = judgeMetricCatalog(suite.customMetrics);
-  const issues = judgeSetupIssues(suite, catalog);
-  if (suite.customMetrics.length > 0) {
-    issues.push(...checkRubricLock(resolveInSuite(suite, suite.config.metrics), suite.customMetrics, { write: true }).issues);
-  }
-  if (issues.length > 0) throw new ConfigError(issues);
 }
 
 /**
@@ -171,7 +155,7 @@ export class RunJudging {
       ...(context.attempt !== undefined ? { attempt: context.attempt } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    if (this.runMode !== 'replay') saveRecording(context, recordingFile, scenario.data.id, context.cassette.recorder(context.clock));
+    if (this.runMode !== 'replay') await saveRecording(context, recordingFile, scenario.data.id, context.cassette.recorder(context.clock));
     return results;
   }
 

@@ -31,6 +31,8 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   budgetUsd?: number;
   /** `--budget-per-shard`: under `--shard I/N` every shard gets the whole budget instead of budget / N. */
   budgetPerShard?: boolean;
+  /** `--budget-key` (else PARLEY_BUDGET_KEY): runs giving the same key hold to one budget in the store (shared-budget-counter.ts). */
+  budgetKey?: string;
   /** `--last-failed`: only these case ids (those that failed or errored in the suite's latest finished run). */
   onlyCases?: string[];
   /** `--resume RUN_ID`: finish an interrupted run with its own flags (those given here are replaced). */

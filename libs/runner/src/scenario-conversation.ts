@@ -10,7 +10,7 @@ import {
   readRecording,
   recordingPath,
   recordingProvider,
-  writeRecording,
+  writeRecordingAsync,
 } from '@parley/providers';
 import type { Clock, Provider, ProviderKind, RunMode, Transcript, TranscriptTurn } from '@parley/core';
 import { isConfigError } from '@parley/core';
@@ -68,9 +68,9 @@ export interface ConversationContext extends ModelCallContext {
 }
 
 /** Writes what a live or record run recorded of a scenario (see `ConversationContext.recordingKeeper`). */
-export function saveRecording(context: ConversationContext, recordingFile: string, scenarioId: string, recorder: Recorder): void {
-  if (context.recordingKeeper) context.recordingKeeper.save(scenarioId, recorder.entries);
-  else if (context.mode === 'record') writeRecording(recordingFile, recorder.entries);
+export async function saveRecording(context: ConversationContext, recordingFile: string, scenarioId: string, recorder: Recorder): Promise<void> {
+  if (context.recordingKeeper) await context.recordingKeeper.save(scenarioId, recorder.entries);
+  else if (context.mode === 'record') await writeRecordingAsync(recordingFile, recorder.entries);
 }
 
 export type ScenarioConversation =
@@ -189,7 +189,7 @@ export async function playScenario(
       ...(context.onTurn ? { onTurn: context.onTurn } : {}),
     });
     if (outcome.error === undefined) {
-      if (recorder) saveRecording(context, recordingFile, data.id, recorder);
+      if (recorder) await saveRecording(context, recordingFile, data.id, recorder);
       result = { kind: 'outcome', outcome: { transcript: outcome.transcript } };
     } else if (deadline?.aborted && !context.signal?.aborted) {
       result = failure('timeout', `scenario timed out after ${timeoutMs} ms (settings.scenario_timeout_ms)`, undefined, outcome.transcript);

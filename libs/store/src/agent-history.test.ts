@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScenarioResult, Status } from '@parley/core';
 import { openDatabase } from './open-database.js';
 import { openStore, type Store } from './store.js';
+import { storeDrivers, useStoreDriver } from './test-support/each-driver.js';
 import { errorResult, failingResult, newRun, passingResult, runFinish } from './test-support/fixtures.js';
 
 function result(scenarioId: string, agent: string, status: Status): ScenarioResult {
@@ -20,9 +21,11 @@ function addRun(store: Store, id: string, minute: number, results: ScenarioResul
 let store: Store | undefined;
 afterEach(() => store?.close());
 
-describe('agent history', () => {
+describe.each(storeDrivers)('agent history on %s', (driver) => {
+  const database = useStoreDriver(driver);
+
   it("counts each agent's scenario statuses per run, newest run first", () => {
-    store = openStore(':memory:');
+    store = openStore(database.path);
     addRun(store, 'run-1', 1, [result('a', 'booking', 'pass'), result('b', 'booking', 'fail'), result('c', 'frontdesk', 'pass')]);
     addRun(store, 'run-2', 2, [result('a', 'booking', 'pass'), result('b', 'booking', 'pass'), result('c', 'frontdesk', 'error')]);
     // A repetition (attempt 1) is not a reported result and must not count.
@@ -42,7 +45,7 @@ describe('agent history', () => {
   });
 
   it('keeps at most perAgent runs per agent and only the runs of the suite asked for', () => {
-    store = openStore(':memory:');
+    store = openStore(database.path);
     for (let minute = 1; minute <= 5; minute += 1) addRun(store, `run-${minute}`, minute, [result('a', 'booking', 'pass')]);
     addRun(store, 'other-1', 9, [result('x', 'booking', 'fail'), result('y', 'elsewhere', 'pass')], 'other_suite');
 
@@ -54,7 +57,7 @@ describe('agent history', () => {
   });
 
   it('finds agents older than the scanned window through the agent index, with the same answer', () => {
-    store = openStore(':memory:');
+    store = openStore(database.path);
     addRun(store, 'run-1', 1, [result('old', 'retired', 'fail'), result('a', 'booking', 'pass')]);
     addRun(store, 'run-2', 2, [result('old', 'retired', 'pass'), result('a', 'booking', 'pass')]);
     for (let minute = 3; minute <= 8; minute += 1) addRun(store, `run-${minute}`, minute, [result('a', 'booking', 'pass')]);
@@ -77,10 +80,26 @@ describe('agent history', () => {
   });
 
   it('is empty for an empty store', () => {
-    store = openStore(':memory:');
+    store = openStore(database.path);
     expect(store.agentHistory({ suite: 'ratiba_booking' }).size).toBe(0);
   });
 
+  it('gives the newest reported status of each of an agent\'s scenarios over the runs asked for', () => {
+    store = openStore(database.path);
+    addRun(store, 'run-1', 1, [result('a', 'booking', 'fail'), result('b', 'booking', 'pass'), result('c', 'frontdesk', 'fail')]);
+    addRun(store, 'run-2', 2, [result('a', 'booking', 'pass')]);
+    addRun(store, 'run-3', 3, [result('b', 'booking', 'error')]);
+    store.saveScenarioResult('run-2', result('b', 'booking', 'fail'), 1);
+
+    expect(store.latestScenarioStatuses('booking', ['run-1', 'run-2'])).toEqual(new Map([['a', 'pass'], ['b', 'pass']]));
+    expect(store.latestScenarioStatuses('booking', ['run-3', 'run-1', 'run-2'])).toEqual(new Map([['b', 'error'], ['a', 'pass']]));
+    expect(store.latestScenarioStatuses('frontdesk', ['run-2', 'run-3'])).toEqual(new Map());
+    expect(store.latestScenarioStatuses('booking', [])).toEqual(new Map());
+  });
+});
+
+// SQLite only: the query plans checked are SQLite's (PostgreSQL's planner picks by its statistics).
+describe('agent history on sqlite', () => {
   it('reads the agent lookups from the agent index, not from the result rows', () => {
     const database = openDatabase(':memory:');
     const plan = (sql: string) =>

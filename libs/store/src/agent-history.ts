@@ -1,5 +1,5 @@
 import type { Status } from '@parley/core';
-import type Database from 'better-sqlite3';
+import type { SqlRow, SyncSql } from './sql/sync-sql.js';
 
 /** How one agent's scenarios ended in one run (its reported results, attempt 0). */
 export interface AgentRunSummary {
@@ -33,74 +33,76 @@ export interface AgentHistoryOptions {
 /** Agent name → its recent runs, newest first. Agents without any run in the suite are absent. */
 export type AgentHistory = Map<string, AgentRunSummary[]>;
 
+/** Counts of each status; CASE, not a comparison, so that both databases sum integers. */
+export function statusCount(status: Status, column = 's.status'): string {
+  return `sum(CASE WHEN ${column} = '${status}' THEN 1 ELSE 0 END)`;
+}
+
 const statusSums = `
   count(*) AS scenarios,
-  sum(s.status = 'pass') AS pass, sum(s.status = 'warn') AS warn, sum(s.status = 'flaky') AS flaky,
-  sum(s.status = 'fail') AS fail, sum(s.status = 'error') AS error, sum(s.status = 'skipped') AS skipped`;
+  ${statusCount('pass')} AS pass, ${statusCount('warn')} AS warn, ${statusCount('flaky')} AS flaky,
+  ${statusCount('fail')} AS fail, ${statusCount('error')} AS error, ${statusCount('skipped')} AS skipped`;
 
-type SummaryRecord = AgentRunSummary & { agent: string };
+type SummaryRecord = AgentRunSummary & { agent: string } & SqlRow;
 
 /**
- * The statements behind `Store.agentHistory`. The first frame of `parley tui` waits on it, so it
- * reads a bounded amount whatever the size of the history: one pass over the newest `scanRuns`
- * runs (runs by start time, then each run's results by primary key), and, only when the history is
- * longer than that, an agent index lookup for each wanted agent the pass did not fill (reading that
- * agent's rows of the index alone).
+ * `Store.agentHistory`. The first frame of `parley tui` waits on it, so it reads a bounded amount
+ * whatever the size of the history: one pass over the newest `scanRuns` runs (runs by start time,
+ * then each run's results by primary key), and, only when the history is longer than that, an
+ * agent index lookup for each wanted agent the pass did not fill (reading that agent's rows of the
+ * index alone).
  */
-export function prepareAgentHistory(database: Database.Database) {
-  const recentOfSuite = database.prepare<[{ suite: string; scan: number }], SummaryRecord>(`
-    WITH recent AS (
-      SELECT id, started_at, rowid AS seq FROM runs WHERE suite = @suite ORDER BY started_at DESC, rowid DESC LIMIT @scan
-    )
-    SELECT s.agent, r.id AS run_id, r.started_at, ${statusSums}
-    FROM recent AS r JOIN scenario_results AS s ON s.run_id = r.id AND s.attempt = 0
-    GROUP BY s.agent, r.id ORDER BY r.started_at DESC, r.seq DESC`);
-  const recentOfAll = database.prepare<[{ scan: number }], SummaryRecord>(`
-    WITH recent AS (
-      SELECT id, started_at, rowid AS seq FROM runs ORDER BY started_at DESC, rowid DESC LIMIT @scan
-    )
-    SELECT s.agent, r.id AS run_id, r.started_at, ${statusSums}
-    FROM recent AS r JOIN scenario_results AS s ON s.run_id = r.id AND s.attempt = 0
-    GROUP BY s.agent, r.id ORDER BY r.started_at DESC, r.seq DESC`);
-  const runsOfSuite = database.prepare<[{ suite: string; scan: number }], { runs: number }>(
-    `SELECT count(*) AS runs FROM (SELECT 1 FROM runs WHERE suite = @suite LIMIT @scan)`,
+export function readAgentHistory(sql: SyncSql, options: AgentHistoryOptions = {}): AgentHistory {
+  const perAgent = options.perAgent ?? 20;
+  const scan = options.scanRuns ?? 200;
+  const suite = options.suite;
+  const history: AgentHistory = new Map();
+  const ofSuite = suite === undefined ? '' : 'WHERE suite = @suite';
+  const params: Record<string, string | number> = suite === undefined ? { scan } : { suite, scan };
+  const records = sql.all<SummaryRecord>(
+    `WITH recent AS (
+       SELECT id, started_at FROM runs ${ofSuite} ORDER BY started_at DESC, id DESC LIMIT @scan
+     )
+     SELECT s.agent, r.id AS run_id, r.started_at, ${statusSums}
+     FROM recent AS r JOIN scenario_results AS s ON s.run_id = r.id AND s.attempt = 0
+     GROUP BY s.agent, r.id, r.started_at ORDER BY r.started_at DESC, r.id DESC, s.agent`,
+    params,
   );
-  const runsOfAll = database.prepare<[{ scan: number }], { runs: number }>(`SELECT count(*) AS runs FROM (SELECT 1 FROM runs LIMIT @scan)`);
+  for (const record of records) {
+    const runs = history.get(record.agent) ?? [];
+    if (runs.length < perAgent) runs.push(summaryOf(record));
+    history.set(record.agent, runs);
+  }
+  // When the history holds fewer runs than the pass reads, the pass has seen all of it.
+  const runCount = sql.get<{ runs: number }>(`SELECT count(*) AS runs FROM (SELECT 1 FROM runs ${ofSuite} LIMIT @scan) AS scanned`, params)?.runs ?? 0;
+  if (runCount < scan) return history;
   // A loose index scan: one index seek per distinct agent instead of reading every result.
-  const agentNames = database.prepare<[], { agent: string }>(`
-    WITH RECURSIVE names (agent) AS (
-      SELECT min(agent) FROM scenario_results
-      UNION ALL
-      SELECT (SELECT min(agent) FROM scenario_results WHERE agent > names.agent) FROM names WHERE names.agent IS NOT NULL
-    )
-    SELECT agent FROM names WHERE agent IS NOT NULL`);
-  const ofAgent = database.prepare<[{ agent: string; suite: string | null; limit: number }], SummaryRecord>(`
-    SELECT s.agent, r.id AS run_id, r.started_at, ${statusSums}
-    FROM scenario_results AS s JOIN runs AS r ON r.id = s.run_id
-    WHERE s.agent = @agent AND s.attempt = 0 AND (@suite IS NULL OR r.suite = @suite)
-    GROUP BY r.id ORDER BY r.started_at DESC, r.rowid DESC LIMIT @limit`);
-
-  return (options: AgentHistoryOptions = {}): AgentHistory => {
-    const perAgent = options.perAgent ?? 20;
-    const scan = options.scanRuns ?? 200;
-    const history: AgentHistory = new Map();
-    const records = options.suite === undefined ? recentOfAll.all({ scan }) : recentOfSuite.all({ suite: options.suite, scan });
-    for (const record of records) {
-      const runs = history.get(record.agent) ?? [];
-      if (runs.length < perAgent) runs.push(summaryOf(record));
-      history.set(record.agent, runs);
-    }
-    // When the history holds fewer runs than the pass reads, the pass has seen all of it.
-    const runCount = (options.suite === undefined ? runsOfAll.get({ scan }) : runsOfSuite.get({ suite: options.suite, scan }))?.runs ?? 0;
-    if (runCount < scan) return history;
-    const wanted = options.agents ?? agentNames.all().map((row) => row.agent);
-    for (const agent of wanted) {
-      if ((history.get(agent)?.length ?? 0) >= perAgent) continue;
-      const runs = ofAgent.all({ agent, suite: options.suite ?? null, limit: perAgent }).map(summaryOf);
-      if (runs.length > 0) history.set(agent, runs);
-    }
-    return history;
-  };
+  const wanted =
+    options.agents ??
+    sql
+      .all<{ agent: string }>(
+        `WITH RECURSIVE names (agent) AS (
+           SELECT min(agent) FROM scenario_results
+           UNION ALL
+           SELECT (SELECT min(agent) FROM scenario_results WHERE agent > names.agent) FROM names WHERE names.agent IS NOT NULL
+         )
+         SELECT agent FROM names WHERE agent IS NOT NULL`,
+      )
+      .map((row) => row.agent);
+  for (const agent of wanted) {
+    if ((history.get(agent)?.length ?? 0) >= perAgent) continue;
+    const runs = sql
+      .all<SummaryRecord>(
+        `SELECT s.agent, r.id AS run_id, r.started_at, ${statusSums}
+         FROM scenario_results AS s JOIN runs AS r ON r.id = s.run_id
+         WHERE s.agent = @agent AND s.attempt = 0 ${suite === undefined ? '' : 'AND r.suite = @suite'}
+         GROUP BY s.agent, r.id, r.started_at ORDER BY r.started_at DESC, r.id DESC LIMIT @limit`,
+        suite === undefined ? { agent, limit: perAgent } : { agent, suite, limit: perAgent },
+      )
+      .map(summaryOf);
+    if (runs.length > 0) history.set(agent, runs);
+  }
+  return history;
 }
 
 function summaryOf(record: SummaryRecord): AgentRunSummary {
@@ -108,21 +110,35 @@ function summaryOf(record: SummaryRecord): AgentRunSummary {
   return summary;
 }
 
+/** Run ids per `IN (…)` list. */
+const runIdsPerStatement = 500;
+
 /**
  * The status of the newest reported result (attempt 0) of each of an agent's scenarios over the
  * runs `runIds` (the agent's recent runs): what the agent index shows after a partial run (a
  * `--scenario` selection), whose own counts would hide the failures of the scenarios it left out.
  * Scenario id → status, newest run first wins.
  */
-export function prepareLatestScenarioStatuses(database: Database.Database) {
-  const latest = database.prepare<[{ agent: string; runs: string }], { scenario_id: string; status: Status }>(`
-    SELECT s.scenario_id, s.status
-    FROM runs AS r JOIN scenario_results AS s ON s.run_id = r.id AND s.attempt = 0 AND s.agent = @agent
-    WHERE r.id IN (SELECT value FROM json_each(@runs))
-    ORDER BY r.started_at DESC, r.rowid DESC`);
-  return (agent: string, runIds: readonly string[]): Map<string, Status> => {
-    const statuses = new Map<string, Status>();
-    for (const row of latest.all({ agent, runs: JSON.stringify(runIds) })) if (!statuses.has(row.scenario_id)) statuses.set(row.scenario_id, row.status);
-    return statuses;
-  };
+export function readLatestScenarioStatuses(sql: SyncSql, agent: string, runIds: readonly string[]): Map<string, Status> {
+  const rows: Array<{ scenario_id: string; status: Status; started_at: string; run_id: string }> = [];
+  for (let start = 0; start < runIds.length; start += runIdsPerStatement) {
+    const chunk = runIds.slice(start, start + runIdsPerStatement);
+    rows.push(
+      ...sql.all<{ scenario_id: string; status: Status; started_at: string; run_id: string }>(
+        `SELECT s.scenario_id, s.status, r.started_at, r.id AS run_id
+         FROM runs AS r JOIN scenario_results AS s ON s.run_id = r.id AND s.attempt = 0 AND s.agent = ?
+         WHERE r.id IN (${chunk.map(() => '?').join(', ')})`,
+        [agent, ...chunk],
+      ),
+    );
+  }
+  // Newest run first (by start time, then id, as runs are listed).
+  rows.sort((a, b) => (a.started_at === b.started_at ? compareText(b.run_id, a.run_id) : compareText(b.started_at, a.started_at)));
+  const statuses = new Map<string, Status>();
+  for (const row of rows) if (!statuses.has(row.scenario_id)) statuses.set(row.scenario_id, row.status);
+  return statuses;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,17 +1,12 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openSql } from './open-sql.js';
 import { openStore } from './store.js';
-import { newRun, temporaryFolder } from './test-support/fixtures.js';
+import { storeDrivers, useStoreDriver } from './test-support/each-driver.js';
+import { newRun } from './test-support/fixtures.js';
 
-describe('flaky marks', () => {
-  let folder: ReturnType<typeof temporaryFolder>;
-  let path: string;
-  beforeEach(() => {
-    folder = temporaryFolder();
-    path = join(folder.path, '.parley', 'parley.db');
-  });
-  afterEach(() => folder.remove());
+describe.each(storeDrivers)('flaky marks on %s', (driver) => {
+  const database = useStoreDriver(driver);
+  const path = (): string => database.path;
 
   const mark = (scenario_id: string, extra: { suite?: string; run_id?: string; marked_at?: string; note?: string } = {}) => ({
     suite: 'ratiba_booking',
@@ -23,13 +18,13 @@ describe('flaky marks', () => {
   });
 
   it('marks, lists by suite, survives reopening, and unmarks', () => {
-    const store = openStore(path);
+    const store = openStore(path());
     store.markFlaky(mark('spa_happy', { note: 'the simulator sometimes asks twice' }));
     store.markFlaky(mark('gbv_report'));
     store.markFlaky(mark('permit_renewal', { suite: 'municipal' }));
     store.close();
 
-    const reopened = openStore(path);
+    const reopened = openStore(path());
     try {
       expect(reopened.flakyMarks('ratiba_booking')).toEqual([mark('gbv_report'), mark('spa_happy', { note: 'the simulator sometimes asks twice' })]);
       expect(reopened.flakyMarks().map((entry) => `${entry.suite}/${entry.scenario_id}`)).toEqual([
@@ -49,7 +44,7 @@ describe('flaky marks', () => {
   });
 
   it('keeps one mark per scenario of a suite: marking again replaces run, date and note', () => {
-    const store = openStore(path);
+    const store = openStore(path());
     try {
       store.markFlaky(mark('spa_happy', { note: 'first' }));
       store.markFlaky(mark('spa_happy', { run_id: 'run-b', marked_at: '2026-11-27T10:00:00.000Z', note: 'second' }));
@@ -57,16 +52,16 @@ describe('flaky marks', () => {
     } finally {
       store.close();
     }
-    const raw = new Database(path, { readonly: true });
+    const raw = openSql(path());
     try {
-      expect(raw.prepare('SELECT count(*) AS rows FROM flaky_marks').get()).toEqual({ rows: 1 });
+      expect(raw.get('SELECT count(*) AS rows FROM flaky_marks')).toEqual({ rows: 1 });
     } finally {
       raw.close();
     }
   });
 
   it('needs no stored run: a mark outlives the run it was made in', () => {
-    const store = openStore(path);
+    const store = openStore(path());
     try {
       store.createRun(newRun({ id: 'run-a' }));
       store.markFlaky(mark('spa_happy', { run_id: 'run-a' }));

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlRow, SyncSql } from './sql/sync-sql.js';
 
 /**
  * A person's verdict in triage that a scenario of a suite is flaky (its failures come and go
@@ -17,34 +17,30 @@ export interface FlakyMark {
   note: string;
 }
 
-/** The statements behind the store's flaky-mark methods, compiled once when the store opens. */
-export function prepareFlakyMarks(database: Database.Database) {
-  const upsert = database.prepare<[FlakyMark]>(`
-    INSERT INTO flaky_marks (suite, scenario_id, run_id, marked_at, note)
-    VALUES (@suite, @scenario_id, @run_id, @marked_at, @note)
-    ON CONFLICT (suite, scenario_id) DO UPDATE SET run_id = excluded.run_id, marked_at = excluded.marked_at, note = excluded.note`);
-  const remove = database.prepare<[string, string]>('DELETE FROM flaky_marks WHERE suite = ? AND scenario_id = ?');
-  const one = database.prepare<[string, string], FlakyMark>(
-    'SELECT suite, scenario_id, run_id, marked_at, note FROM flaky_marks WHERE suite = ? AND scenario_id = ?',
-  );
-  const ofSuite = database.prepare<[string], FlakyMark>(
-    'SELECT suite, scenario_id, run_id, marked_at, note FROM flaky_marks WHERE suite = ? ORDER BY scenario_id',
-  );
-  const all = database.prepare<[], FlakyMark>(
-    'SELECT suite, scenario_id, run_id, marked_at, note FROM flaky_marks ORDER BY suite, scenario_id',
-  );
+type MarkRow = FlakyMark & SqlRow;
+
+const markColumns = 'suite, scenario_id, run_id, marked_at, note';
+
+/** The store's flaky-mark methods. */
+export function flakyMarks(sql: SyncSql) {
   return {
     mark(mark: FlakyMark): void {
-      upsert.run(mark);
+      sql.run(
+        `INSERT INTO flaky_marks (${markColumns}) VALUES (@suite, @scenario_id, @run_id, @marked_at, @note)
+         ON CONFLICT (suite, scenario_id) DO UPDATE SET run_id = excluded.run_id, marked_at = excluded.marked_at, note = excluded.note`,
+        { suite: mark.suite, scenario_id: mark.scenario_id, run_id: mark.run_id, marked_at: mark.marked_at, note: mark.note },
+      );
     },
     unmark(suite: string, scenarioId: string): boolean {
-      return remove.run(suite, scenarioId).changes > 0;
+      return sql.run('DELETE FROM flaky_marks WHERE suite = ? AND scenario_id = ?', [suite, scenarioId]).changes > 0;
     },
     get(suite: string, scenarioId: string): FlakyMark | undefined {
-      return one.get(suite, scenarioId);
+      return sql.get<MarkRow>(`SELECT ${markColumns} FROM flaky_marks WHERE suite = ? AND scenario_id = ?`, [suite, scenarioId]);
     },
     list(suite?: string): FlakyMark[] {
-      return suite === undefined ? all.all() : ofSuite.all(suite);
+      return suite === undefined
+        ? sql.all<MarkRow>(`SELECT ${markColumns} FROM flaky_marks ORDER BY suite, scenario_id`)
+        : sql.all<MarkRow>(`SELECT ${markColumns} FROM flaky_marks WHERE suite = ? ORDER BY scenario_id`, [suite]);
     },
   };
 }

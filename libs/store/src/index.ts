@@ -45,4 +45,5 @@ export { openSql, storeUrlFrom, databaseUrlVariable, useSuiteStoreSetting } from
 export type { SyncSql, SqlParams, SqlRow, SqlValue, SqlDialect } from './sql/sync-sql.js';
 export { reserveBudget, settleBudget, budgetState, type BudgetState } from './sql/shared-budget.js';
 export { claimVerdict, claimOrAwaitVerdict, storeVerdict, releaseClaim, renewClaim, type ClaimOutcome, type AwaitVerdictOptions } from './sql/judge-claims.js';
+export { copyStoreBetween } from './store-copy.js';
 export { cachedOrClaimed, realSleep, JUDGE_CLAIM_LEASE_MS, JUDGE_CLAIM_POLL_MS, type ClaimableCache, type Sleep } from './judge-claiming.js';

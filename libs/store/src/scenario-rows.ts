@@ -1,7 +1,18 @@
 import type { Gate, MetricResult, ScenarioResult, Transcript } from '@parley/core';
 import { toStatus } from './run-rows.js';
 
-/** One row of `scenario_results` as SQLite returns it. */
+/** The columns of `scenario_results`, in the order the store inserts them. */
+export const scenarioResultColumns = [
+  'run_id', 'scenario_id', 'attempt', 'title', 'agent', 'gate', 'tags_json', 'language', 'metadata_only',
+  'status', 'reason', 'input_tokens', 'output_tokens', 'cost_usd', 'calls', 'error_json', 'session_json', 'transcript_json',
+] as const satisfies readonly (keyof ScenarioResultRecord)[];
+
+/** The columns of `metric_scores`, in the order the store inserts them. */
+export const metricScoreColumns = [
+  'run_id', 'scenario_id', 'attempt', 'position', 'metric', 'version', 'score', 'threshold', 'passed', 'error', 'reason', 'details_json',
+] as const satisfies readonly (keyof MetricScoreRecord)[];
+
+/** One row of `scenario_results` as the database returns it. */
 export interface ScenarioResultRecord {
   run_id: string;
   scenario_id: string;
@@ -23,7 +34,7 @@ export interface ScenarioResultRecord {
   transcript_json: string | null;
 }
 
-/** One row of `metric_scores` as SQLite returns it. */
+/** One row of `metric_scores` as the database returns it. */
 export interface MetricScoreRecord {
   run_id: string;
   scenario_id: string;
@@ -39,7 +50,7 @@ export interface MetricScoreRecord {
   details_json: string | null;
 }
 
-/** SQLite binds no booleans: they are stored as 0 and 1. */
+/** Flags are stored as 0 and 1 on both databases (SQLite has no boolean). */
 function flag(value: boolean | undefined): number {
   return value === true ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import { ConfigError } from '@parley/core';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './store.js';
+import { storeDrivers, useStoreDriver } from './test-support/each-driver.js';
 import {
   errorResult,
   failingResult,
@@ -13,7 +14,8 @@ import {
   temporaryFolder,
 } from './test-support/fixtures.js';
 
-describe('openStore', () => {
+// SQLite only: the file, its folders and its journal mode are SQLite's (PostgreSQL has no file here).
+describe('openStore on SQLite', () => {
   let folder: ReturnType<typeof temporaryFolder>;
   beforeEach(() => {
     folder = temporaryFolder();
@@ -34,34 +36,29 @@ describe('openStore', () => {
       raw.close();
     }
   });
-
-  it('keeps runs and results after close and reopen', () => {
-    const path = join(folder.path, '.parley', 'parley.db');
-    const first = openStore(path);
-    first.createRun(newRun());
-    first.saveScenarioResult(newRun().id, passingResult());
-    first.saveScenarioResult(newRun().id, errorResult());
-    first.finishRun(newRun().id, runFinish());
-    first.close();
-
-    const second = openStore(path);
-    try {
-      expect(second.getRun(newRun().id)).toMatchObject({ status: 'fail', scenario_count: 2, finished: true });
-      expect(second.getScenarioResults(newRun().id)).toStrictEqual([errorResult(), passingResult()]);
-    } finally {
-      second.close();
-    }
-  });
 });
 
-describe('Store', () => {
+describe.each(storeDrivers)('Store on %s', (driver) => {
+  const database = useStoreDriver(driver);
   let store: Store;
   const runId = newRun().id;
   beforeEach(() => {
-    store = openStore(':memory:');
+    store = openStore(database.path);
     store.createRun(newRun());
   });
   afterEach(() => store.close());
+
+  it('keeps runs and results after close and reopen, with no database file on PostgreSQL', () => {
+    store.saveScenarioResult(runId, passingResult());
+    store.saveScenarioResult(runId, errorResult());
+    store.finishRun(runId, runFinish());
+    store.close();
+
+    store = openStore(database.path);
+    expect(store.getRun(runId)).toMatchObject({ status: 'fail', scenario_count: 2, finished: true });
+    expect(store.getScenarioResults(runId)).toStrictEqual([errorResult(), passingResult()]);
+    expect(existsSync(database.path)).toBe(driver === 'sqlite');
+  });
 
   describe('scenario results', () => {
     it('round-trips results with transcript, metrics, null scores, explicit flags and error details', () => {
@@ -130,6 +127,20 @@ describe('Store', () => {
       expect(() => store.saveScenarioResults('no-such-run', [passingResult()])).toThrow(/no run "no-such-run"/);
     });
 
+    it('saves a batch larger than one INSERT holds, replacing earlier saves, the later of a result saved twice winning', () => {
+      const ids = Array.from({ length: 250 }, (_, index) => `s${String(index).padStart(3, '0')}`);
+      store.saveScenarioResults(runId, ids.slice(0, 10).map((id) => errorResult(id)));
+      const again = { ...passingResult('s005'), reason: 'saved twice in one batch' };
+      store.saveScenarioResults(runId, [...ids.map((id) => passingResult(id)), again]);
+
+      const stored = store.getScenarioResults(runId);
+      expect(stored.map((result) => result.scenario_id)).toEqual(ids);
+      expect(stored[5]).toStrictEqual(again);
+      expect(stored[0]).toStrictEqual(passingResult('s000'));
+      expect(stored.flatMap((result) => result.metrics)).toHaveLength(250 * passingResult().metrics.length);
+      expect(store.getRun(runId)?.scenario_count).toBe(250);
+    });
+
     it('refuses an attempt that is not a whole number ≥ 0', () => {
       expect(() => store.saveScenarioResult(runId, passingResult(), -1)).toThrow(RangeError);
       expect(() => store.saveScenarioResult(runId, passingResult(), 1.5)).toThrow(RangeError);
@@ -194,10 +205,10 @@ describe('Store', () => {
       expect(() => store.createRun(newRun())).toThrow(/UNIQUE/);
     });
 
-    it('lists runs newest first, with limit, offset and suite filter', () => {
+    it('lists runs newest first (the same start: the greater id first), with limit, offset and suite filter', () => {
+      store.createRun(newRun({ id: 'same-time-later', started_at: '2026-11-20T08:00:00.000Z' }));
       store.createRun(newRun({ id: 'older', started_at: '2026-11-20T08:00:00.000Z' }));
       store.createRun(newRun({ id: 'newest', started_at: '2026-11-28T08:00:00.000Z', suite: 'other_suite' }));
-      store.createRun(newRun({ id: 'same-time-later', started_at: '2026-11-20T08:00:00.000Z' }));
 
       const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
       expect(ids(store.listRuns())).toEqual(['newest', runId, 'same-time-later', 'older']);

@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs';
 import { ConfigError, type ScenarioResult, type Status } from '@parley/core';
-import type Database from 'better-sqlite3';
-import { type AgentHistory, type AgentHistoryOptions, prepareAgentHistory, prepareLatestScenarioStatuses } from './agent-history.js';
-import { type FlakyMark, prepareFlakyMarks } from './flaky-marks.js';
-import { openDatabase } from './open-database.js';
-import { type AgentRunRow, type AgentRunsOptions, prepareAgentRuns } from './run-history/agent-runs.js';
-import { type PrunePlan, type PruneSelection, prepareRunPruning } from './run-history/prune-runs.js';
+import { type AgentHistory, type AgentHistoryOptions, readAgentHistory, readLatestScenarioStatuses } from './agent-history.js';
+import { type FlakyMark, flakyMarks } from './flaky-marks.js';
+import { openSql } from './open-sql.js';
+import { type AgentRunRow, type AgentRunsOptions, readAgentRuns } from './run-history/agent-runs.js';
+import { type PrunePlan, type PruneSelection, runPruning } from './run-history/prune-runs.js';
 import {
   type NewRun,
   newRunParameters,
@@ -17,12 +16,16 @@ import {
   runRowFromRecord,
 } from './run-rows.js';
 import {
+  metricScoreColumns,
   type MetricScoreRecord,
   metricScoreParameters,
+  scenarioResultColumns,
   scenarioResultFromRecords,
   scenarioResultParameters,
   type ScenarioResultRecord,
 } from './scenario-rows.js';
+import { insertRows } from './sql/insert-rows.js';
+import type { SqlRow, SqlValue, SyncSql } from './sql/sync-sql.js';
 
 /** The attempt number of a scenario's reported result; `--repeat N` stores repetitions as 1..N. */
 export const reportedAttempt = 0;
@@ -64,7 +67,10 @@ export interface MetricHistoryEntry {
   reason: string;
 }
 
-/** The run history in `.parley/parley.db` (docs/file-formats.md, "Run outputs"). */
+/**
+ * The run history: `.parley/parley.db`, or the team's PostgreSQL database when PARLEY_DATABASE_URL
+ * is set (docs/file-formats.md, "Run outputs"). Run folders stay beside `path` either way.
+ */
 export interface Store {
   readonly path: string;
   /** Throws when a run with this id exists already. */
@@ -83,7 +89,7 @@ export interface Store {
   saveScenarioResults(runId: string, results: readonly ScenarioResult[]): void;
   /** Throws when the run does not exist. */
   finishRun(runId: string, finish: RunFinish): void;
-  /** Newest first (by `started_at`, then by insertion). */
+  /** Newest first (by `started_at`, then by id: run ids begin with their start time). */
   listRuns(options?: ListRunsOptions): RunRow[];
   /** Runs that hold scenarios of `agent`, newest first, with that agent's counts (the TUI's runs of an agent). */
   listRunsOfAgent(agent: string, options?: AgentRunsOptions): AgentRunRow[];
@@ -122,20 +128,27 @@ export interface Store {
    * returns how many existed. `onRemoved` is told each run inside the transaction.
    */
   removeRuns(runIds: readonly string[], onRemoved?: (runId: string, index: number) => void): number;
-  /** The database file and its write-ahead log, in bytes (0 for an in-memory store). */
+  /**
+   * The database file and its write-ahead log, in bytes (0 for an in-memory store); on PostgreSQL
+   * the database's size on the server.
+   */
   databaseBytes(): number;
-  /** The database's pages, and how many of them are free (left by deleted rows). */
+  /**
+   * The database's pages, and how many of them are free (left by deleted rows). None on
+   * PostgreSQL, whose autovacuum reuses the space of deleted rows: a prune never compacts it.
+   */
   databasePages(): { total: number; free: number };
-  /** Rewrites the database without its free pages (VACUUM) and empties the write-ahead log. */
+  /** Rewrites the database without its free pages (VACUUM) and empties the write-ahead log (SQLite; nothing on PostgreSQL). */
   compact(): void;
-  /** Folds the write-ahead log into the database and empties it (its file shrinks to nothing). */
+  /** Folds the write-ahead log into the database and empties it (SQLite; nothing on PostgreSQL). */
   checkpoint(): void;
   close(): void;
 }
 
 /**
  * Opens the store at `path` (`':memory:'` for a throwaway one), creating the file and its folders
- * and upgrading an older schema. A database written by a newer Parley is refused with a
+ * and upgrading an older schema; or the PostgreSQL database PARLEY_DATABASE_URL names, whose run
+ * folders are still written beside `path`. A database written by a newer Parley is refused with a
  * `DatabaseVersionError`.
  *
  * @example
@@ -146,103 +159,127 @@ export interface Store {
  * store.close();
  */
 export function openStore(path: string): Store {
-  return new SqliteStore(path, openDatabase(path));
+  return new SqlStore(path, openSql(path));
 }
 
-type Statements = ReturnType<typeof prepareStatements>;
+/** LIMIT for "no limit": SQLite's -1 means that, PostgreSQL's does not, and both take a large one. */
+const noLimit = Number.MAX_SAFE_INTEGER;
 
-class SqliteStore implements Store {
-  private readonly statements: Statements;
-  private readonly readAgentRuns: ReturnType<typeof prepareAgentRuns>;
-  private readonly readAgentHistory: ReturnType<typeof prepareAgentHistory>;
-  private readonly readLatestScenarioStatuses: ReturnType<typeof prepareLatestScenarioStatuses>;
-  private readonly flaky: ReturnType<typeof prepareFlakyMarks>;
-  private readonly pruning: ReturnType<typeof prepareRunPruning>;
-  private readonly saveResultTransaction: Database.Transaction<(runId: string, result: ScenarioResult, attempt: number) => void>;
-  private readonly saveResultsTransaction: Database.Transaction<(runId: string, results: readonly ScenarioResult[]) => void>;
+/** Scenario ids per `IN (…)` list when replacing earlier saves. */
+const idsPerStatement = 500;
+
+class SqlStore implements Store {
+  private readonly flaky: ReturnType<typeof flakyMarks>;
+  private readonly pruning: ReturnType<typeof runPruning>;
 
   constructor(
     readonly path: string,
-    private readonly database: Database.Database,
+    private readonly sql: SyncSql,
   ) {
-    this.statements = prepareStatements(database);
-    this.readAgentRuns = prepareAgentRuns(database);
-    this.readAgentHistory = prepareAgentHistory(database);
-    this.readLatestScenarioStatuses = prepareLatestScenarioStatuses(database);
-    this.flaky = prepareFlakyMarks(database);
-    this.pruning = prepareRunPruning(database);
-    this.saveResultTransaction = database.transaction((runId: string, result: ScenarioResult, attempt: number) =>
-      this.writeScenarioResult(runId, result, attempt),
-    );
-    this.saveResultsTransaction = database.transaction((runId: string, results: readonly ScenarioResult[]) => {
-      for (const result of results) this.writeScenarioResult(runId, result, reportedAttempt);
-    });
+    this.flaky = flakyMarks(sql);
+    this.pruning = runPruning(sql);
   }
 
-  /** Replaces the result's rows; callers wrap it in a transaction. */
-  private writeScenarioResult(runId: string, result: ScenarioResult, attempt: number): void {
-    const key = [runId, result.scenario_id, attempt] as const;
-    this.statements.deleteMetricScores.run(...key);
-    this.statements.deleteScenarioResult.run(...key);
-    this.statements.insertScenarioResult.run(scenarioResultParameters(runId, result, attempt));
-    result.metrics.forEach((metric, position) => {
-      this.statements.insertMetricScore.run(metricScoreParameters(runId, result.scenario_id, attempt, metric, position));
-    });
+  /**
+   * Replaces the rows of `results` (one attempt of each): their earlier saves go (their metric
+   * scores with them: ON DELETE CASCADE), then every result is one row of a multi-row INSERT and
+   * every score one row of another. Callers wrap it in a transaction. On PostgreSQL a batch of
+   * results costs a handful of round trips, whatever its size.
+   */
+  private writeScenarioResults(runId: string, results: readonly ScenarioResult[], attempt: number): void {
+    const ids = [...new Set(results.map((result) => result.scenario_id))];
+    for (let start = 0; start < ids.length; start += idsPerStatement) {
+      const chunk = ids.slice(start, start + idsPerStatement);
+      this.sql.run(`DELETE FROM scenario_results WHERE run_id = ? AND attempt = ? AND scenario_id IN (${chunk.map(() => '?').join(', ')})`, [runId, attempt, ...chunk]);
+    }
+    // A result saved twice in one batch: the later one wins, as two saves in a row would.
+    const latest = new Map(results.map((result) => [result.scenario_id, result]));
+    const resultRows: SqlValue[][] = [];
+    const scoreRows: SqlValue[][] = [];
+    for (const result of latest.values()) {
+      const record = scenarioResultParameters(runId, result, attempt);
+      resultRows.push(scenarioResultColumns.map((column) => record[column]));
+      result.metrics.forEach((metric, position) => {
+        const score = metricScoreParameters(runId, result.scenario_id, attempt, metric, position);
+        scoreRows.push(metricScoreColumns.map((column) => score[column]));
+      });
+    }
+    insertRows(this.sql, 'scenario_results', scenarioResultColumns, resultRows);
+    insertRows(this.sql, 'metric_scores', metricScoreColumns, scoreRows);
   }
 
   createRun(run: NewRun): void {
-    this.statements.insertRun.run(newRunParameters(run));
+    try {
+      this.sql.run(
+        `INSERT INTO runs (id, suite, mode, started_at, git_sha, config_fingerprint, parley_version, options_json, out_dir)
+         VALUES (@id, @suite, @mode, @started_at, @git_sha, @config_fingerprint, @parley_version, @options_json, @out_dir)`,
+        newRunParameters(run),
+      );
+    } catch (error) {
+      if (isUniqueFailure(error)) throw new Error(`${this.sql.shown}: a run "${run.id}" exists already (UNIQUE run id)`, { cause: error });
+      throw error;
+    }
   }
 
   saveScenarioResult(runId: string, result: ScenarioResult, attempt: number = reportedAttempt): void {
     if (!Number.isSafeInteger(attempt) || attempt < 0) {
       throw new RangeError(`attempt must be a whole number ≥ 0, got ${attempt}`);
     }
-    this.withRunCheck(runId, () => this.saveResultTransaction(runId, result, attempt));
+    this.withRunCheck(runId, () => this.sql.transaction(() => this.writeScenarioResults(runId, [result], attempt)));
   }
 
   saveScenarioResults(runId: string, results: readonly ScenarioResult[]): void {
-    this.withRunCheck(runId, () => this.saveResultsTransaction(runId, results));
+    if (results.length === 0) return;
+    this.withRunCheck(runId, () => this.sql.transaction(() => this.writeScenarioResults(runId, results, reportedAttempt)));
   }
 
-  /** Turns SQLite's bare foreign-key failure into a message that names the missing run. */
+  /** Turns the database's bare foreign-key failure into a message that names the missing run. */
   private withRunCheck(runId: string, save: () => void): void {
     try {
       save();
     } catch (error) {
       if (isForeignKeyFailure(error)) {
-        throw new Error(`${this.path}: no run "${runId}" to save results into (createRun first)`, { cause: error });
+        throw new Error(`${this.sql.shown}: no run "${runId}" to save results into (createRun first)`, { cause: error });
       }
       throw error;
     }
   }
 
   finishRun(runId: string, finish: RunFinish): void {
-    const outcome = this.statements.finishRun.run(runFinishParameters(runId, finish));
-    if (outcome.changes === 0) throw new Error(`${this.path}: no run "${runId}" to finish`);
+    const outcome = this.sql.run(
+      `UPDATE runs SET status = @status, exit_code = @exit_code, finished_at = @finished_at, duration_ms = @duration_ms,
+         input_tokens = @input_tokens, output_tokens = @output_tokens, cost_usd = @cost_usd, calls = @calls,
+         counts_json = @counts_json, git_sha = COALESCE(@git_sha, git_sha)
+       WHERE id = @id`,
+      runFinishParameters(runId, finish),
+    );
+    if (outcome.changes === 0) throw new Error(`${this.sql.shown}: no run "${runId}" to finish`);
   }
 
   listRuns(options: ListRunsOptions = {}): RunRow[] {
-    // SQLite reads a negative LIMIT as "no limit".
-    const page = { limit: options.limit ?? -1, offset: options.offset ?? 0 };
+    const page = { limit: options.limit ?? noLimit, offset: options.offset ?? 0 };
     const records =
       options.suite === undefined
-        ? this.statements.listRuns.all(page)
-        : this.statements.listRunsOfSuite.all({ ...page, suite: options.suite });
+        ? this.sql.all<RunRecord & SqlRow>(`SELECT ${runColumns} FROM runs AS r ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset`, page)
+        : this.sql.all<RunRecord & SqlRow>(
+            `SELECT ${runColumns} FROM runs AS r WHERE r.suite = @suite ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset`,
+            { ...page, suite: options.suite },
+          );
     return records.map(runRowFromRecord);
   }
 
   listRunsOfAgent(agent: string, options: AgentRunsOptions = {}): AgentRunRow[] {
-    return this.readAgentRuns(agent, options);
+    return readAgentRuns(this.sql, agent, options);
   }
 
   getRun(idOrPrefix: string): RunRow | undefined {
     if (idOrPrefix === '') return undefined;
-    const exact = this.statements.getRun.get(idOrPrefix);
+    const exact = this.runRecord(idOrPrefix);
     if (exact !== undefined) return runRowFromRecord(exact);
-    // Ids that start with the prefix sort right after it, so the first few ids ≥ prefix hold them all.
-    const matches = this.statements.idsFrom
-      .all(idOrPrefix, ambiguousMatchesShown + 1)
+    // Compared as text of the same length, not as a range of ids: PostgreSQL orders text by the
+    // server's collation, which may not keep the ids that start with a prefix right after it.
+    const matches = this.sql
+      .all<{ id: string }>(`SELECT id FROM runs WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?`, [idOrPrefix.length, idOrPrefix, ambiguousMatchesShown + 1])
       .map((row) => row.id)
       .filter((id) => id.startsWith(idOrPrefix));
     const [only, ...others] = matches;
@@ -252,20 +289,44 @@ class SqliteStore implements Store {
       const more = matches.length > ambiguousMatchesShown ? ', …' : '';
       throw new ConfigError(`run id "${idOrPrefix}" is ambiguous: it matches ${shown}${more}; give more of the id`);
     }
-    const record = this.statements.getRun.get(only);
+    const record = this.runRecord(only);
     return record === undefined ? undefined : runRowFromRecord(record);
+  }
+
+  private runRecord(id: string): RunRecord | undefined {
+    return this.sql.get<RunRecord & SqlRow>(`SELECT ${runColumns} FROM runs AS r WHERE r.id = ?`, [id]);
   }
 
   getScenarioResults(runId: string, options: ScenarioResultsOptions = {}): ScenarioResult[] {
     const omit = options.omitMetadataOnlyTranscripts === true ? 1 : 0;
-    const records = this.statements.resultsOfRun.all({ run_id: runId, attempt: reportedAttempt, omit });
-    const metrics = groupByScenario(this.statements.metricScoresOfRun.all(runId, reportedAttempt));
+    const records = this.sql.all<ScenarioResultRecord & SqlRow>(
+      `SELECT run_id, scenario_id, attempt, title, agent, gate, tags_json, language, metadata_only, status, reason,
+         input_tokens, output_tokens, cost_usd, calls, error_json, session_json,
+         CASE WHEN @omit = 1 AND metadata_only = 1 THEN NULL ELSE transcript_json END AS transcript_json
+       FROM scenario_results WHERE run_id = @run_id AND attempt = @attempt ORDER BY scenario_id`,
+      { run_id: runId, attempt: reportedAttempt, omit },
+    );
+    // Walks the run's results in scenario order and looks up each one's scores by the metric index.
+    const metrics = groupByScenario(
+      this.sql.all<MetricScoreRecord & SqlRow>(
+        `SELECT m.* FROM scenario_results AS s
+         JOIN metric_scores AS m ON m.scenario_id = s.scenario_id AND m.run_id = s.run_id AND m.attempt = s.attempt
+         WHERE s.run_id = ? AND s.attempt = ? ORDER BY s.scenario_id, m.position`,
+        [runId, reportedAttempt],
+      ),
+    );
     return records.map((record) => scenarioResultFromRecords(record, metrics.get(record.scenario_id) ?? []));
   }
 
   getScenarioAttempts(runId: string, scenarioId: string): ScenarioAttempt[] {
-    const records = this.statements.attemptsOfScenario.all(runId, scenarioId);
-    const metrics = this.statements.metricScoresOfAttempts.all(runId, scenarioId);
+    const records = this.sql.all<ScenarioResultRecord & SqlRow>(
+      `SELECT * FROM scenario_results WHERE run_id = ? AND scenario_id = ? AND attempt > 0 ORDER BY attempt`,
+      [runId, scenarioId],
+    );
+    const metrics = this.sql.all<MetricScoreRecord & SqlRow>(
+      `SELECT * FROM metric_scores WHERE run_id = ? AND scenario_id = ? AND attempt > 0 ORDER BY attempt, position`,
+      [runId, scenarioId],
+    );
     return records.map((record) => ({
       attempt: record.attempt,
       result: scenarioResultFromRecords(
@@ -276,23 +337,33 @@ class SqliteStore implements Store {
   }
 
   finishedScenarioIds(runId: string): string[] {
-    return this.statements.finishedScenarioIds.all(runId, reportedAttempt).map((row) => row.scenario_id);
+    return this.sql
+      .all<{ scenario_id: string }>(`SELECT scenario_id FROM scenario_results WHERE run_id = ? AND attempt = ? ORDER BY scenario_id`, [runId, reportedAttempt])
+      .map((row) => row.scenario_id);
   }
 
   metricHistory(scenarioId: string, metric: string, limit = 20): MetricHistoryEntry[] {
-    return this.statements.metricHistory.all(scenarioId, metric, reportedAttempt, limit).map((row) => ({
-      ...row,
-      passed: row.passed === 1,
-      error: row.error === 1,
-    }));
+    return this.sql
+      .all<MetricHistoryRecord>(
+        `SELECT m.run_id, r.suite, r.started_at, m.version, m.score, m.threshold, m.passed, m.error, m.reason
+         FROM metric_scores AS m JOIN runs AS r ON r.id = m.run_id
+         WHERE m.scenario_id = ? AND m.metric = ? AND m.attempt = ?
+         ORDER BY r.started_at DESC, r.id DESC, m.position LIMIT ?`,
+        [scenarioId, metric, reportedAttempt, limit],
+      )
+      .map((row) => ({
+        ...row,
+        passed: row.passed === 1,
+        error: row.error === 1,
+      }));
   }
 
   agentHistory(options: AgentHistoryOptions = {}): AgentHistory {
-    return this.readAgentHistory(options);
+    return readAgentHistory(this.sql, options);
   }
 
   latestScenarioStatuses(agent: string, runIds: readonly string[]): Map<string, Status> {
-    return this.readLatestScenarioStatuses(agent, runIds);
+    return readLatestScenarioStatuses(this.sql, agent, runIds);
   }
 
   markFlaky(mark: FlakyMark): void {
@@ -320,7 +391,10 @@ class SqliteStore implements Store {
   }
 
   databaseBytes(): number {
-    if (this.database.memory) return 0;
+    if (this.sql.dialect === 'postgres') {
+      return this.sql.get<{ bytes: number }>(`SELECT pg_database_size(current_database()) AS bytes`)?.bytes ?? 0;
+    }
+    if (this.path === ':memory:' || this.path === '') return 0;
     return [this.path, `${this.path}-wal`].reduce((sum, file) => {
       try {
         return sum + statSync(file).size;
@@ -331,87 +405,32 @@ class SqliteStore implements Store {
   }
 
   databasePages(): { total: number; free: number } {
-    const total: unknown = this.database.pragma('page_count', { simple: true });
-    const free: unknown = this.database.pragma('freelist_count', { simple: true });
+    // PostgreSQL's autovacuum reuses the room deleted rows leave; there is nothing to compact.
+    if (this.sql.dialect === 'postgres') return { total: 0, free: 0 };
+    const total = this.sql.get<{ page_count: unknown }>('PRAGMA page_count')?.page_count;
+    const free = this.sql.get<{ freelist_count: unknown }>('PRAGMA freelist_count')?.freelist_count;
     return { total: typeof total === 'number' ? total : 0, free: typeof free === 'number' ? free : 0 };
   }
 
   compact(): void {
-    this.database.exec('VACUUM');
+    if (this.sql.dialect === 'postgres') return;
+    this.sql.exec('VACUUM');
     // VACUUM under WAL writes the new file through the log; TRUNCATE folds it in and empties it,
     // so the bytes freed show on disk now, not at some later checkpoint.
-    this.database.pragma('wal_checkpoint(TRUNCATE)');
+    this.checkpoint();
   }
 
   checkpoint(): void {
-    this.database.pragma('wal_checkpoint(TRUNCATE)');
+    if (this.sql.dialect === 'postgres') return;
+    this.sql.all('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   close(): void {
-    this.database.close();
+    this.sql.close();
   }
 }
 
-type MetricHistoryRecord = Omit<MetricHistoryEntry, 'passed' | 'error'> & { passed: number; error: number | null };
-
-/** Every statement the store runs, compiled once when it opens. */
-function prepareStatements(database: Database.Database) {
-  return {
-    insertRun: database.prepare<[Record<string, string | null>]>(`
-      INSERT INTO runs (id, suite, mode, started_at, git_sha, config_fingerprint, parley_version, options_json, out_dir)
-      VALUES (@id, @suite, @mode, @started_at, @git_sha, @config_fingerprint, @parley_version, @options_json, @out_dir)`),
-    finishRun: database.prepare<[Record<string, string | number | null>]>(`
-      UPDATE runs SET status = @status, exit_code = @exit_code, finished_at = @finished_at, duration_ms = @duration_ms,
-        input_tokens = @input_tokens, output_tokens = @output_tokens, cost_usd = @cost_usd, calls = @calls,
-        counts_json = @counts_json, git_sha = COALESCE(@git_sha, git_sha)
-      WHERE id = @id`),
-    listRuns: database.prepare<[{ limit: number; offset: number }], RunRecord>(`
-      SELECT ${runColumns} FROM runs AS r
-      ORDER BY r.started_at DESC, r.rowid DESC LIMIT @limit OFFSET @offset`),
-    listRunsOfSuite: database.prepare<[{ limit: number; offset: number; suite: string }], RunRecord>(`
-      SELECT ${runColumns} FROM runs AS r WHERE r.suite = @suite
-      ORDER BY r.started_at DESC, r.rowid DESC LIMIT @limit OFFSET @offset`),
-    getRun: database.prepare<[string], RunRecord>(`SELECT ${runColumns} FROM runs AS r WHERE r.id = ?`),
-    idsFrom: database.prepare<[string, number], { id: string }>(`SELECT id FROM runs WHERE id >= ? ORDER BY id LIMIT ?`),
-    deleteMetricScores: database.prepare<[string, string, number]>(
-      `DELETE FROM metric_scores WHERE run_id = ? AND scenario_id = ? AND attempt = ?`,
-    ),
-    deleteScenarioResult: database.prepare<[string, string, number]>(
-      `DELETE FROM scenario_results WHERE run_id = ? AND scenario_id = ? AND attempt = ?`,
-    ),
-    insertScenarioResult: database.prepare<[ScenarioResultRecord]>(`
-      INSERT INTO scenario_results (run_id, scenario_id, attempt, title, agent, gate, tags_json, language, metadata_only,
-        status, reason, input_tokens, output_tokens, cost_usd, calls, error_json, session_json, transcript_json)
-      VALUES (@run_id, @scenario_id, @attempt, @title, @agent, @gate, @tags_json, @language, @metadata_only,
-        @status, @reason, @input_tokens, @output_tokens, @cost_usd, @calls, @error_json, @session_json, @transcript_json)`),
-    insertMetricScore: database.prepare<[MetricScoreRecord]>(`
-      INSERT INTO metric_scores (run_id, scenario_id, attempt, position, metric, version, score, threshold, passed,
-        error, reason, details_json)
-      VALUES (@run_id, @scenario_id, @attempt, @position, @metric, @version, @score, @threshold, @passed,
-        @error, @reason, @details_json)`),
-    resultsOfRun: database.prepare<[{ run_id: string; attempt: number; omit: number }], ScenarioResultRecord>(`
-      SELECT run_id, scenario_id, attempt, title, agent, gate, tags_json, language, metadata_only, status, reason,
-        input_tokens, output_tokens, cost_usd, calls, error_json, session_json,
-        CASE WHEN @omit = 1 AND metadata_only = 1 THEN NULL ELSE transcript_json END AS transcript_json
-      FROM scenario_results WHERE run_id = @run_id AND attempt = @attempt ORDER BY scenario_id`),
-    // Walks the run's results in scenario order and looks up each one's scores by the metric index.
-    metricScoresOfRun: database.prepare<[string, number], MetricScoreRecord>(`
-      SELECT m.* FROM scenario_results AS s
-      JOIN metric_scores AS m ON m.scenario_id = s.scenario_id AND m.run_id = s.run_id AND m.attempt = s.attempt
-      WHERE s.run_id = ? AND s.attempt = ? ORDER BY s.scenario_id, m.position`),
-    attemptsOfScenario: database.prepare<[string, string], ScenarioResultRecord>(`
-      SELECT * FROM scenario_results WHERE run_id = ? AND scenario_id = ? AND attempt > 0 ORDER BY attempt`),
-    metricScoresOfAttempts: database.prepare<[string, string], MetricScoreRecord>(`
-      SELECT * FROM metric_scores WHERE run_id = ? AND scenario_id = ? AND attempt > 0 ORDER BY attempt, position`),
-    finishedScenarioIds: database.prepare<[string, number], { scenario_id: string }>(`
-      SELECT scenario_id FROM scenario_results WHERE run_id = ? AND attempt = ? ORDER BY scenario_id`),
-    metricHistory: database.prepare<[string, string, number, number], MetricHistoryRecord>(`
-      SELECT m.run_id, r.suite, r.started_at, m.version, m.score, m.threshold, m.passed, m.error, m.reason
-      FROM metric_scores AS m JOIN runs AS r ON r.id = m.run_id
-      WHERE m.scenario_id = ? AND m.metric = ? AND m.attempt = ?
-      ORDER BY r.started_at DESC, r.rowid DESC, m.position LIMIT ?`),
-  };
-}
+type MetricHistoryRecord = Omit<MetricHistoryEntry, 'passed' | 'error'> & { passed: number; error: number | null } & SqlRow;
 
 function groupByScenario(records: MetricScoreRecord[]): Map<string, MetricScoreRecord[]> {
   const groups = new Map<string, MetricScoreRecord[]>();
@@ -423,6 +442,18 @@ function groupByScenario(records: MetricScoreRecord[]): Map<string, MetricScoreR
   return groups;
 }
 
+function errorCode(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
+}
+
+/** SQLite's code, or PostgreSQL's SQLSTATE 23503 (foreign_key_violation). */
 function isForeignKeyFailure(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  const code = errorCode(error);
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
+/** SQLite's codes, or PostgreSQL's SQLSTATE 23505 (unique_violation). */
+function isUniqueFailure(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

@@ -4,7 +4,7 @@
  * Types are inferred from it, and the schema has no defaults or transforms, so what a test writes
  * in TypeScript and what a file holds are the same shape.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describePatternError } from './text-pattern.js';
 
 /** A condition string: `/regex/flags`, or a literal (exact or substring, depending on the field). */

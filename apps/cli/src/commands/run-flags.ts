@@ -27,6 +27,7 @@ export interface RunFlags {
   concurrency?: string;
   budget?: string;
   budgetPerShard?: boolean;
+  budgetKey?: string;
   cache?: boolean;
   cacheClear?: boolean;
   shard?: string;
@@ -63,6 +64,7 @@ export function addRunFlags(command: Command): Command {
     .option('--concurrency <n>', 'scenarios run in parallel')
     .option('--budget <usd>', 'spending limit (with --shard: the whole PR\'s, each shard gets budget / N)')
     .option('--budget-per-shard', 'with --shard: every shard gets the whole budget instead of budget / N')
+    .option('--budget-key <key>', 'runs giving the same key (the shards of a PR) hold to one --budget in the store (else PARLEY_BUDGET_KEY; with --shard and a team store, derived from the CI run)')
     .option('--no-cache', 'ignore the judge cache')
     .option('--cache-clear', 'empty the judge cache first')
     .option('--shard <i/n>', 'run the I-th of N deterministic shards')
@@ -104,6 +106,7 @@ export function runOptionsFromFlags(flags: RunFlags) {
     ...(flags.exportBaseline !== undefined ? { exportBaseline: flags.exportBaseline } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     ...(flags.budgetPerShard ? { budgetPerShard: true } : {}),
+    ...(flags.budgetKey !== undefined && flags.budgetKey.trim() !== '' ? { budgetKey: flags.budgetKey.trim() } : {}),
     ...(flags.resume !== undefined ? { resume: flags.resume.trim() } : {}),
     ...(mode ? { mode } : {}),
     ...(concurrency ? { concurrency } : {}),

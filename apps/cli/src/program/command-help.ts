@@ -267,6 +267,13 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
     ],
     environment: [],
   },
+  'store copy': {
+    examples: [
+      ['parley store copy --to "$PARLEY_DATABASE_URL"', 'move this project\'s history into the team store'],
+      ['parley store copy --from "$PARLEY_DATABASE_URL" --merge', 'add the team store\'s rows this file does not have'],
+    ],
+    environment: [],
+  },
 };
 
 /** The path of a command below the program: `runs list`. */

@@ -5,7 +5,7 @@ import { rubricFixture } from '../test-support/judge-fixture.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
 import { buildCalibrationReport } from './calibration-report.js';
 import { COMPARISONS, OVERALL } from './comparison-pairs.js';
-import { agreementPerReviewer, cellItems, labelledPairs, pairsByCell, pairsInCell } from './labelled-pairs.js';
+import { agreementPerReviewer, cellItems, labelledPairs, pairsByCell, pairsInCell, pairTable } from './labelled-pairs.js';
 
 const HUMANS = {
   'rev-a': [[5, 5, 5], [4, 4, 4], [3, 3, 3], [2, 2, 2], [1, 1, 1], [5, 4, 3]] as const,
@@ -67,6 +67,21 @@ describe('labelledPairs', () => {
     });
     const overall = labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, 'human_vs_human', OVERALL);
     expect(pairsInCell(overall, 5, 5).map((entry) => entry.item.axis)).toEqual(['intent_comprehension', 'response_naturalness']);
+  });
+
+  it('makes the same pairs from one pair table for every comparison and axis, sharing each item’s ratings', () => {
+    const { set, ratings } = source();
+    const pairSource = { set, rubricVersion: '1.0.0', modelRatings: ratings };
+    const table = pairTable(pairSource);
+    for (const { id: comparison } of COMPARISONS) {
+      for (const axis of [...set.axes, OVERALL]) {
+        expect(labelledPairs(pairSource, comparison, axis, table), `${comparison} ${axis}`).toEqual(labelledPairs(pairSource, comparison, axis));
+      }
+    }
+    const judge = labelledPairs(pairSource, 'judge_vs_human', 'intent_comprehension', table);
+    const humans = labelledPairs(pairSource, 'human_vs_human', OVERALL, table);
+    const sameItem = humans.find((entry) => entry.item.itemId === judge[0]!.item.itemId && entry.item.axis === 'intent_comprehension');
+    expect(sameItem?.item).toBe(judge[0]!.item);
   });
 
   it('sorts every pair into its cell at once, as pairsInCell gives each cell', () => {

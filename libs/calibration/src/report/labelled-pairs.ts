@@ -44,43 +44,70 @@ export interface PairSource {
 }
 
 /**
- * The rating pairs of one comparison on one axis (or `overall`: every axis), each labelled with
- * the item and the raters, made the way the report makes them (see `comparisonTables`): a model is
- * paired with every reviewer of an item, reviewers with each other in name order; only human
- * ratings of the session's rubric version and model ratings of the item's text as it is now count.
- * Counting them by rating gives the report's confusion matrix; this is what lies behind each cell.
+ * Every item's ratings on every axis of the set, made once from a {@link PairSource}: which model
+ * ratings count (of the item's text as it is now), which reviewers (of the session's rubric
+ * version, in name order). {@link labelledPairs} takes one to make the pairs of several
+ * comparisons and axes from the same objects; a page listing all 16 matrices of a 3-axis set
+ * made them 16 times over.
  */
-export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string): LabelledPair[] {
-  const axes = axis === OVERALL ? source.set.axes : [axis];
+export interface PairTable {
+  source: PairSource;
+  /** In set order: per item, its ratings on each axis of the set. */
+  items: ReadonlyArray<ReadonlyMap<string, ItemRatings>>;
+}
+
+export function pairTable(source: PairSource): PairTable {
   const digests = itemDigests(source.set);
   const models = { judge: new Map<string, StoredJudgeRating>(), cross_check: new Map<string, StoredJudgeRating>() };
   for (const rating of source.modelRatings) {
     if (rating.scores === null || digests.get(rating.item_id) !== rating.item_digest) continue;
     models[rating.rater].set(rating.item_id, rating);
   }
-  const pairs: LabelledPair[] = [];
-  for (const item of source.set.items) {
+  const items = source.set.items.map((item) => {
     const reviewers = item.ratings
       .filter((rating) => rating.rubric_version === source.rubricVersion)
       .sort((left, right) => (left.reviewer < right.reviewer ? -1 : left.reviewer > right.reviewer ? 1 : 0));
+    const judge = models.judge.get(item.id);
+    const crossCheck = models.cross_check.get(item.id);
+    return new Map(source.set.axes.map((axis) => [axis, itemRatings(item.id, axis, judge, crossCheck, reviewers)]));
+  });
+  return { source, items };
+}
+
+/**
+ * The rating pairs of one comparison on one axis (or `overall`: every axis), each labelled with
+ * the item and the raters, made the way the report makes them (see `comparisonTables`): a model is
+ * paired with every reviewer of an item, reviewers with each other in name order; only human
+ * ratings of the session's rubric version and model ratings of the item's text as it is now count.
+ * Counting them by rating gives the report's confusion matrix; this is what lies behind each cell.
+ * Pairs made from the same `table` share their {@link ItemRatings} objects.
+ */
+export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string, table: PairTable = pairTable(source)): LabelledPair[] {
+  const axes = axis === OVERALL ? source.set.axes : [axis];
+  const pairs: LabelledPair[] = [];
+  for (const byAxis of table.items) {
     for (const name of axes) {
-      const ratings = itemRatings(item.id, name, models.judge.get(item.id), models.cross_check.get(item.id), reviewers);
-      const add = (first: string, second: string, pair: RatingPair) => pairs.push({ first, second, pair, item: ratings });
-      const { judge, crossCheck, humans } = ratings;
+      const item = byAxis.get(name);
+      if (item === undefined) continue;
+      const { judge, crossCheck, humans } = item;
       switch (comparison) {
         case 'judge_vs_human':
-          if (judge) for (const human of humans) add('judge', human.reviewer, [judge.score, human.score]);
+          if (judge) for (const human of humans) pairs.push({ first: 'judge', second: human.reviewer, pair: [judge.score, human.score], item });
           break;
         case 'cross_check_vs_human':
-          if (crossCheck) for (const human of humans) add('cross-check', human.reviewer, [crossCheck.score, human.score]);
+          if (crossCheck) for (const human of humans) pairs.push({ first: 'cross-check', second: human.reviewer, pair: [crossCheck.score, human.score], item });
           break;
         case 'judge_vs_cross_check':
-          if (judge && crossCheck) add('judge', 'cross-check', [judge.score, crossCheck.score]);
+          if (judge && crossCheck) pairs.push({ first: 'judge', second: 'cross-check', pair: [judge.score, crossCheck.score], item });
           break;
         case 'human_vs_human':
-          humans.forEach((first, index) => {
-            for (const second of humans.slice(index + 1)) add(first.reviewer, second.reviewer, [first.score, second.score]);
-          });
+          for (let index = 0; index < humans.length; index += 1) {
+            const first = humans[index]!;
+            for (let other = index + 1; other < humans.length; other += 1) {
+              const second = humans[other]!;
+              pairs.push({ first: first.reviewer, second: second.reviewer, pair: [first.score, second.score], item });
+            }
+          }
           break;
       }
     }
@@ -157,15 +184,22 @@ export interface CellItem {
  * `parley tui kappa` and the calibration report's page show for a cell.
  */
 export function cellItems(pairs: readonly LabelledPair[]): CellItem[] {
-  const byKey = new Map<string, { ratings: ItemRatings; inCell: Set<string> }>();
+  // By item, then axis (no key string built per pair); entries in the order they first appear.
+  const byItem = new Map<string, Map<string, { ratings: ItemRatings; inCell: Set<string> }>>();
+  const items: Array<{ ratings: ItemRatings; inCell: Set<string> }> = [];
   for (const pair of pairs) {
-    const key = `${pair.item.itemId}\u0000${pair.item.axis}`;
-    const entry = byKey.get(key) ?? { ratings: pair.item, inCell: new Set<string>() };
+    let byAxis = byItem.get(pair.item.itemId);
+    if (byAxis === undefined) byItem.set(pair.item.itemId, (byAxis = new Map()));
+    let entry = byAxis.get(pair.item.axis);
+    if (entry === undefined) {
+      entry = { ratings: pair.item, inCell: new Set<string>() };
+      byAxis.set(pair.item.axis, entry);
+      items.push(entry);
+    }
     entry.inCell.add(pair.first);
     entry.inCell.add(pair.second);
-    byKey.set(key, entry);
   }
-  return [...byKey.values()];
+  return items;
 }
 
 /** Agreement with one reviewer: the pairs that have them on either side. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Measured } from './agreement-summary.js';
 import { CALIBRATION_REPORT_SCHEMA_VERSION } from './calibration-report.js';
 import type { ComparisonId } from './comparison-pairs.js';

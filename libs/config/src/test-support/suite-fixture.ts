@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Write files (path relative to a new temp folder → content) and answer the folder. */
 export function writeFiles(files: Record<string, string>): string {

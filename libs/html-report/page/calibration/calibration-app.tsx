@@ -131,7 +131,7 @@ export function CalibrationApp({ data }: { data: CalibrationPageData }) {
                 {cell === undefined ? (
                   <p class="hint">Choose a cell to list the items behind it.</p>
                 ) : set ? (
-                  <CellItems set={set} row={cell.row} column={cell.column} rowsLabel={rowsLabel} columnsLabel={columnsLabel} />
+                  <CellItems set={set} itemRatings={data.item_ratings} row={cell.row} column={cell.column} rowsLabel={rowsLabel} columnsLabel={columnsLabel} />
                 ) : (
                   <p role="status">The items cannot be listed: {data.problem ?? 'no pairs were kept for this comparison'}.</p>
                 )}

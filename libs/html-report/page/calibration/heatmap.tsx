@@ -1,4 +1,5 @@
-import type { CalibrationCellItem, CalibrationCellSet } from '../../src/page-data.js';
+import type { ItemRatings } from '@parley/calibration';
+import type { CalibrationCellSet } from '../../src/page-data.js';
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
 
@@ -69,12 +70,30 @@ export function Heatmap({
 }
 
 /** The items behind the chosen cell, each with every rating (the cell's raters' in bold) and the judge's and cross-check's reasons and the reviewers' notes. */
-export function CellItems({ set, row, column, rowsLabel, columnsLabel }: { set: CalibrationCellSet; row: number; column: number; rowsLabel: string; columnsLabel: string }) {
+export function CellItems({
+  set,
+  itemRatings,
+  row,
+  column,
+  rowsLabel,
+  columnsLabel,
+}: {
+  set: CalibrationCellSet;
+  /** The page's `item_ratings`, which the cell's items name by position. */
+  itemRatings: readonly ItemRatings[];
+  row: number;
+  column: number;
+  rowsLabel: string;
+  columnsLabel: string;
+}) {
   const cell = set.cells[row - 1]?.[column - 1];
-  const items = cell?.items ?? [];
+  const items = (cell?.items ?? []).flatMap((entry) => {
+    const ratings = itemRatings[entry.item];
+    return ratings ? [{ ratings, in_cell: entry.in_cell }] : [];
+  });
   const reviewers = set.reviewer_names;
   const pairs = cell?.pairs ?? 0;
-  const rating = (item: CalibrationCellItem, rater: string, value: number | undefined) =>
+  const rating = (item: { in_cell: readonly string[] }, rater: string, value: number | undefined) =>
     value === undefined ? '·' : item.in_cell.includes(rater) ? <strong>{value}</strong> : String(value);
   return (
     <section class="cell-items" aria-live="polite" aria-labelledby="cell-items-heading">

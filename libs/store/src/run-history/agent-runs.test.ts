@@ -1,16 +1,18 @@
 import type { ScenarioResult, Status } from '@parley/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store.js';
+import { storeDrivers, useStoreDriver } from '../test-support/each-driver.js';
 import { counts, newRun, passingResult, runFinish } from '../test-support/fixtures.js';
 
 function result(scenarioId: string, agent: string, status: Status): ScenarioResult {
   return { ...passingResult(scenarioId), agent, status };
 }
 
-describe('Store.listRunsOfAgent', () => {
+describe.each(storeDrivers)('Store.listRunsOfAgent on %s', (driver) => {
+  const database = useStoreDriver(driver);
   let store: Store;
   beforeEach(() => {
-    store = openStore(':memory:');
+    store = openStore(database.path);
     // r1 (oldest): booking only; r2: booking and support; r3 (newest): support only.
     store.createRun(newRun({ id: 'r1', started_at: '2026-11-20T10:00:00.000Z' }));
     store.saveScenarioResults('r1', [result('a', 'booking', 'pass'), result('b', 'booking', 'fail')]);

@@ -1,5 +1,6 @@
 import type { Status } from '@parley/core';
-import type Database from 'better-sqlite3';
+import { statusCount } from '../agent-history.js';
+import type { SqlRow, SyncSql } from '../sql/sync-sql.js';
 import { runColumns, type RunRecord, type RunRow, runRowFromRecord } from '../run-rows.js';
 
 /** A run as seen from one agent: the run, and how that agent's scenarios ended in it. */
@@ -16,33 +17,34 @@ export interface AgentRunsOptions {
   offset?: number;
 }
 
-type AgentRunRecord = RunRecord & { agent_scenarios: number } & Record<`agent_${Status}`, number>;
+type AgentRunRecord = RunRecord & { agent_scenarios: number } & Record<`agent_${Status}`, number> & SqlRow;
 
 const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'flaky', 'error', 'skipped'];
 
 /**
- * The statement behind `Store.listRunsOfAgent`: the runs that hold scenarios of one agent, newest
- * first, one page at a time. Runs are walked newest first and each is asked (by its primary key)
- * whether it has a result of the agent, until the page is full; only the page's results are then
- * counted. An agent that is in most runs costs a page's worth of lookups whatever the size of the
- * history; a rare one costs one lookup per stored run at worst.
+ * `Store.listRunsOfAgent`: the runs that hold scenarios of one agent, newest first, one page at a
+ * time. Runs are walked newest first and each is asked (by its primary key) whether it has a
+ * result of the agent, until the page is full; only the page's results are then counted. An agent
+ * that is in most runs costs a page's worth of lookups whatever the size of the history; a rare
+ * one costs one lookup per stored run at worst.
  */
-export function prepareAgentRuns(database: Database.Database) {
-  const page = database.prepare<[{ agent: string; limit: number; offset: number }], AgentRunRecord>(`
-    WITH page AS (
-      SELECT r.id, r.started_at, r.rowid AS seq FROM runs AS r
-      WHERE EXISTS (SELECT 1 FROM scenario_results AS s WHERE s.run_id = r.id AND s.attempt = 0 AND s.agent = @agent)
-      ORDER BY r.started_at DESC, r.rowid DESC LIMIT @limit OFFSET @offset
-    )
-    SELECT ${runColumns}, count(*) AS agent_scenarios,
-      ${statuses.map((status) => `sum(s.status = '${status}') AS agent_${status}`).join(', ')}
-    FROM page AS p
-    JOIN runs AS r ON r.id = p.id
-    JOIN scenario_results AS s ON s.run_id = p.id AND s.attempt = 0 AND s.agent = @agent
-    GROUP BY p.id ORDER BY p.started_at DESC, p.seq DESC`);
-  return (agent: string, options: AgentRunsOptions = {}): AgentRunRow[] =>
-    // SQLite reads a negative LIMIT as "no limit".
-    page.all({ agent, limit: options.limit ?? -1, offset: options.offset ?? 0 }).map((record) => agentRunRowFromRecord(agent, record));
+export function readAgentRuns(sql: SyncSql, agent: string, options: AgentRunsOptions = {}): AgentRunRow[] {
+  const records = sql.all<AgentRunRecord>(
+    `WITH page AS (
+       SELECT r.id, r.started_at FROM runs AS r
+       WHERE EXISTS (SELECT 1 FROM scenario_results AS s WHERE s.run_id = r.id AND s.attempt = 0 AND s.agent = @agent)
+       ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset
+     )
+     SELECT ${runColumns}, count(*) AS agent_scenarios,
+       ${statuses.map((status) => `${statusCount(status)} AS agent_${status}`).join(', ')}
+     FROM page AS p
+     JOIN runs AS r ON r.id = p.id
+     JOIN scenario_results AS s ON s.run_id = p.id AND s.attempt = 0 AND s.agent = @agent
+     GROUP BY r.id ORDER BY r.started_at DESC, r.id DESC`,
+    // No LIMIT is a large one (SQLite reads -1 as none, PostgreSQL does not).
+    { agent, limit: options.limit ?? Number.MAX_SAFE_INTEGER, offset: options.offset ?? 0 },
+  );
+  return records.map((record) => agentRunRowFromRecord(agent, record));
 }
 
 function agentRunRowFromRecord(agent: string, record: AgentRunRecord): AgentRunRow {

@@ -3,10 +3,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSql } from '../open-sql.js';
+import type { SqlValue } from '../sql/sync-sql.js';
 import { openStore, type Store } from '../store.js';
-import { errorResult, newRun, passingResult, runFinish, temporaryFolder } from '../test-support/fixtures.js';
+import { storeDrivers, useStoreDriver } from '../test-support/each-driver.js';
+import { errorResult, newRun, passingResult, runFinish } from '../test-support/fixtures.js';
 import { pruneHistory } from './prune-history.js';
 import { defaultHistoryRetention } from './prune-runs.js';
 
@@ -15,19 +17,24 @@ const PRUNE_MIDWAY = fileURLToPath(new URL('../test-support/prune-midway.mjs', i
 const dayMs = 86_400_000;
 const start = Date.parse('2026-01-01T09:00:00.000Z');
 
-let folder: ReturnType<typeof temporaryFolder>;
+let folder: { path: string };
 let storePath: string;
 let store: Store;
 
-beforeEach(() => {
-  folder = temporaryFolder();
-  storePath = join(folder.path, '.parley', 'parley.db');
-  store = openStore(storePath);
-});
-afterEach(() => {
-  store.close();
-  folder.remove();
-});
+/** Runs statements on the store's database beside the store (another handle, as another process would). */
+function onDatabase(work: (run: (sql: string, params?: SqlValue[]) => void, get: (sql: string) => unknown) => void): void {
+  const sql = openSql(storePath);
+  try {
+    work(
+      (text, params) => {
+        sql.run(text, params);
+      },
+      (text) => sql.get(text),
+    );
+  } finally {
+    sql.close();
+  }
+}
 
 /** The id of the run made on day `index` (one run a day from 2026-01-01). */
 function runId(index: number): string {
@@ -54,13 +61,35 @@ function runIds(): string[] {
   return store.listRuns({ suite: SUITE }).map((run) => run.id);
 }
 
+/** Every row of the history, for a PostgreSQL store (which has no file to hash). */
+function rowsHash(): string {
+  const hash = createHash('sha256');
+  const sql = openSql(storePath);
+  try {
+    for (const [table, key] of [['runs', 'id'], ['scenario_results', 'run_id, scenario_id, attempt'], ['metric_scores', 'run_id, scenario_id, attempt, position']]) {
+      hash.update(JSON.stringify(sql.all(`SELECT * FROM ${table} ORDER BY ${key}`)));
+    }
+  } finally {
+    sql.close();
+  }
+  return hash.digest('hex');
+}
+
 function fileHash(path: string): string {
   const hash = createHash('sha256');
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) hash.update(readFileSync(file));
   return hash.digest('hex');
 }
 
-describe('pruneHistory', () => {
+describe.each(storeDrivers)('pruneHistory on %s', (driver) => {
+  const database = useStoreDriver(driver);
+  beforeEach(() => {
+    folder = { path: database.folder };
+    storePath = database.path;
+    store = openStore(storePath);
+  });
+  afterEach(() => store.close());
+
   it('keeps the newest 200 runs by default: 205 runs lose the 5 oldest, with their rows and report folders', () => {
     addRuns(205);
     const outcome = pruneHistory(store, { suite: SUITE, retention: defaultHistoryRetention, now: new Date(start + 205 * dayMs) });
@@ -121,12 +150,12 @@ describe('pruneHistory', () => {
 
   it('keeps a run whose export still waits in the outbox, and removes it once delivered', () => {
     addRuns(4);
-    const raw = new Database(storePath);
-    const owe = raw.prepare(`INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at, delivered_at) VALUES (?, 'langfuse http://127.0.0.1:1', ?, ?, '{}', '2026-01-05T00:00:00Z', ?)`);
-    owe.run('run_export', runId(0), SUITE, null);
-    owe.run('run_export', runId(1), SUITE, '2026-01-05T00:01:00Z');
-    owe.run('monitor_score', runId(2), SUITE, null);
-    raw.close();
+    onDatabase((run) => {
+      const owe = `INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at, delivered_at) VALUES (?, 'langfuse http://127.0.0.1:1', ?, ?, '{}', '2026-01-05T00:00:00Z', ?)`;
+      run(owe, ['run_export', runId(0), SUITE, null]);
+      run(owe, ['run_export', runId(1), SUITE, '2026-01-05T00:01:00Z']);
+      run(owe, ['monitor_score', runId(2), SUITE, null]);
+    });
     const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 1 }, now: new Date(start + 10 * dayMs) });
     expect(outcome.protected).toEqual([{ id: runId(0), reason: 'export_pending' }]);
     expect(runIds()).toEqual([runId(3), runId(0)]);
@@ -137,40 +166,36 @@ describe('pruneHistory', () => {
     store.createRun(newRun({ id: 'other-suite-run', suite: 'other', started_at: new Date(start).toISOString() }));
     store.finishRun('other-suite-run', runFinish());
     store.markFlaky({ suite: SUITE, scenario_id: 'spa_booking_swahili_happy', run_id: runId(0), marked_at: '2026-01-01T10:00:00Z', note: '' });
-    const raw = new Database(storePath);
-    raw.exec(`
-      INSERT INTO judge_cache (key, scenario_id, metric, metric_version, judge_model, prompt_version, value_json, created_at)
-        VALUES ('k1', 'spa_booking_swahili_happy', 'conversation_judge', '1.2.0', 'gpt-4o', 'p1', '{}', '2026-01-01T00:00:00Z');
-      INSERT INTO calibration_sessions (id, set_path, started_at, mode, rubric_version, rubric_sha256, raters_json, items, parley_version)
-        VALUES ('cal-1', 'calibration', '2026-01-01T00:00:00Z', 'live', '1', 'x', '{}', 0, '0.1.0');
-      INSERT INTO monitor_conversations (suite, conversation_id, judged_at, status) VALUES ('${SUITE}', 'c1', '2026-01-01T00:00:00Z', 'judged');`);
-    raw.close();
+    onDatabase((run) => {
+      run(`INSERT INTO judge_cache (key, scenario_id, metric, metric_version, judge_model, prompt_version, value_json, created_at)
+        VALUES ('k1', 'spa_booking_swahili_happy', 'conversation_judge', '1.2.0', 'gpt-4o', 'p1', '{}', '2026-01-01T00:00:00Z')`);
+      run(`INSERT INTO calibration_sessions (id, set_path, started_at, mode, rubric_version, rubric_sha256, raters_json, items, parley_version)
+        VALUES ('cal-1', 'calibration', '2026-01-01T00:00:00Z', 'live', '1', 'x', '{}', 0, '0.1.0')`);
+      run(`INSERT INTO monitor_conversations (suite, conversation_id, judged_at, status) VALUES ('${SUITE}', 'c1', '2026-01-01T00:00:00Z', 'judged')`);
+    });
 
     pruneHistory(store, { suite: SUITE, retention: { keep_runs: 1 }, now: new Date(start + 10 * dayMs) });
 
     expect(runIds()).toEqual([runId(4)]);
     expect(store.getRun('other-suite-run')).toBeDefined();
     expect(store.flakyMarks(SUITE)).toHaveLength(1);
-    const after = new Database(storePath, { readonly: true });
-    try {
+    onDatabase((_run, get) => {
       for (const table of ['judge_cache', 'calibration_sessions', 'monitor_conversations']) {
-        expect(after.prepare(`SELECT count(*) AS n FROM ${table}`).get(), table).toEqual({ n: 1 });
+        expect(get(`SELECT count(*) AS n FROM ${table}`), table).toEqual({ n: 1 });
       }
-      expect(after.prepare(`SELECT count(*) AS n FROM metric_scores WHERE run_id NOT IN (SELECT id FROM runs)`).get()).toEqual({ n: 0 });
-    } finally {
-      after.close();
-    }
+      expect(get(`SELECT count(*) AS n FROM metric_scores WHERE run_id NOT IN (SELECT id FROM runs)`)).toEqual({ n: 0 });
+    });
   });
 
-  it('--dry-run says what would go and changes nothing: the database files hash the same, folders stay', () => {
+  it('--dry-run says what would go and changes nothing: the database files hash the same (its rows on PostgreSQL), folders stay', () => {
     addRuns(25);
     store.close();
     store = openStore(storePath);
-    const before = fileHash(storePath);
+    const before = driver === 'sqlite' ? fileHash(storePath) : rowsHash();
     const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 20 }, now: new Date(start + 30 * dayMs), dryRun: true });
     expect(outcome).toMatchObject({ dry_run: true, folders: { removed: 5 }, database: { compacted: false } });
     expect(outcome.runs).toHaveLength(5);
-    expect(fileHash(storePath)).toBe(before);
+    expect(driver === 'sqlite' ? fileHash(storePath) : rowsHash()).toBe(before);
     expect(runIds()).toHaveLength(25);
     expect(existsSync(join(folder.path, '.parley', 'runs', runId(0), 'report.json'))).toBe(true);
   });
@@ -183,14 +208,12 @@ describe('pruneHistory', () => {
     // run 0: a folder the user chose outside .parley/ (--out my-reports/kept-run)
     // run 1: a link under .parley/runs that leads outside
     // run 2: a real folder holding a link to a file outside (the link goes, the file stays)
-    const raw = new Database(storePath);
-    raw.prepare(`UPDATE runs SET out_dir = ? WHERE id = ?`).run(join(outside, 'kept-run'), runId(0));
-    raw.close();
     const linked = join(folder.path, '.parley', 'runs', 'linked');
     symlinkSync(outside, linked);
-    const raw2 = new Database(storePath);
-    raw2.prepare(`UPDATE runs SET out_dir = ? WHERE id = ?`).run(linked, runId(1));
-    raw2.close();
+    onDatabase((run) => {
+      run(`UPDATE runs SET out_dir = ? WHERE id = ?`, [join(outside, 'kept-run'), runId(0)]);
+      run(`UPDATE runs SET out_dir = ? WHERE id = ?`, [linked, runId(1)]);
+    });
     symlinkSync(join(outside, 'precious.txt'), join(folder.path, '.parley', 'runs', runId(2), 'link-out'));
 
     const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 1 }, now: new Date(start + 10 * dayMs) });
@@ -206,7 +229,8 @@ describe('pruneHistory', () => {
     expect(runIds()).toEqual([runId(3)]);
   });
 
-  it('compacts the database after a prune that freed much of it: the file shrinks', () => {
+  // SQLite only: PostgreSQL has no file to compact (its autovacuum reuses the room of deleted rows).
+  it.runIf(driver === 'sqlite')('compacts the database after a prune that freed much of it: the file shrinks', () => {
     addRuns(205);
     const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 20 }, now: new Date(start + 205 * dayMs) });
     expect(outcome.database.compacted).toBe(true);
@@ -215,7 +239,8 @@ describe('pruneHistory', () => {
     expect(runIds()).toHaveLength(20);
   });
 
-  it('a compaction the full disk refuses leaves the prune committed and says why; the next prune, with nothing to remove, compacts', () => {
+  // SQLite only: PostgreSQL has no file to compact (its autovacuum reuses the room of deleted rows).
+  it.runIf(driver === 'sqlite')('a compaction the full disk refuses leaves the prune committed and says why; the next prune, with nothing to remove, compacts', () => {
     addRuns(205);
     // The VACUUM fails as SQLite fails it on a full disk (the delete before it went through).
     const full = Object.create(store) as Store;
@@ -234,11 +259,26 @@ describe('pruneHistory', () => {
     expect(store.databasePages().free).toBe(0);
   });
 
-  it('does not compact after a small prune (the space is reused by the next run): the file keeps its size', () => {
+  // SQLite only: PostgreSQL has no file to compact (its autovacuum reuses the room of deleted rows).
+  it.runIf(driver === 'sqlite')('does not compact after a small prune (the space is reused by the next run): the file keeps its size', () => {
     addRuns(205);
     const outcome = pruneHistory(store, { suite: SUITE, retention: defaultHistoryRetention, now: new Date(start + 205 * dayMs) });
     expect(outcome.database.compacted).toBe(false);
     expect(outcome.database.bytes_after).toBeGreaterThanOrEqual(outcome.database.bytes_before);
+  });
+
+  it.runIf(driver === 'postgres')('never compacts PostgreSQL: the rows go in one transaction, the database size is reported', () => {
+    addRuns(205);
+    const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 20 }, now: new Date(start + 205 * dayMs) });
+    expect(outcome.runs).toHaveLength(185);
+    expect(outcome.database.compacted).toBe(false);
+    expect(outcome.database.bytes_before).toBeGreaterThan(0);
+    expect(store.databasePages()).toEqual({ total: 0, free: 0 });
+    expect(runIds()).toHaveLength(20);
+    onDatabase((_run, get) => {
+      expect(get(`SELECT count(*) AS n FROM scenario_results`)).toEqual({ n: 40 });
+      expect(get(`SELECT count(*) AS n FROM metric_scores WHERE run_id NOT IN (SELECT id FROM runs)`)).toEqual({ n: 0 });
+    });
   });
 
   it('keeps the runs it is told to keep whatever their age (a resumed run that just finished)', () => {
@@ -276,13 +316,13 @@ describe('pruneHistory', () => {
     store = openStore(storePath);
     expect(runIds()).toHaveLength(50);
     expect(store.getScenarioResults(runId(0))).toHaveLength(2);
-    const raw = new Database(storePath, { readonly: true });
-    try {
-      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(raw.pragma('foreign_key_check')).toEqual([]);
-    } finally {
-      raw.close();
-    }
+    onDatabase((_run, get) => {
+      if (driver === 'sqlite') {
+        expect(get('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
+        expect(get('PRAGMA foreign_key_check')).toBeUndefined();
+      }
+      expect(get(`SELECT count(*) AS n FROM scenario_results WHERE run_id NOT IN (SELECT id FROM runs)`)).toEqual({ n: 0 });
+    });
     // Every report folder is still there (they go only after the rows are committed).
     expect(existsSync(join(folder.path, '.parley', 'runs', runId(0)))).toBe(true);
   });

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlRow, SyncSql } from '../sql/sync-sql.js';
 
 /**
  * How much of a suite's run history to keep (`settings.history` in parley.yaml, docs/file-formats.md).
@@ -56,14 +56,14 @@ export interface PrunePlan {
   protected: ProtectedRun[];
 }
 
-interface RankedRun {
+type RankedRun = {
   id: string;
   started_at: string;
   out_dir: string;
   status: string | null;
   options_json: string;
   rank: number;
-}
+} & SqlRow;
 
 /**
  * Which runs of a suite a retention removes, and the removal itself (one transaction). The judge
@@ -71,35 +71,43 @@ interface RankedRun {
  * link to a run that removes them: a prune never touches them. A run's scenario results, metric
  * scores, judge agreement and model spend go with it (foreign keys `ON DELETE CASCADE`).
  */
-export function prepareRunPruning(database: Database.Database) {
-  const ranked = database.prepare<[string], RankedRun>(`
-    SELECT id, started_at, out_dir, status, options_json,
-      ROW_NUMBER() OVER (ORDER BY started_at DESC, rowid DESC) AS rank
-    FROM runs WHERE suite = ? ORDER BY started_at DESC, rowid DESC`);
-  const rowsOfRun = database.prepare<[string], { results: number; row_bytes: number | null }>(`
-    SELECT count(*) AS results,
-      sum(coalesce(length(transcript_json), 0) + coalesce(length(session_json), 0) + length(reason)
-        + coalesce(length(error_json), 0) + length(tags_json)) AS row_bytes
-    FROM scenario_results WHERE run_id = ?`);
+export function runPruning(sql: SyncSql) {
+  const ranked = (suite: string): RankedRun[] =>
+    sql.all<RankedRun>(
+      `SELECT id, started_at, out_dir, status, options_json,
+         ROW_NUMBER() OVER (ORDER BY started_at DESC, id DESC) AS rank
+       FROM runs WHERE suite = ? ORDER BY started_at DESC, id DESC`,
+      [suite],
+    );
+  // Bytes, not characters (octet_length: SQLite 3.43 and PostgreSQL both have it).
+  const rowsOfRun = (runId: string) =>
+    sql.get<{ results: number; row_bytes: number | null }>(
+      `SELECT count(*) AS results,
+         CAST(sum(coalesce(octet_length(transcript_json), 0) + coalesce(octet_length(session_json), 0) + octet_length(reason)
+           + coalesce(octet_length(error_json), 0) + octet_length(tags_json)) AS BIGINT) AS row_bytes
+       FROM scenario_results WHERE run_id = ?`,
+      [runId],
+    );
   // Walks the run's results and looks up each one's scores by the metric index (as the store reads them).
-  const metricBytesOfRun = database.prepare<[string], { bytes: number | null }>(`
-    SELECT sum(length(m.reason) + coalesce(length(m.details_json), 0) + length(m.metric) + length(m.version)) AS bytes
-    FROM scenario_results AS s
-    JOIN metric_scores AS m ON m.scenario_id = s.scenario_id AND m.run_id = s.run_id AND m.attempt = s.attempt
-    WHERE s.run_id = ?`);
-  const deleteRun = database.prepare<[string]>(`DELETE FROM runs WHERE id = ?`);
+  const metricBytesOfRun = (runId: string) =>
+    sql.get<{ bytes: number | null }>(
+      `SELECT CAST(sum(octet_length(m.reason) + coalesce(octet_length(m.details_json), 0) + octet_length(m.metric) + octet_length(m.version)) AS BIGINT) AS bytes
+       FROM scenario_results AS s
+       JOIN metric_scores AS m ON m.scenario_id = s.scenario_id AND m.run_id = s.run_id AND m.attempt = s.attempt
+       WHERE s.run_id = ?`,
+      [runId],
+    );
   // A run whose export has not been delivered yet is still owed to a service: the outbox sends it
   // on the next run, from the run's rows.
-  const pendingExports = database.prepare<[], { item_key: string }>(
-    `SELECT DISTINCT item_key FROM outbox WHERE kind = 'run_export' AND delivered_at IS NULL`,
-  );
+  const pendingExports = () =>
+    sql.all<{ item_key: string }>(`SELECT DISTINCT item_key FROM outbox WHERE kind = 'run_export' AND delivered_at IS NULL`);
 
   function plan(selection: PruneSelection, options: { measure?: boolean } = {}): PrunePlan {
     const { keep_runs: keepRuns, keep_days: keepDays } = selection.retention;
     const cutoff = keepDays === undefined ? undefined : new Date(selection.now.getTime() - keepDays * dayMs).toISOString();
-    const runs = ranked.all(selection.suite);
+    const runs = ranked(selection.suite);
     const baselineRuns = newestBaselineWriters(runs);
-    const exportsPending = new Set(pendingExports.all().map((row) => row.item_key));
+    const exportsPending = new Set(pendingExports().map((row) => row.item_key));
     const remove: PrunedRun[] = [];
     const kept: ProtectedRun[] = [];
     for (const run of runs) {
@@ -125,8 +133,8 @@ export function prepareRunPruning(database: Database.Database) {
   }
 
   function measureRun(runId: string): { results: number; row_bytes: number } {
-    const rows = rowsOfRun.get(runId);
-    const bytes = (rows?.row_bytes ?? 0) + (metricBytesOfRun.get(runId)?.bytes ?? 0);
+    const rows = rowsOfRun(runId);
+    const bytes = (rows?.row_bytes ?? 0) + (metricBytesOfRun(runId)?.bytes ?? 0);
     return { results: rows?.results ?? 0, row_bytes: bytes };
   }
 
@@ -135,16 +143,18 @@ export function prepareRunPruning(database: Database.Database) {
    * stopped half-way (even by SIGKILL) leaves the history as it was. `onRemoved` is told each run
    * as its rows go (inside the transaction).
    */
-  const remove = database.transaction((runIds: readonly string[], onRemoved?: (runId: string, index: number) => void) => {
-    let removed = 0;
-    runIds.forEach((runId, index) => {
-      removed += deleteRun.run(runId).changes;
-      onRemoved?.(runId, index);
+  function remove(runIds: readonly string[], onRemoved?: (runId: string, index: number) => void): number {
+    return sql.transaction(() => {
+      let removed = 0;
+      runIds.forEach((runId, index) => {
+        removed += sql.run(`DELETE FROM runs WHERE id = ?`, [runId]).changes;
+        onRemoved?.(runId, index);
+      });
+      return removed;
     });
-    return removed;
-  });
+  }
 
-  return { plan, remove: (runIds: readonly string[], onRemoved?: (runId: string, index: number) => void): number => remove.immediate(runIds, onRemoved) };
+  return { plan, remove };
 }
 
 /**

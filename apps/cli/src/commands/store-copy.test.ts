@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock, seededRandom } from '@parley/core';
+// The store's test support (a PostgreSQL database per test, a store filled in every table) is not
+// part of @parley/store's API: shared by path on purpose.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { useStoreDriver } from '../../../../libs/store/src/test-support/each-driver.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { everyRow, fillEveryTable, openLocalStore, storeTables } from '../../../../libs/store/src/test-support/every-table.js';
+import { main } from '../main.js';
+import { captureOutput } from '../test-support/capture-output.js';
+
+async function parley(argv: string[], cwd: string) {
+  const output = captureOutput();
+  const code = await main(argv, { cwd, env: { NO_COLOR: '1' }, output, clock: manualClock(), random: seededRandom(7) });
+  return { code, stdout: output.stdout(), stderr: output.stderr() };
+}
+
+const folders: string[] = [];
+function project(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'parley-store-copy-'));
+  folders.push(folder);
+  return folder;
+}
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function localRows(folder: string): { tables: string[]; rows: Record<string, string[]> } {
+  const path = join(folder, '.parley', 'parley.db');
+  const sql = openLocalStore(path);
+  try {
+    const tables = storeTables(sql);
+    return { tables, rows: everyRow(sql, tables) };
+  } finally {
+    sql.close();
+  }
+}
+
+describe('parley store copy', () => {
+  const database = useStoreDriver('postgres');
+  const password = 'pa55-w0rd-never-shown';
+  /** The test server lets its user in without a password; one in the URL must still never be printed. */
+  const withPassword = (): string => {
+    const url = new URL(database.url!);
+    url.password = password;
+    return url.href;
+  };
+
+  it('copies a history into PostgreSQL and back into another project, row for row, the password never shown', async () => {
+    const first = project();
+    const path = join(first, '.parley', 'parley.db');
+    const seeded = openLocalStore(path);
+    fillEveryTable(seeded, 30);
+    seeded.close();
+    const { tables, rows } = localRows(first);
+
+    const to = await parley(['store', 'copy', '--to', withPassword(), '--format', 'json'], first);
+    expect(to.code, to.stderr).toBe(0);
+    const summary = JSON.parse(to.stdout) as { from: string; to: string; copied: number; kept: number; tables: Array<{ table: string; rows: number }> };
+    expect(summary).toMatchObject({ from: path, copied: 30 * tables.length, kept: 0 });
+    expect(summary.to).toContain(':***@');
+    expect(summary.tables.map((table) => table.table).sort()).toEqual([...tables].sort());
+    // Progress: one plain line per table on stderr.
+    expect(to.stderr.split('\n').filter((line) => /^store copy: \d+\/\d+ \w+: 30 of 30 rows copied$/.test(line))).toHaveLength(tables.length);
+
+    const second = project();
+    const from = await parley(['store', 'copy', '--from', withPassword()], second);
+    expect(from.code, from.stderr).toBe(0);
+    expect(from.stdout).toMatch(/^copied \d+ rows of \d+ tables from postgres:\/\/postgres:\*\*\*@/);
+    expect(localRows(second).rows).toEqual(rows);
+
+    // Again into the same store: refused, nothing written, exit 2; with --merge every row is kept.
+    const again = await parley(['store', 'copy', '--to', withPassword()], first);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already holds rows .*pass --merge/);
+    const merged = await parley(['store', 'copy', '--to', withPassword(), '--merge', '--format', 'json'], first);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout)).toMatchObject({ copied: 0, kept: 30 * tables.length });
+
+    for (const result of [to, from, again, merged]) expect(result.stdout + result.stderr).not.toContain(password);
+  });
+
+  it('a server that is not there, a URL of another kind, or no direction: exit 2, one line, no password', async () => {
+    const folder = project();
+    const unreachable = await parley(['store', 'copy', '--from', `postgres://parley:${password}@127.0.0.1:1/none`], folder);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(/postgres:\/\/parley:\*\*\*@127\.0\.0\.1:1\/none/);
+    const other = await parley(['store', 'copy', '--to', `mysql://root:${password}@db/x`], folder);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/--to must start with postgres:\/\/ or postgresql:\/\//);
+    const neither = await parley(['store', 'copy'], folder);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(/needs one of --to URL .* or --from URL/);
+    const nothing = await parley(['store', 'copy', '--to', withPassword()], folder);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/there is no run history at .*parley\.db to copy/);
+    for (const result of [unreachable, other, neither, nothing]) expect(result.stdout + result.stderr).not.toContain(password);
+  });
+});

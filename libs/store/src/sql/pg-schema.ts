@@ -10,7 +10,7 @@ export interface PgMigration {
  * The SQLite schema version (libs/store/src/migrations.ts) that step 1 below reproduces. SQLite
  * steps after it are not in PostgreSQL yet: each needs its own PostgreSQL step appended here.
  */
-export const sqliteVersionCarried = 14;
+const sqliteVersionCarried = 14;
 
 /**
  * The tables of `.parley/parley.db` at SQLite schema version 14, for PostgreSQL. Same tables,

@@ -101,7 +101,7 @@ describe('the commands a team uses, on a team store in PostgreSQL', () => {
       const sqliteSteps = shown(onSqlite);
       // Each command did its work on SQLite (a walk that failed everywhere would compare equal too).
       expect(sqliteSteps.map((step) => step.status)).toEqual(sqliteSteps.map(() => 0));
-      const output = (command: string) => JSON.parse(sqliteSteps.find((step) => step.args.startsWith(command))!.stdout) as Record<string, unknown>;
+      const output = (command: string) => JSON.parse(onSqlite.steps.find((step) => step.args.join(' ').startsWith(command))!.stdout) as Record<string, unknown>;
       expect((output('runs list') as unknown as unknown[]).length).toBe(7);
       expect(output('cost').runs).toBe(7);
       expect(output('cache stats')).toHaveProperty('hits', 0);

@@ -160,6 +160,9 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
     const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
     lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}  ${scores}`);
   }
+  if (outcome.left_to_others.length > 0) {
+    lines.push(`${count(outcome.left_to_others.length, 'conversation')} left to another monitor run (it claimed them first)`);
+  }
   for (const batch of outcome.batch?.batches ?? []) {
     const what = `${batch.batch_id} (${batch.provider}:${batch.model}, ${count(batch.requests, 'request')})`;
     if (batch.state === 'submitted') lines.push(`batch: submitted ${what}`);

@@ -1,4 +1,5 @@
 import { coordinationTablesSql } from './coordination-tables.js';
+import { monitorClaimsSql } from './monitor-claims-table.js';
 
 /** One step of the PostgreSQL schema's history; like SQLite's, shipped steps are never edited. */
 export interface PgMigration {
@@ -255,4 +256,5 @@ const sqliteTablesAtVersion14 = `
 export const pgMigrations: readonly PgMigration[] = [
   { description: `the SQLite store's tables at its schema version ${sqliteVersionCarried}`, sql: sqliteTablesAtVersion14 },
   { description: 'shared budgets and judge claims', sql: coordinationTablesSql },
+  { description: 'monitor claims', sql: monitorClaimsSql },
 ];

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm } from '@parley/fake-llm';
@@ -6,6 +6,7 @@ import { startFakeLlm } from '@parley/fake-llm';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../../../libs/store/src/test-support/postgres-server.js';
 import { GATE_FAKE_SCRIPT, GATE_SUITE_FILES, writeSuite } from './test-support/gate-suite.js';
+import { MONITORED_SUITE } from './test-support/monitored-suite.js';
 import { parleyAsync } from './test-support/parley-process.js';
 
 let server: PostgresServer;
@@ -89,6 +90,52 @@ async function walk(url: string | undefined): Promise<{ suite: string; steps: St
   }
 }
 
+/** A canary log (30 conversations on v1, 10 on v2) and its 👎 feedback in `dir`. */
+function production(dir: string): void {
+  const ended = new Date(Date.now() - 3_600_000).toISOString();
+  const logs: string[] = [];
+  const feedback: string[] = [];
+  for (const [version, count, negative] of [['v1', 30, 1], ['v2', 10, 3]] as const) {
+    for (let index = 0; index < count; index += 1) {
+      const id = `${version}-conv-${index}`;
+      const turns = [
+        { role: 'user', content: `Is there a slot on Friday at ${index}?`, timestamp: ended },
+        { role: 'assistant', content: 'Yes, 10:00 or 14:00.', timestamp: ended },
+      ];
+      logs.push(JSON.stringify({ conversation_id: id, tenant: 'zuri_spa', prompt_version: version, turns }));
+      if (index < negative) feedback.push(JSON.stringify({ conversation_id: id, user_feedback: '👎' }));
+    }
+  }
+  writeFileSync(join(dir, 'conversations.jsonl'), `${logs.join('\n')}\n`);
+  writeFileSync(join(dir, 'feedback.jsonl'), `${feedback.join('\n')}\n`);
+}
+
+/**
+ * What a scheduled production job runs against the store: `parley monitor` judging a log (fake-llm
+ * as the judge), again (nothing new to judge), `canary compare` reading monitor's scores, `cost`.
+ */
+async function productionWalk(url: string | undefined): Promise<{ suite: string; steps: Step[]; runIds: string[] }> {
+  const llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 40 } } } });
+  const suite = writeSuite(MONITORED_SUITE);
+  production(suite);
+  const env = { ...(url === undefined ? {} : { PARLEY_DATABASE_URL: url }), OPENAI_API_KEY: 'sk-test-WALK-0123456789', OPENAI_BASE_URL: llm.openaiBaseUrl };
+  const steps: Step[] = [];
+  try {
+    for (const args of [
+      ['monitor', '--logs', 'conversations.jsonl', '--sample', '100', '--format', 'json'],
+      ['monitor', '--logs', 'conversations.jsonl', '--sample', '100', '--format', 'json'],
+      ['canary', 'compare', '--logs', 'conversations.jsonl', '--feedback', 'feedback.jsonl', '--stable', 'v1', '--canary', 'v2', '--format', 'json'],
+      ['cost', '--format', 'json'],
+    ]) {
+      const done = await parleyAsync(args, { cwd: suite, env });
+      steps.push({ args, status: done.status ?? -1, stdout: done.stdout });
+    }
+    return { suite, steps, runIds: [] };
+  } finally {
+    await llm.close();
+  }
+}
+
 describe('the commands a team uses, on a team store in PostgreSQL', () => {
   it('print what they print on SQLite (apart from run ids and times) and never create .parley/parley.db', async () => {
     const database = await freshDatabase(server);
@@ -107,6 +154,22 @@ describe('the commands a team uses, on a team store in PostgreSQL', () => {
       expect(output('cache stats')).toHaveProperty('hits', 0);
       expect(sqliteSteps.at(-1)!.stdout).toBe('suite gate_demo: nothing to remove (7 runs in the history, all within settings.history)\n');
       expect(shown(onPostgres)).toEqual(sqliteSteps);
+    } finally {
+      await database.drop();
+    }
+  }, 240_000);
+
+  it('monitor, canary compare and cost of a production job print the same on both and never create .parley/parley.db', async () => {
+    const database = await freshDatabase(server);
+    try {
+      const onSqlite = await productionWalk(undefined);
+      const onPostgres = await productionWalk(database.url);
+      expect(existsSync(join(onPostgres.suite, '.parley', 'parley.db'))).toBe(false);
+      const shown = (side: typeof onSqlite) => side.steps.map((step) => ({ args: step.args.join(' '), status: step.status, stdout: alike(step.stdout, side.suite, side.runIds) }));
+      // 40 judged, then none; the canary's 30 % 👎 against 3 % rolls back (exit 1), its metric read from monitor's scores.
+      expect(onSqlite.steps.map((step) => step.status)).toEqual([0, 0, 1, 0]);
+      expect((JSON.parse(onSqlite.steps[2]!.stdout) as { metrics: Array<{ metric: string }> }).metrics.map((metric) => metric.metric)).toContain('service_quality');
+      expect(shown(onPostgres)).toEqual(shown(onSqlite));
     } finally {
       await database.drop();
     }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm } from '@parley/fake-llm';
@@ -7,6 +8,7 @@ import { startFakeLlm } from '@parley/fake-llm';
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../../../libs/store/src/test-support/postgres-server.js';
 import { GATE_FAKE_SCRIPT, GATE_SUITE_FILES, writeSuite } from './test-support/gate-suite.js';
 import { MONITORED_SUITE } from './test-support/monitored-suite.js';
+import { REPO_ROOT } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
 
 let server: PostgresServer;
@@ -43,7 +45,7 @@ function alike(text: string, suite: string, runIds: readonly string[]): string {
  * The commands a team runs against its store, in one fresh copy of the gate suite against
  * fake-llm: record, replay with --repeat, two shards and their merge, the history (list, show,
  * prune --dry-run), compare, cost, the judge cache (stats, clear), a baseline written and gated
- * on, `--last-failed`. `url` set: every process gets PARLEY_DATABASE_URL.
+ * on, `--last-failed`, an export left pending in the outbox and `export --flush`. `url` set: every process gets PARLEY_DATABASE_URL.
  */
 async function walk(url: string | undefined): Promise<{ suite: string; steps: Step[]; runIds: string[] }> {
   const fake = await startFakeLlm({ script: GATE_FAKE_SCRIPT });
@@ -77,6 +79,10 @@ async function walk(url: string | undefined): Promise<{ suite: string; steps: St
     runId('out/gated');
     await parley(['run', '.', '--last-failed', '--out', 'out/last-failed']);
     runId('out/last-failed');
+    // Port 9 is one fetch refuses at once: the export fails fast and waits in the store's outbox.
+    await parley(['run', '.', '--out', 'out/exported', '--export', 'otlp=http://127.0.0.1:9']);
+    runId('out/exported');
+    await parley(['export', '--flush', '--to', 'otlp=http://127.0.0.1:9']);
     await parley(['runs', 'list', '--format', 'json']);
     await parley(['runs', 'show', record, '--format', 'json']);
     await parley(['compare', record, repeat, '--format', 'json']);
@@ -136,6 +142,20 @@ async function productionWalk(url: string | undefined): Promise<{ suite: string;
   }
 }
 
+/** Judge calibration on the repository's set (replayed: no model calls): judge, report, status. */
+async function calibrationWalk(url: string | undefined): Promise<{ suite: string; steps: Step[]; runIds: string[] }> {
+  const cwd = mkdtempSync(join(tmpdir(), 'parley-walk-calibrate-'));
+  cpSync(join(REPO_ROOT, 'calibration'), join(cwd, 'calibration'), { recursive: true, filter: (source) => !source.includes(join('calibration', 'reports')) });
+  const env = url === undefined ? {} : { PARLEY_DATABASE_URL: url };
+  const steps: Step[] = [];
+  for (const args of [['calibrate', 'judge'], ['calibrate', 'report', '--format', 'json'], ['calibrate', 'status', '--format', 'json']]) {
+    const done = await parleyAsync(args, { cwd, env });
+    steps.push({ args, status: done.status ?? -1, stdout: done.stdout });
+  }
+  const session = (JSON.parse(steps[1]!.stdout) as { session: { id: string } }).session.id;
+  return { suite: cwd, steps, runIds: [session] };
+}
+
 describe('the commands a team uses, on a team store in PostgreSQL', () => {
   it('print what they print on SQLite (apart from run ids and times) and never create .parley/parley.db', async () => {
     const database = await freshDatabase(server);
@@ -147,12 +167,13 @@ describe('the commands a team uses, on a team store in PostgreSQL', () => {
       const shown = (side: typeof onSqlite) => side.steps.map((step) => ({ args: alike(step.args.join(' '), side.suite, side.runIds), status: step.status, stdout: alike(step.stdout, side.suite, side.runIds) }));
       const sqliteSteps = shown(onSqlite);
       // Each command did its work on SQLite (a walk that failed everywhere would compare equal too).
-      expect(sqliteSteps.map((step) => step.status)).toEqual(sqliteSteps.map(() => 0));
+      expect(sqliteSteps.map((step) => step.status)).toEqual(sqliteSteps.map((step) => (step.args.startsWith('export --flush') ? 1 : 0)));
+      expect(onSqlite.steps.find((step) => step.args[0] === 'export')!.stdout).toBe('1 pending export to otlp http://127.0.0.1:9/v1/traces\n');
       const output = (command: string) => JSON.parse(onSqlite.steps.find((step) => step.args.join(' ').startsWith(command))!.stdout) as Record<string, unknown>;
-      expect((output('runs list') as unknown as unknown[]).length).toBe(7);
-      expect(output('cost').runs).toBe(7);
+      expect((output('runs list') as unknown as unknown[]).length).toBe(8);
+      expect(output('cost').runs).toBe(8);
       expect(output('cache stats')).toHaveProperty('hits', 0);
-      expect(sqliteSteps.at(-1)!.stdout).toBe('suite gate_demo: nothing to remove (7 runs in the history, all within settings.history)\n');
+      expect(sqliteSteps.at(-1)!.stdout).toBe('suite gate_demo: nothing to remove (8 runs in the history, all within settings.history)\n');
       expect(shown(onPostgres)).toEqual(sqliteSteps);
     } finally {
       await database.drop();
@@ -169,6 +190,22 @@ describe('the commands a team uses, on a team store in PostgreSQL', () => {
       // 40 judged, then none; the canary's 30 % 👎 against 3 % rolls back (exit 1), its metric read from monitor's scores.
       expect(onSqlite.steps.map((step) => step.status)).toEqual([0, 0, 1, 0]);
       expect((JSON.parse(onSqlite.steps[2]!.stdout) as { metrics: Array<{ metric: string }> }).metrics.map((metric) => metric.metric)).toContain('service_quality');
+      expect(shown(onPostgres)).toEqual(shown(onSqlite));
+    } finally {
+      await database.drop();
+    }
+  }, 240_000);
+
+  it('calibrate judge, report and status print the same on both and never create .parley/parley.db', async () => {
+    const database = await freshDatabase(server);
+    try {
+      const onSqlite = await calibrationWalk(undefined);
+      const onPostgres = await calibrationWalk(database.url);
+      expect(existsSync(join(onPostgres.suite, '.parley', 'parley.db'))).toBe(false);
+      const shown = (side: typeof onSqlite) => side.steps.map((step) => ({ args: step.args.join(' '), status: step.status, stdout: alike(step.stdout, side.suite, side.runIds) }));
+      // The example set's gate fails (cultural appropriateness): report exits 1, as it does on SQLite.
+      expect(onSqlite.steps.map((step) => step.status)).toEqual([0, 1, 0]);
+      expect(onSqlite.steps[0]!.stdout).toContain('(replay): 25 items × 2 raters');
       expect(shown(onPostgres)).toEqual(shown(onSqlite));
     } finally {
       await database.drop();

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
@@ -205,9 +204,9 @@ async function flushScores(flags: MonitorFlags, context: CommandContext): Promis
   const { langfuseFromEnv, shownLangfuse } = await import('@parley/langfuse');
   const target = langfuseFromEnv(context.env, undefined, 'parley monitor --flush (sending pending scores to Langfuse)');
   const { deliverPendingScores } = await import('@parley/monitor');
-  const { defaultStorePath } = await import('@parley/store');
+  const { defaultStorePath, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(context.cwd);
-  const delivery = existsSync(storePath) ? await deliverPendingScores(target, storePath, context.clock) : { sent: 0, pending: 0, pending_elsewhere: 0, error: null };
+  const delivery = storeExists(storePath) ? await deliverPendingScores(target, storePath, context.clock) : { sent: 0, pending: 0, pending_elsewhere: 0, error: null };
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ destination: shownLangfuse(target), ...delivery }, null, 2)}\n`);
   } else {

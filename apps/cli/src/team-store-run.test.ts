@@ -48,7 +48,7 @@ describe('parley run with PARLEY_DATABASE_URL (a team store in PostgreSQL)', () 
         [record.run_id, 'record', 4, record.status],
       ]);
 
-      const show = await parleyAsync(['runs', 'show', replay.run_id.slice(0, 17), '--format', 'json'], { cwd: suite, env });
+      const show = await parleyAsync(['runs', 'show', replay.run_id.slice(0, -1), '--format', 'json'], { cwd: suite, env });
       expect(show.status).toBe(0);
       const shown = JSON.parse(show.stdout) as { run: { id: string }; results: ReportJson['results'] };
       expect(shown.run.id).toBe(replay.run_id);

@@ -9,7 +9,8 @@
 # `parley tui --help`, the API snippets of docs/getting-started.md compiled under tsc --strict without
 # @types/node in an ES module and a CommonJS project, then run, and the pasted steps of the README
 # and docs/getting-started.md (their `<!-- pasted: project -->` shell blocks) executed as written;
-# with PARLEY_TEST_DATABASE_URL (CI), the booking run copied into a fresh PostgreSQL database and back.
+# with PARLEY_TEST_DATABASE_URL (CI), the booking example run into a fresh PostgreSQL database and
+# listed from another folder, and the local booking run copied into it and back.
 #
 #   scripts/consumer-test.sh            # Node 22 and 24
 #   scripts/consumer-test.sh 24         # one runtime
@@ -193,13 +194,18 @@ for major in "${majors[@]}"; do
     test -f reports/booking/report.json
 
     if [ -n "${PARLEY_TEST_DATABASE_URL:-}" ]; then
-      step "the team store: pg comes with the package; the booking run copied into a fresh PostgreSQL database and back into an empty project"
+      step "the team store: pg comes with the package; parley run with PARLEY_DATABASE_URL (a fresh database on CI's PostgreSQL), runs list elsewhere; the local run copied in and back"
       team_db="parley_consumer_node${major}_$$"
       team_url="${PARLEY_TEST_DATABASE_URL%/*}/$team_db"
       # With the pg the package installed (node_modules/pg beside parley-eval).
       admin() { node -e 'const pg = require("pg"); const c = new pg.Client(process.argv[1]); c.connect().then(() => c.query(process.argv[2])).then(() => c.end(), (e) => { console.error(e.message); process.exit(1); });' "$PARLEY_TEST_DATABASE_URL" "$1"; }
       admin "CREATE DATABASE $team_db"
-      npx parley store copy --to "$team_url" 2>/dev/null
+      mkdir -p team-run team-list
+      cp -r booking team-run/booking
+      rm -rf team-run/booking/.parley
+      (cd team-run && PARLEY_DATABASE_URL="$team_url" npx parley run booking --out reports >/dev/null && test ! -e .parley/parley.db)
+      (cd team-list && PARLEY_DATABASE_URL="$team_url" npx parley runs list --format json | grep -q '"suite": "ratiba_booking"')
+      npx parley store copy --to "$team_url" --merge 2>/dev/null
       mkdir -p team-back
       (cd team-back && npx parley store copy --from "$team_url" >/dev/null 2>&1 && npx parley runs list --format json | grep -q '"suite": "ratiba_booking"')
       admin "DROP DATABASE $team_db"

@@ -48,7 +48,7 @@ describe('parley run with PARLEY_DATABASE_URL (a team store in PostgreSQL)', () 
         [record.run_id, 'record', 4, record.status],
       ]);
 
-      const show = await parleyAsync(['runs', 'show', replay.run_id.slice(0, 17), '--format', 'json'], { cwd: suite, env });
+      const show = await parleyAsync(['runs', 'show', replay.run_id.slice(0, -1), '--format', 'json'], { cwd: suite, env });
       expect(show.status).toBe(0);
       const shown = JSON.parse(show.stdout) as { run: { id: string }; results: ReportJson['results'] };
       expect(shown.run.id).toBe(replay.run_id);
@@ -66,4 +66,15 @@ describe('parley run with PARLEY_DATABASE_URL (a team store in PostgreSQL)', () 
       await database.drop();
     }
   }, 180_000);
+
+  it('stops with exit 2 before running when the team store cannot be reached, naming the server without its password', async () => {
+    const suite = writeSuite(GATE_SUITE_FILES);
+    const run = await parleyAsync(['run', '.', '--out', 'never'], { cwd: suite, env: { PARLEY_DATABASE_URL: 'postgres://parley:hunter2-secret@127.0.0.1:9/parley' } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('cannot connect to the PostgreSQL store postgres://parley:***@127.0.0.1:9/parley');
+    expect(run.stderr).not.toContain('hunter2');
+    expect(run.stderr).not.toContain('.parley/parley.db');
+    expect(existsSync(join(suite, 'never'))).toBe(false);
+    expect(existsSync(join(suite, '.parley', 'parley.db'))).toBe(false);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { readReportFile } from '@parley/reports';
-import { openStore } from '@parley/store';
+import { openStore, storeExists } from '@parley/store';
 import { runScores, scoresFromReport, type RunScores } from './run-scores.js';
 
 /**
@@ -13,7 +13,7 @@ import { runScores, scoresFromReport, type RunScores } from './run-scores.js';
 export function loadRunScores(spec: string, context: { cwd: string; storePath: string }): RunScores {
   const path = resolve(context.cwd, spec);
   if (existsSync(path)) return scoresFromReport(readReportFile(path), spec);
-  if (!existsSync(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
+  if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
   const store = openStore(context.storePath);
   try {
     const run = store.getRun(spec);

@@ -5,7 +5,7 @@ import { ConfigError, type Provider, type Transcript } from '@parley/core';
 import { judgePair, modelVersion, renderTranscriptForJudge, summarisePairwise, type PairwiseResult, type PairwiseSummary } from '@parley/judge';
 import { costOfCall, meteredProvider, type ModelPrice } from '@parley/providers';
 import { readReportFile } from '@parley/reports';
-import { openStore } from '@parley/store';
+import { openStore, storeExists } from '@parley/store';
 
 /** One side of a pairwise comparison: each scenario's transcript, from a report or the history database. */
 export interface RunTranscripts {
@@ -38,7 +38,7 @@ export function loadRunTranscripts(spec: string, context: { cwd: string; storePa
       ),
     };
   }
-  if (!existsSync(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
+  if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
   const store = openStore(context.storePath);
   try {
     const run = store.getRun(spec);

@@ -69,7 +69,7 @@ export interface RunPageData {
 }
 
 /** One item behind a matrix cell: its ratings on the axis, and the raters that make the cell's pairs. */
-export interface CalibrationCellItem {
+interface CalibrationCellItem {
   /** Position of the item's ratings on the axis in `CalibrationPageData.item_ratings`. */
   item: number;
   in_cell: string[];

@@ -5,6 +5,7 @@ import { conversationEnd, type LoggedConversation } from '@parley/production';
 import { createBatchClient, meteredProvider, ProviderError } from '@parley/providers';
 import type { Redactor } from '@parley/redaction';
 import { openJudgeCache, openJudgeSpend, openMonitorBatchStore, type MonitoredConversation, type MonitorScore, type MonitorStore } from '@parley/store';
+import { abandonedHere, claimHolder } from './claim-holder.js';
 import { BatchJudging, BatchPendingError, type BatchState } from './batch-judging.js';
 import { JudgeSpend } from './judge-spend.js';
 import type { ConversationRef, JudgedConversation, MonitorInput, MonitorOutcome } from './monitor-outcome.js';
@@ -18,12 +19,21 @@ export interface JudgedWindow {
   skipped_for_budget: ConversationRef[];
   /** Planned conversations not judged because the run was interrupted (the next run judges them). */
   not_judged: ConversationRef[];
+  /** Planned conversations another monitor process was judging, or judged meanwhile (its claim came first). */
+  left_to_others: ConversationRef[];
   spend: JudgeSpend;
   batch: MonitorOutcome['batch'];
 }
 
 const PRODUCTION_PROMPT_VERSION = 'production';
 const SAVES_PER_TRANSACTION = 250;
+/**
+ * How long a claim on a conversation holds (MonitorStore.claim): it lasts until the conversation is
+ * saved, which may be SAVES_PER_TRANSACTION conversations later. A process that died leaves its
+ * claims to the next run after this; one merely slower than this is joined by another process,
+ * whose judge requests then come from the verdict cache the first one wrote.
+ */
+const JUDGING_LEASE_MS = 30 * 60_000;
 
 /**
  * The judge phase: judges the planned conversations with the suite's judge metrics (verdict
@@ -84,6 +94,10 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
   const judged: JudgedConversation[] = [];
   const skipped: ConversationRef[] = [];
   const notJudged: ConversationRef[] = [];
+  const leftToOthers: ConversationRef[] = [];
+  const holder = claimHolder();
+  // Conversations this run claimed and did not save (interrupted, waiting for a batch): given back at the end.
+  const claimedUnsaved = new Set<string>();
   const waiting: PlannedJudging[] = [];
   const saves = monitoredSaves(store, recordSpend);
   const batches = new Map<string, BatchState>();
@@ -106,6 +120,13 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           skipped.push({ source: item.source, conversation: item.conversation });
           continue;
         }
+        // Claimed (and committed) before judging: a monitor job running at the same time judges the others.
+        const conversationId = item.conversation_data.conversation_id;
+        if (store.claim(setup.suiteName, conversationId, holder, input.clock.now().getTime(), JUDGING_LEASE_MS, abandonedHere) !== 'claimed') {
+          leftToOthers.push({ source: item.source, conversation: item.conversation });
+          continue;
+        }
+        claimedUnsaved.add(conversationId);
         const answer = await judgeOne(item, judgeRun, providerOf, setup, input.signal);
         if (input.signal?.aborted) {
           // Cut short by the signal: its answered calls are paid (and their verdicts cached, so
@@ -121,6 +142,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
         }
         spend.add(answer.spend);
         unrecorded.add(answer.spend);
+        claimedUnsaved.delete(conversationId);
         const conversation = item.conversation_data;
         const status = answer.results.some((result) => result.error === true) ? 'error' : 'judged';
         const scores = answer.results.map((result) => storedScore(result, item.scoped, modelVersion(setup.primary)));
@@ -167,6 +189,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
     }
   } finally {
     saves.close();
+    store.release(setup.suiteName, [...claimedUnsaved], holder);
     recordSpend();
     spendStore.close();
     cache.close();
@@ -176,6 +199,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
     judged: judged.sort((left, right) => compareSource(left.source, right.source)),
     skipped_for_budget: skipped,
     not_judged: notJudged.sort((left, right) => compareSource(left.source, right.source)),
+    left_to_others: leftToOthers.sort((left, right) => compareSource(left.source, right.source)),
     spend,
     batch: batching === undefined ? null : { batches: [...batches.values()], waiting: waiting.map(({ source, conversation }) => ({ source, conversation })).sort((left, right) => compareSource(left.source, right.source)) },
   };

@@ -19,7 +19,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
   try {
     const plan = planMonitoring(input, setup, store.judgedAmong(setup.suiteName, input.conversations.map(({ value }) => value.conversation_id)));
     if (input.dryRun) {
-      return { ...plan.outcome, judged: [], skipped_for_budget: [], not_judged: [], interrupted: null, spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, undelivered_scores: 0, delivery_error: null, batch: null, windows: [], alerts: [], exit_code: 0 };
+      return { ...plan.outcome, judged: [], skipped_for_budget: [], not_judged: [], left_to_others: [], interrupted: null, spent_usd: 0, cached_input_tokens: 0, cache_saving_usd: 0, pushed_scores: 0, undelivered_scores: 0, delivery_error: null, batch: null, windows: [], alerts: [], exit_code: 0 };
     }
     // What an earlier run judged and could not deliver (killed, Langfuse down) goes first.
     const earlier = input.langfuse ? await deliverPendingScores(input.langfuse, input.storePath, input.clock, input.langfuseOptions) : undefined;
@@ -34,6 +34,7 @@ export async function monitorConversations(input: MonitorInput): Promise<Monitor
       judged: judged.judged,
       skipped_for_budget: judged.skipped_for_budget,
       not_judged: judged.not_judged,
+      left_to_others: judged.left_to_others,
       interrupted,
       spent_usd: judged.spend.usd,
       cached_input_tokens: judged.spend.cachedInputTokens,

@@ -80,6 +80,8 @@ export interface MonitorOutcome {
   skipped_for_budget: ConversationRef[];
   /** Planned conversations an interruption left for the next run. */
   not_judged: ConversationRef[];
+  /** Planned conversations another monitor process running at the same time claimed first (it judges them). */
+  left_to_others: ConversationRef[];
   /** The signal that stopped the run, or null when it ran to the end. */
   interrupted: 'SIGINT' | 'SIGTERM' | null;
   spent_usd: number | null;

@@ -2,7 +2,11 @@ import type { Clock } from '@parley/core';
 import { LangfuseError, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
 import type { LoggedConversation } from '@parley/production';
 import { openOutbox, type MonitorScore, type OutboxEntry } from '@parley/store';
+import { abandonedHere, claimHolder } from './claim-holder.js';
 import { monitorScoreId } from './monitor-score-id.js';
+
+/** How long a process may take to send the scores it claimed before another process sends them instead. */
+const SENDING_LEASE_MS = 10 * 60_000;
 
 /** What a delivery of pending scores came to. */
 export interface ScoreDelivery {
@@ -38,7 +42,7 @@ export function scoreDeliveries(target: LangfuseTarget, suite: string, conversat
 }
 
 /**
- * Sends every score pending for this Langfuse in the outbox of the store at `storePath`, marking
+ * Sends every score pending for this Langfuse (and not being sent by another process) in the outbox of the store at `storePath`, marking
  * each delivered as soon as Langfuse accepted it. Refused keys stay a ConfigError; any other
  * failure leaves the rest pending and is returned as `error`.
  */
@@ -46,7 +50,8 @@ export async function deliverPendingScores(target: LangfuseTarget, storePath: st
   const destination = langfuseDestination(target);
   const outbox = openOutbox(storePath);
   try {
-    const pending = outbox.pending('monitor_score', destination);
+    // Claimed before sending: a monitor job running at the same time sends the others, never these.
+    const pending = outbox.claimPending('monitor_score', destination, claimHolder(), clock.now().getTime(), SENDING_LEASE_MS, abandonedHere);
     const elsewhere = outbox.pendingElsewhere('monitor_score', destination);
     let sent = 0;
     const delivered = new Set<string>();

@@ -48,6 +48,14 @@ describe('mergeShardReports', () => {
     expect(merged.results.filter((result) => result.vars !== undefined)).toHaveLength(1);
   });
 
+  it('keeps one limit for shards that held to one shared budget, and adds up the shares of a split one', () => {
+    const budget = (index: number, extra: object) => ({ budget: { limit_usd: 2, exhausted: false, downgrades: [], spent_usd: index * 0.4, ...extra } });
+    const shared = mergeShardReports(shards(sampleResults(), 3, (index) => budget(index, { shared: { key: 'pr-1', spent_usd: 2.4 } })), { run_id: 'm' });
+    expect(shared.budget).toMatchObject({ limit_usd: 2, spent_usd: expect.closeTo(2.4, 10) });
+    const split = mergeShardReports(shards(sampleResults(), 3, (index) => budget(index, { split: { total_usd: 6, shards: 3 } })), { run_id: 'm' });
+    expect(split.budget).toMatchObject({ limit_usd: 6, spent_usd: expect.closeTo(2.4, 10) });
+  });
+
   it('recomputes the exit code under --strict', () => {
     const passing = sampleResults().filter((result) => ['pass', 'warn', 'flaky'].includes(result.status));
     expect(mergeShardReports(shards(passing, 2), { run_id: 'm' }).exit_code).toBe(0);

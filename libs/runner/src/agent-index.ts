@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { Status } from '@parley/core';
-import { openStore, type AgentHistory, type AgentRunSummary } from '@parley/store';
+import { openStore, storeExists, type AgentHistory, type AgentRunSummary } from '@parley/store';
 import { loadSuiteAgents, type AgentFamily, type SuiteAgents } from './suite-agents.js';
 
 /** Status of an agent by its last run: `failing` when any scenario failed or errored. */
@@ -151,7 +150,7 @@ export function readAgentIndex(options: ReadAgentIndexOptions): AgentIndex {
   if (!loaded.ok) problems.push(`suite did not load: ${loaded.error}`);
   let history: AgentHistory = new Map();
   let rows: AgentIndexRow[] | undefined;
-  if (options.storePath === ':memory:' || existsSync(options.storePath)) {
+  if (storeExists(options.storePath)) {
     try {
       const store = openStore(options.storePath);
       try {

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultStorePath, openStore } from '@parley/store';
+import { defaultStorePath, openStore, storeExists } from '@parley/store';
 import { loadSuiteForRun } from './load-suite-for-run.js';
 import type { RunDependencies, RunOptions } from './run-options.js';
 
@@ -16,7 +15,7 @@ export type LastFailed =
  * it is not created just to be read.
  */
 export function lastFailedCases(storePath: string, suite: string): LastFailed {
-  if (!existsSync(storePath)) return { kind: 'no-run' };
+  if (!storeExists(storePath)) return { kind: 'no-run' };
   const store = openStore(storePath);
   try {
     const run = store.listRuns({ suite }).find((row) => row.finished && row.status !== 'interrupted');

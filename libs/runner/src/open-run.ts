@@ -170,6 +170,9 @@ function openRunStore(storePath: string): Store {
   try {
     return openStore(storePath);
   } catch (error) {
+    // A team store's own errors (unreachable server, wrong password, read-only replica) name the
+    // server, not this path: passed on as they are.
+    if (error instanceof ConfigError) throw error;
     const full = databaseDiskFull(error, storePath);
     if (full) throw new ConfigError(`cannot open the run history ${storePath}: disk full: nothing was changed (free some space and run again)`);
     const code = (error as NodeJS.ErrnoException).code ?? '';

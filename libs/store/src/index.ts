@@ -37,11 +37,11 @@ export {
 export { openModelSpend, type ModelSpend, type ModelSpendStore, type RunSpend } from './model-spend-store.js';
 export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary.js';
 export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
-export { openMonitorStore, type MonitorStore, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';
+export { openMonitorStore, type MonitorStore, type MonitorClaim, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';
 export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';
 export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
 export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';
-export { openSql, storeUrlFrom, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';
+export { openSql, storeExists, storeUrlFrom, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';
 export type { SyncSql, SqlParams, SqlRow, SqlValue, SqlDialect } from './sql/sync-sql.js';
 export { reserveBudget, settleBudget, budgetState, type BudgetState } from './sql/shared-budget.js';
 export { claimVerdict, claimOrAwaitVerdict, storeVerdict, releaseClaim, renewClaim, type ClaimOutcome, type AwaitVerdictOptions } from './sql/judge-claims.js';

@@ -45,6 +45,7 @@ describe('migrate', () => {
         'monitor_batch_requests_by_key',
         'monitor_batches',
         'monitor_batches_by_suite',
+        'monitor_claims',
         'monitor_conversations',
         'monitor_scores',
         'monitor_scores_by_time',

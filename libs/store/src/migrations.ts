@@ -1,4 +1,5 @@
 import { coordinationTablesSql } from './sql/coordination-tables.js';
+import { monitorClaimsSql } from './sql/monitor-claims-table.js';
 import type Database from 'better-sqlite3';
 
 /**
@@ -375,6 +376,11 @@ export const migrations: readonly Migration[] = [
     // The same tables as PostgreSQL's second step: one SQL for both.
     description: 'shared budgets and judge claims',
     sql: coordinationTablesSql,
+  },
+  {
+    // The same SQL as PostgreSQL's third step.
+    description: 'monitor claims',
+    sql: monitorClaimsSql,
   },
 ];
 

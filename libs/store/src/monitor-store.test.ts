@@ -164,6 +164,51 @@ describe.each(storeDrivers)('the monitor store on %s', (driver) => {
   });
 });
 
+describe.each(storeDrivers)('monitor claims on %s', (driver) => {
+  const database = useStoreDriver(driver);
+  const LEASE = 60_000;
+
+  it('lets one process judge a conversation; another is told held, then judged once it is saved; a dead holder is taken over after its lease', () => {
+    const first = openMonitorStore(database.path);
+    const second = openMonitorStore(database.path);
+    try {
+      expect(first.claim('ratiba_booking', 'c1', 'host:1', 1_000, LEASE)).toBe('claimed');
+      expect(second.claim('ratiba_booking', 'c1', 'host:2', 2_000, LEASE)).toBe('held');
+      // The holder may claim again (a conversation judged again after its batch came back).
+      expect(first.claim('ratiba_booking', 'c1', 'host:1', 3_000, LEASE)).toBe('claimed');
+      // Another suite's conversation of the same id is another claim.
+      expect(second.claim('another_suite', 'c1', 'host:2', 2_000, LEASE)).toBe('claimed');
+      first.save(conversation('c1'));
+      expect(second.claim('ratiba_booking', 'c1', 'host:2', 4_000, LEASE)).toBe('judged');
+
+      // host:1 dies holding c2: held until its lease is past, then host:2 takes it over.
+      expect(first.claim('ratiba_booking', 'c2', 'host:1', 10_000, LEASE)).toBe('claimed');
+      expect(second.claim('ratiba_booking', 'c2', 'host:2', 10_000 + LEASE, LEASE)).toBe('held');
+      expect(second.claim('ratiba_booking', 'c2', 'host:2', 10_001 + LEASE, LEASE)).toBe('claimed');
+      expect(first.claim('ratiba_booking', 'c2', 'host:1', 10_002 + LEASE, LEASE)).toBe('held');
+
+      // A holder said to be gone (a process of this machine that died) is taken over at once; a live one is not.
+      expect(first.claim('ratiba_booking', 'c4', 'host:dead', 10_000, LEASE)).toBe('claimed');
+      expect(second.claim('ratiba_booking', 'c4', 'host:2', 10_001, LEASE, (holder) => holder === 'host:1')).toBe('held');
+      expect(second.claim('ratiba_booking', 'c4', 'host:2', 10_001, LEASE, (holder) => holder === 'host:dead')).toBe('claimed');
+      expect(first.claim('ratiba_booking', 'c4', 'host:1', 10_002, LEASE)).toBe('held');
+
+      // A claim given back (interrupted) is free at once; another holder's release frees nothing.
+      expect(first.claim('ratiba_booking', 'c3', 'host:1', 20_000, LEASE)).toBe('claimed');
+      second.release('ratiba_booking', ['c3'], 'host:2');
+      expect(second.claim('ratiba_booking', 'c3', 'host:2', 20_000, LEASE)).toBe('held');
+      first.release('ratiba_booking', ['c3'], 'host:1');
+      expect(second.claim('ratiba_booking', 'c3', 'host:2', 20_000, LEASE)).toBe('claimed');
+      // A conversation saved as an error is judged again by whoever claims it next.
+      second.save(conversation('c3', { status: 'error', scores: [] }));
+      expect(first.claim('ratiba_booking', 'c3', 'host:1', 20_000, LEASE)).toBe('claimed');
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+});
+
 describe.each(storeDrivers)('the delivery outbox on %s', (driver) => {
   const database = useStoreDriver(driver);
 
@@ -187,6 +232,18 @@ describe.each(storeDrivers)('the delivery outbox on %s', (driver) => {
         last_error: 'HTTP 502',
       });
       expect(pending.find((item) => item.item_key === 'score-001')).toBeUndefined();
+
+      // Claimed for sending: another sender gets none of them until the claim ends or its lease is past.
+      const claimed = outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:1', 1_000, 60_000);
+      expect(claimed).toEqual(pending);
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:2', 2_000, 60_000)).toEqual([]);
+      outbox.failed('monitor_score', 'langfuse:https://cloud.langfuse.com', ['score-000'], 'HTTP 503', '2026-11-26T10:04:00.000Z');
+      outbox.delivered('monitor_score', 'langfuse:https://cloud.langfuse.com', 'score-002', '2026-11-26T10:04:00.000Z');
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:2', 2_000, 60_000).map((item) => item.item_key)).toEqual(['score-000']);
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:3', 3_000, 60_000, (sender) => sender === 'host:2').map((item) => item.item_key)).toEqual([
+        'score-000',
+      ]);
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:2', 61_001, 60_000)).toHaveLength(247);
 
       // A delivered item added again (judged again) is sent again, its attempts counted afresh.
       outbox.add([delivery('score-001', '{"again":true}')]);

@@ -52,8 +52,20 @@ export interface MonitorStore {
   saveAll(conversations: readonly MonitoredConversation[]): void;
   /** Scores of a suite with `from <= at < to`, oldest first; every metric, or the named one. */
   scoresBetween(suite: string, from: string, to: string, metric?: string): TimedMonitorScore[];
+  /**
+   * Claims a conversation for `holder` to judge, committed before the judging starts: `claimed`
+   * when nobody holds it (or the holder's lease is past: that process died) and it is not judged;
+   * `held` when another process is judging it; `judged` when another process judged it since this
+   * one planned. Saving the conversation ends the claim. A claim whose holder `abandoned` says is
+   * gone (a process of this machine that died) is taken over before its lease is past.
+   */
+  claim(suite: string, conversationId: string, holder: string, nowMs: number, leaseMs: number, abandoned?: (holder: string) => boolean): MonitorClaim;
+  /** Gives claims back unjudged (interrupted, waiting for a batch): the next run may judge them. */
+  release(suite: string, conversationIds: readonly string[], holder: string): void;
   close(): void;
 }
+
+export type MonitorClaim = 'claimed' | 'held' | 'judged';
 
 type ScoreRow = {
   conversation_id: string;
@@ -132,7 +144,10 @@ class SqlMonitorStore implements MonitorStore {
       }
       for (const [suite, ids] of idsBySuite(saved)) {
         for (const chunk of chunksOf(ids, IDS_PER_QUERY)) {
-          this.sql.run(`DELETE FROM monitor_scores WHERE suite = ? AND conversation_id IN (${chunk.map(() => '?').join(',')})`, [suite, ...chunk]);
+          const list = chunk.map(() => '?').join(',');
+          this.sql.run(`DELETE FROM monitor_scores WHERE suite = ? AND conversation_id IN (${list})`, [suite, ...chunk]);
+          // Saved: whoever claimed it is done with it (a run that finds it judged leaves it alone).
+          this.sql.run(`DELETE FROM monitor_claims WHERE suite = ? AND conversation_id IN (${list})`, [suite, ...chunk]);
         }
       }
       const scoreRows = saved.flatMap((conversation) => {
@@ -171,6 +186,43 @@ class SqlMonitorStore implements MonitorStore {
       passed: Number(row.passed) === 1,
       error: Number(row.error) === 1,
     }));
+  }
+
+  claim(suite: string, conversationId: string, holder: string, nowMs: number, leaseMs: number, abandoned?: (holder: string) => boolean): MonitorClaim {
+    // One statement: on PostgreSQL a second claimer waits for the first one's row lock, then sees its lease.
+    let taken = this.sql.get(
+      `INSERT INTO monitor_claims (suite, conversation_id, holder, lease_until_ms) VALUES (?, ?, ?, ?)
+       ON CONFLICT (suite, conversation_id) DO UPDATE SET holder = excluded.holder, lease_until_ms = excluded.lease_until_ms
+       WHERE monitor_claims.lease_until_ms < ? OR monitor_claims.holder = excluded.holder
+       RETURNING holder`,
+      [suite, conversationId, holder, nowMs + leaseMs, nowMs],
+    );
+    if (taken === undefined && abandoned !== undefined) {
+      const current = this.sql.get<{ holder: string }>('SELECT holder FROM monitor_claims WHERE suite = ? AND conversation_id = ?', [suite, conversationId]);
+      if (current !== undefined && abandoned(current.holder)) {
+        // Taken from that holder only: a third process that took it over meanwhile keeps it.
+        taken = this.sql.get('UPDATE monitor_claims SET holder = ?, lease_until_ms = ? WHERE suite = ? AND conversation_id = ? AND holder = ? RETURNING holder', [
+          holder,
+          nowMs + leaseMs,
+          suite,
+          conversationId,
+          current.holder,
+        ]);
+      }
+    }
+    if (taken === undefined) return 'held';
+    // Claimed after another process saved it (its claim ended with the save): judged already.
+    if (this.judgedAmong(suite, [conversationId]).size > 0) {
+      this.release(suite, [conversationId], holder);
+      return 'judged';
+    }
+    return 'claimed';
+  }
+
+  release(suite: string, conversationIds: readonly string[], holder: string): void {
+    for (const chunk of chunksOf(conversationIds, IDS_PER_QUERY)) {
+      this.sql.run(`DELETE FROM monitor_claims WHERE suite = ? AND holder = ? AND conversation_id IN (${chunk.map(() => '?').join(',')})`, [suite, holder, ...chunk]);
+    }
   }
 
   close(): void {

@@ -1,6 +1,9 @@
 import { isConfigError } from '@parley/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSql, storeUrlFrom, useSuiteStoreSetting } from './open-sql.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSql, storeExists, storeUrlFrom, useSuiteStoreSetting } from './open-sql.js';
 import { useStoreDriver } from './test-support/each-driver.js';
 
 describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's settings.store.url_env names", () => {
@@ -31,6 +34,19 @@ describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's
       expect(isConfigError(thrown)).toBe(true);
       expect((thrown as Error).message).toMatch(/settings\.store\.url_env names TEAM_STORE_URL, which is not set/);
     }
+  });
+
+  it('has a store to read: on SQLite once the file exists, with a team store always (reading commands must not skip it for want of a file)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'parley-store-exists-'));
+    const path = join(folder, '.parley', 'parley.db');
+    expect(storeExists(path, {})).toBe(false);
+    expect(storeExists(path, { PARLEY_DATABASE_URL: 'postgres://team@db/parley' })).toBe(true);
+    useSuiteStoreSetting({ url_env: 'TEAM_STORE_URL' });
+    expect(storeExists(path, { TEAM_STORE_URL: 'postgres://team@db/parley' })).toBe(true);
+    useSuiteStoreSetting(undefined);
+    mkdirSync(join(folder, '.parley'));
+    writeFileSync(path, '');
+    expect(storeExists(path, {})).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ConfigError } from '@parley/core';
 import { openDatabase } from './open-database.js';
 import { parseDatabaseUrl } from './sql/database-url.js';
@@ -27,6 +28,15 @@ export function storeUrlFrom(env: NodeJS.ProcessEnv = process.env): string | und
     );
   }
   return named;
+}
+
+/**
+ * Whether there is a store at `path` to read: always with a team store (PostgreSQL: the first open
+ * creates its tables, and another machine may have written it), else when the SQLite file exists.
+ * Commands that only read ask this first, so that reading never creates `.parley/parley.db`.
+ */
+export function storeExists(path: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return path === ':memory:' || storeUrlFrom(env) !== undefined || existsSync(path);
 }
 
 /** The variable the loaded parley.yaml's `settings.store.url_env` names, if any. */

@@ -35,6 +35,13 @@ export interface OutboxStore {
   add(entries: readonly OutboxEntry[]): void;
   /** Pending items of a kind for one destination, oldest first. */
   pending(kind: OutboxKind, destination: string): PendingDelivery[];
+  /**
+   * Pending items of a kind for one destination that no other process is sending, oldest first,
+   * claimed for `sender` until `nowMs + leaseMs` (two monitor jobs never send one score twice).
+   * delivered() and failed() end the claim; a sender that died leaves it to the lease, unless
+   * `abandoned` says it is gone (a process of this machine that died).
+   */
+  claimPending(kind: OutboxKind, destination: string, sender: string, nowMs: number, leaseMs: number, abandoned?: (sender: string) => boolean): PendingDelivery[];
   /** How many items of a kind wait for other destinations (said, never sent elsewhere). */
   pendingElsewhere(kind: OutboxKind, destination: string): number;
   /** The destination accepted the item: it is never sent again. */
@@ -74,7 +81,8 @@ export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
             `INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at)
              VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
              ON CONFLICT (kind, destination, item_key) DO UPDATE SET suite = excluded.suite, payload_json = excluded.payload_json,
-               created_at = excluded.created_at, attempts = 0, last_attempt_at = NULL, last_error = NULL, delivered_at = NULL`,
+               created_at = excluded.created_at, attempts = 0, last_attempt_at = NULL, last_error = NULL, delivered_at = NULL,
+               sender = NULL, sending_until_ms = NULL`,
             chunk.flatMap((entry) => [entry.kind, entry.destination, entry.item_key, entry.suite, entry.payload_json, entry.created_at]),
           );
         }
@@ -88,13 +96,33 @@ export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
       );
       return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
     },
+    claimPending(kind, destination, sender, nowMs, leaseMs, abandoned) {
+      const senders = sql
+        .all<{ sender: string }>('SELECT DISTINCT sender FROM outbox WHERE kind = ? AND destination = ? AND delivered_at IS NULL AND sender IS NOT NULL AND sending_until_ms >= ?', [
+          kind,
+          destination,
+          nowMs,
+        ])
+        .map((row) => row.sender);
+      const gone = [sender, ...senders.filter((other) => other !== sender && abandoned?.(other) === true)];
+      // One UPDATE: on PostgreSQL a second sender waits for the first one's row locks, then sees its claims.
+      const rows = sql.all<PendingDelivery & SqlRow>(
+        `UPDATE outbox SET sender = ?, sending_until_ms = ?
+         WHERE kind = ? AND destination = ? AND delivered_at IS NULL AND (sending_until_ms IS NULL OR sending_until_ms < ? OR sender IN (${gone.map(() => '?').join(',')}))
+         RETURNING kind, destination, item_key, suite, payload_json, created_at, attempts, last_error`,
+        [sender, nowMs + leaseMs, kind, destination, nowMs, ...gone],
+      );
+      return rows
+        .map((row) => ({ ...row, attempts: Number(row.attempts) }))
+        .sort((left, right) => (left.created_at === right.created_at ? compareText(left.item_key, right.item_key) : compareText(left.created_at, right.created_at)));
+    },
     pendingElsewhere(kind, destination) {
       const row = sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM outbox WHERE kind = ? AND destination <> ? AND delivered_at IS NULL', [kind, destination]);
       return Number(row?.count ?? 0);
     },
     delivered(kind, destination, itemKey, at) {
       // One commit per accepted item: a kill right after the destination accepted it sends at most that item again.
-      sql.run('UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_attempt_at = ?, last_error = NULL WHERE kind = ? AND destination = ? AND item_key = ?', [
+      sql.run('UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_attempt_at = ?, last_error = NULL, sender = NULL, sending_until_ms = NULL WHERE kind = ? AND destination = ? AND item_key = ?', [
         at,
         at,
         kind,
@@ -107,7 +135,7 @@ export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
       sql.transaction(() => {
         for (const chunk of chunksOf([...new Set(itemKeys)], IDS_PER_UPDATE)) {
           sql.run(
-            `UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ?, last_error = ?
+            `UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ?, last_error = ?, sender = NULL, sending_until_ms = NULL
            WHERE kind = ? AND destination = ? AND delivered_at IS NULL AND item_key IN (${chunk.map(() => '?').join(',')})`,
             [at, error, kind, destination, ...chunk],
           );
@@ -118,4 +146,9 @@ export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
       if (owns) sql.close();
     },
   };
+}
+
+/** Byte order, as both databases' ORDER BY on these ASCII keys and ISO times. */
+function compareText(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }

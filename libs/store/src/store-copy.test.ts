@@ -8,18 +8,10 @@ import type { SqlValue, SyncSql } from './sql/sync-sql.js';
 import { copyStore } from './store-copy.js';
 import { useStoreDriver } from './test-support/each-driver.js';
 import { everyRow, fillEveryTable, storeTables } from './test-support/every-table.js';
+import { thrownBy } from './test-support/thrown-by.js';
 
 function localStore(path: string): SyncSql {
   return sqliteSync(openDatabase(path), path);
-}
-
-function thrownBy(work: () => unknown): Error {
-  try {
-    work();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('copying a store between the local file and PostgreSQL', () => {
@@ -66,7 +58,7 @@ describe('copying a store between the local file and PostgreSQL', () => {
       const spend = local.get('SELECT * FROM judge_spend ORDER BY calls LIMIT 1')!;
       team.run(`INSERT INTO judge_spend (${Object.keys(spend).join(', ')}) VALUES (${Object.keys(spend).map(() => '?').join(', ')})`, Object.values(spend) as SqlValue[]);
       const before = everyRow(team, tables);
-      const refused = thrownBy(() => copyStore(local, team));
+      const refused = thrownBy(() => copyStore(local, team)) as Error;
       expect(isConfigError(refused)).toBe(true);
       expect(refused.message).toMatch(/already holds rows \(.*runs.*\): copy into an empty store, or pass --merge/);
       expect(everyRow(team, tables)).toEqual(before);
@@ -97,7 +89,7 @@ describe('copying a store between the local file and PostgreSQL', () => {
             if (index === Math.floor(tables.length / 2)) throw new Error('stopped midway');
           },
         }),
-      );
+      ) as Error;
       expect(stop.message).toBe('stopped midway');
       for (const rows of Object.values(everyRow(team, tables))) expect(rows).toEqual([]);
       // And the copy can then be made whole.

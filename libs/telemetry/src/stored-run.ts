@@ -6,7 +6,7 @@ import { promptVersion } from '@parley/judge';
 import { floorRedactor, suiteRedactor, type Redactor } from '@parley/redaction';
 import { readReportFile, type RunReport } from '@parley/reports';
 import { loadSuiteForRun } from '@parley/runner';
-import { defaultStorePath, openStore } from '@parley/store';
+import { defaultStorePath, openStore, storeExists } from '@parley/store';
 import { datasetScenarios, type DatasetScenario } from './langfuse-dataset.js';
 
 /** A finished run as an export reads it. */
@@ -46,7 +46,7 @@ export async function loadRunForExport(idOrReport: string, options: LoadRunOptio
   if (existsSync(asPath)) {
     report = readReportFile(asPath);
   } else {
-    if (!existsSync(storePath)) throw new ConfigError(`no run "${idOrReport}": there is no ${storePath} here, and no report folder of that name`);
+    if (!storeExists(storePath)) throw new ConfigError(`no run "${idOrReport}": there is no ${storePath} here, and no report folder of that name`);
     const store = openStore(storePath);
     try {
       const run = store.getRun(idOrReport);

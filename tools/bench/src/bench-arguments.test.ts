@@ -3,7 +3,7 @@ import { DEFAULT_SIZES, parseBenchArguments } from './bench-arguments.js';
 
 describe('parseBenchArguments', () => {
   it('defaults to the three target sizes, three runs, Parley only', () => {
-    expect(parseBenchArguments([])).toEqual({ sizes: DEFAULT_SIZES, runs: 3, promptfoo: false, floor: false, keep: false });
+    expect(parseBenchArguments([], {})).toEqual({ sizes: DEFAULT_SIZES, runs: 3, promptfoo: false, floor: false, keep: false });
   });
 
   it('reads every option', () => {
@@ -15,6 +15,16 @@ describe('parseBenchArguments', () => {
       json: 'out.json',
       keep: true,
     });
+  });
+
+  it('takes a PostgreSQL URL to replay into beside SQLite, from --database-url or PARLEY_BENCH_DATABASE_URL', () => {
+    const url = 'postgres://bench:secret@127.0.0.1:5432/parley';
+    expect(parseBenchArguments(['--sizes', '1000', '--database-url', url], {})).toMatchObject({ sizes: [1000], databaseUrl: url });
+    expect(parseBenchArguments(['--sizes', '1000'], { PARLEY_BENCH_DATABASE_URL: url })).toMatchObject({ databaseUrl: url });
+    expect(parseBenchArguments(['--sizes', '1000'], { PARLEY_BENCH_DATABASE_URL: '' })).not.toHaveProperty('databaseUrl');
+    const refused = parseBenchArguments(['--database-url', 'mysql://bench:secret@host/db'], {});
+    expect(refused).toEqual({ error: '--database-url takes a postgres:// URL, got "mysql://bench:***@host/db"' });
+    expect(parseBenchArguments(['--database-url', url, '--floor'], {})).toHaveProperty('error');
   });
 
   it('refuses bad sizes, bad run counts and unknown flags', () => {

@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { PROMPTFOO_VERSION } from './promptfoo-workload.js';
 
-export const BENCH_USAGE = `usage: npm run bench -- [--sizes 1,1000,10000] [--runs 3] [--promptfoo] [--floor] [--json FILE] [--keep]
+export const BENCH_USAGE = `usage: npm run bench -- [--sizes 1,1000,10000] [--runs 3] [--promptfoo] [--floor] [--database-url URL] [--json FILE] [--keep]
 
   --sizes      scenario counts to replay (6 user turns each), comma-separated
   --runs       runs per workload; wall time is the median, peak RSS the maximum
   --promptfoo  also run promptfoo ${PROMPTFOO_VERSION} on the same counts (installed once into the temp folder)
   --floor      also time the replay floor (replay-floor.ts) on each suite and \`node -e 0\`, interleaved
                with Parley's runs, and print Parley's ratios to them
+  --database-url  also replay each size into this PostgreSQL database (PARLEY_DATABASE_URL of the runs),
+               interleaved with the replays into SQLite, and print PostgreSQL's ratio to SQLite
+               (default: $PARLEY_BENCH_DATABASE_URL; the runs add to the history the database holds)
   --json       also write the results as JSON to FILE
   --keep       keep the generated suites and run folders (their path is printed)`;
 
@@ -16,6 +19,8 @@ export interface BenchOptions {
   runs: number;
   promptfoo: boolean;
   floor: boolean;
+  /** A PostgreSQL URL: each replay is also run into this team store, interleaved with SQLite. */
+  databaseUrl?: string;
   json?: string;
   keep: boolean;
 }
@@ -23,7 +28,7 @@ export interface BenchOptions {
 export const DEFAULT_SIZES = [1, 1_000, 10_000];
 
 /** The options, `help`, or the message to print before exiting with 2. */
-export function parseBenchArguments(argv: string[]): BenchOptions | { help: true } | { error: string } {
+export function parseBenchArguments(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | { help: true } | { error: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -33,6 +38,7 @@ export function parseBenchArguments(argv: string[]): BenchOptions | { help: true
         runs: { type: 'string' },
         promptfoo: { type: 'boolean' },
         floor: { type: 'boolean' },
+        'database-url': { type: 'string' },
         json: { type: 'string' },
         keep: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -50,11 +56,17 @@ export function parseBenchArguments(argv: string[]): BenchOptions | { help: true
   }
   const runs = values.runs === undefined ? 3 : Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) return { error: `--runs takes a positive whole number, got "${values.runs}"` };
+  const databaseUrl = values['database-url'] ?? (env.PARLEY_BENCH_DATABASE_URL || undefined);
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return { error: `--database-url takes a postgres:// URL, got "${databaseUrl.replace(/:[^:@/]*@/, ':***@')}"` };
+  }
+  if (databaseUrl !== undefined && values.floor) return { error: '--database-url and --floor are measured apart: give one of them' };
   return {
     sizes,
     runs,
     promptfoo: values.promptfoo ?? false,
     floor: values.floor ?? false,
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
     keep: values.keep ?? false,
   };

@@ -1,7 +1,8 @@
 /**
  * `node tools/bench/dist/calibration-report.js [--items 1000] [--resamples 1000] [--runs 5] [--keep]`:
- * how long the calibration report takes on a large set (issue "Calibration engine": a
- * 1,000-resample bootstrap on 1,000 items × 3 axes in at most 0.3 s).
+ * how long the calibration report takes on a large set: a 1,000-resample bootstrap on 1,000 items
+ * × 3 axes in at most 0.3 s (issue "Calibration engine"), the whole command in at most 0.5 s
+ * (issue 28).
  *
  * Two workloads on the same synthetic set (two reviewers rate every item; judge and cross-check
  * ratings stored as one session):
@@ -32,6 +33,7 @@ import { seededRandom, type Random } from '@parley/core';
 import { measureRepeatedly, median } from './measure-command.js';
 
 const TARGET_SECONDS = 0.3;
+const COMMAND_TARGET_SECONDS = 0.5;
 const AXES = ['intent_comprehension', 'response_naturalness', 'cultural_appropriateness'] as const;
 const BIN = fileURLToPath(new URL('../../../apps/cli/bin/parley.js', import.meta.url));
 const SESSION_ID = '20261207-090000-bench0';
@@ -191,17 +193,17 @@ async function main(): Promise<number> {
 
     const cpu = binary.cpuSeconds === undefined ? '' : `, cpu ${binary.cpuSeconds.toFixed(3)} s`;
     const rss = binary.peakRssKiB === undefined ? '' : `, peak RSS ${(binary.peakRssKiB / 1024).toFixed(1)} MiB`;
-    const verdict = (seconds: number): string => (seconds <= TARGET_SECONDS ? 'ok' : 'OVER');
+    const verdict = (seconds: number, target = TARGET_SECONDS): string => (seconds <= target ? 'ok' : 'OVER');
     process.stdout.write(
       [
         `calibration report: ${options.items} items × ${AXES.length} axes, 2 reviewers + judge + cross-check, ${options.resamples}-resample bootstrap, median of ${options.runs} runs`,
         `  buildCalibrationReport (in process)   ${inProcess.toFixed(3)} s, cpu ${median(cpuTimings.slice(1)).toFixed(3)} s   (first run ${timings[0]!.toFixed(3)} s)   target ≤ ${TARGET_SECONDS} s   ${verdict(inProcess)}`,
-        `  parley calibrate report (the binary)  ${binary.wallSeconds.toFixed(3)} s${cpu}${rss}   target ≤ ${TARGET_SECONDS} s   ${verdict(binary.wallSeconds)}`,
+        `  parley calibrate report (the binary)  ${binary.wallSeconds.toFixed(3)} s${cpu}${rss}   target ≤ ${COMMAND_TARGET_SECONDS} s   ${verdict(binary.wallSeconds, COMMAND_TARGET_SECONDS)}`,
         `  per run (binary): ${binary.runs.map((run) => run.wallSeconds.toFixed(3)).join(', ')} s`,
         '',
       ].join('\n'),
     );
-    return inProcess <= TARGET_SECONDS && binary.wallSeconds <= TARGET_SECONDS ? 0 : 1;
+    return inProcess <= TARGET_SECONDS && binary.wallSeconds <= COMMAND_TARGET_SECONDS ? 0 : 1;
   } catch (error) {
     process.stderr.write(`calibration bench: FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

@@ -50,7 +50,11 @@ function describeMachine(report: BenchReport): string {
 
 /** One line per comparison with the floor: both times and how many times the floor's Parley takes. */
 function renderFloorComparisons(report: BenchReport): string {
-  const lines = ['Parley vs the floor (ratio = Parley / floor, runs interleaved; the floor: node -e 0, or tools/bench/src/replay-floor.ts):'];
+  const lines = [
+    report.floorComparisons.every((comparison) => comparison.workload.includes('PostgreSQL'))
+      ? 'PostgreSQL vs SQLite (ratio = replay into PostgreSQL / replay into SQLite, runs interleaved):'
+      : 'Parley vs the floor (ratio = Parley / floor, runs interleaved; the floor: node -e 0, or tools/bench/src/replay-floor.ts):',
+  ];
   for (const comparison of report.floorComparisons) {
     const label = comparison.count === null ? comparison.workload : `${comparison.workload}, N = ${comparison.count.toLocaleString('en-US')}`;
     const cpu = comparison.cpuRatio === null ? '' : `; cpu ${comparison.cpuRatio.toFixed(2)}×`;

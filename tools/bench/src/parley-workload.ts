@@ -53,13 +53,18 @@ export interface ParleyReplayPaths {
   /** `--out`: report.json, junit.xml, summary.md, events.jsonl. */
   outDir: string;
   logFile?: string;
+  /** The run's history in this PostgreSQL database (PARLEY_DATABASE_URL); in `cwd`'s SQLite file when absent. */
+  databaseUrl?: string;
 }
 
 export function parleyReplayCommand(suiteDir: string, paths: ParleyReplayPaths): CommandToMeasure {
+  const env = benchChildEnvironment(paths.databaseUrl === undefined ? {} : { PARLEY_DATABASE_URL: paths.databaseUrl });
+  // A SQLite replay is one even when the benchmark itself was started with a team store set.
+  if (paths.databaseUrl === undefined) delete env.PARLEY_DATABASE_URL;
   return {
     argv: [process.execPath, PARLEY_BIN, 'run', suiteDir, '--mode', 'replay', '--out', paths.outDir],
     cwd: paths.cwd,
-    env: benchChildEnvironment(),
+    env,
     ...(paths.logFile ? { logFile: paths.logFile } : {}),
   };
 }

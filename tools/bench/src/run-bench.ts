@@ -134,6 +134,23 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
             if (size === 1) floorComparisons.push(floorComparison('parley run --mode replay / node -e 0', size, parley!, nodeStartup));
           }
         }
+      } else if (options.databaseUrl !== undefined) {
+        // SQLite and PostgreSQL in turn, so a machine whose speed drifts slows them alike.
+        const databaseUrl = options.databaseUrl;
+        const sqliteDir = join(workDir, `parley-${size}-sqlite`);
+        const pgDir = join(workDir, `parley-${size}-postgres`);
+        mkdirSync(sqliteDir, { recursive: true });
+        mkdirSync(pgDir, { recursive: true });
+        const replayInto = (dir: string, url: string | undefined): InterleavedWorkload => ({
+          what: `parley run (${size} scenarios, ${url === undefined ? 'SQLite' : 'PostgreSQL'})`,
+          command: (run) =>
+            parleyReplayCommand(suite.dir, { cwd: dir, outDir: join(dir, 'runs', String(run)), logFile: join(dir, `run-${run}.log`), ...(url === undefined ? {} : { databaseUrl: url }) }),
+          check: (run) => assertEveryScenarioPassed(join(dir, 'runs', String(run), 'report.json'), suite.scenarioIds),
+        });
+        const [sqlite, postgres] = await measureInterleaved([replayInto(sqliteDir, undefined), replayInto(pgDir, databaseUrl)], options.runs);
+        measurement = sqlite!;
+        afterParley.push(row('parley run --mode replay (PostgreSQL store)', size, suite.userTurnsPerScenario, postgres!));
+        floorComparisons.push(floorComparison('replay into PostgreSQL / into SQLite', size, postgres!, sqlite!));
       } else {
         measurement = await measureParleyReplay(suite, join(workDir, `parley-${size}`), options.runs);
       }

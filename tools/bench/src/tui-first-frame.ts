@@ -2,17 +2,21 @@
  * `npm run bench:tui -- [--runs-stored 10000] [--repeat 5] [--keep]`: how long `parley tui` takes to show
  * its first screen (the agent index, with the history read) when the store holds many runs.
  * The TUI runs in a real pseudo-terminal (`script`), 80×24; the clock stops at the first output
- * that shows an agent's row, then `q` quits it. `--keep` leaves the project folder (with its
+ * that shows an agent's row, then `q` quits it. Beside the wall time, the process's CPU time (user +
+ * system, from the bench's resource-usage preload, until it has quit): on a shared machine it
+ * moves much less than the wall time. `--keep` leaves the project folder (with its
  * stored runs) in place and prints its path, to profile or compare builds on.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { emptyCost, type ScenarioResult, type Status } from '@parley/core';
 import { openStore } from '@parley/store';
+import { USAGE_FILE_VARIABLE, usagePreloadPath, type ChildUsage } from './resource-usage-preload.js';
 
-const FIRST_FRAME_TARGET_SECONDS = 0.6;
+/** Issue 28's target for the first frame with 10,000 stored runs (it was 0.6 s before). */
+const FIRST_FRAME_TARGET_SECONDS = 0.3;
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const PARLEY_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'parley.js');
@@ -75,11 +79,15 @@ function seedRunHistory(storePath: string, count: number): void {
   }
 }
 
-/** Time from spawning `parley tui` in a pseudo-terminal to the first output that contains `marker`. */
-function timeFirstFrame(cwd: string, marker: RegExp): Promise<number> {
+/**
+ * Time from spawning `parley tui` in a pseudo-terminal to the first output that contains `marker`,
+ * and the process's CPU seconds until it quit.
+ */
+function timeFirstFrame(cwd: string, marker: RegExp): Promise<{ seconds: number; cpuSeconds: number }> {
   return new Promise((resolvePromise, reject) => {
-    const command = `stty cols 80 rows 24; exec node ${PARLEY_BIN} tui`;
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color' };
+    const usageFile = join(cwd, '.parley-bench-usage.json');
+    const command = `stty cols 80 rows 24; exec node --require ${usagePreloadPath()} ${PARLEY_BIN} tui`;
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', [USAGE_FILE_VARIABLE]: usageFile };
     delete env.CI;
     const started = process.hrtime.bigint();
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -96,7 +104,11 @@ function timeFirstFrame(cwd: string, marker: RegExp): Promise<number> {
     child.once('error', reject);
     child.once('exit', (code) => {
       if (elapsed === undefined) reject(new Error(`parley tui exited (${code}) before showing ${marker}; it printed:\n${seen}`));
-      else resolvePromise(elapsed);
+      else {
+        const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as ChildUsage;
+        rmSync(usageFile, { force: true });
+        resolvePromise({ seconds: elapsed, cpuSeconds: (usage.userCpuMicros + usage.systemCpuMicros) / 1e6 });
+      }
     });
   });
 }
@@ -123,16 +135,22 @@ async function main(): Promise<number> {
     process.stderr.write(`bench:tui: storing ${stored} runs…\n`);
     seedRunHistory(join(folder, '.parley', 'parley.db'), stored);
     const times: number[] = [];
+    const cpuTimes: number[] = [];
     for (let attempt = 0; attempt < repeat; attempt += 1) {
-      times.push(await timeFirstFrame(folder, /ticket_status/));
-      process.stderr.write(`bench:tui: run ${attempt + 1}: ${times.at(-1)?.toFixed(3)} s\n`);
+      const { seconds, cpuSeconds } = await timeFirstFrame(folder, /ticket_status/);
+      times.push(seconds);
+      cpuTimes.push(cpuSeconds);
+      process.stderr.write(`bench:tui: run ${attempt + 1}: ${seconds.toFixed(3)} s, cpu ${cpuSeconds.toFixed(3)} s\n`);
     }
     const result = median(times);
     const verdict = result <= FIRST_FRAME_TARGET_SECONDS ? 'within' : 'over';
     process.stdout.write(
       `${cpus().length} CPUs, Node ${process.versions.node}\n` +
         `first frame of \`parley tui\` with ${stored} stored runs: median ${result.toFixed(3)} s of ${repeat} ` +
-        `(min ${Math.min(...times).toFixed(3)}, max ${Math.max(...times).toFixed(3)}); target ≤ ${FIRST_FRAME_TARGET_SECONDS} s: ${verdict}\n`,
+        `(min ${Math.min(...times).toFixed(3)}, max ${Math.max(...times).toFixed(3)}); target ≤ ${FIRST_FRAME_TARGET_SECONDS} s: ${verdict}\n` +
+        `process CPU time (first frame, then quit): median ${median(cpuTimes).toFixed(3)} s; load average ${loadavg()
+          .map((load) => load.toFixed(2))
+          .join(' ')}\n`,
     );
     return verdict === 'within' ? 0 : 1;
   } finally {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { ConfigError, displayPath } from '@parley/core';
 import type { JudgeCacheGroup, JudgeCacheStats } from '@parley/store';
@@ -26,10 +25,10 @@ export function register(program: Command, context: ProgramContext): void {
 async function cacheStatsCommand(flags: { format?: string }, context: CommandContext): Promise<number> {
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
-  const { defaultStorePath, openJudgeCache } = await import('@parley/store');
+  const { defaultStorePath, openJudgeCache, storeExists } = await import('@parley/store');
   const path = defaultStorePath(context.cwd);
   const shown = displayPath(path, context.cwd);
-  if (!existsSync(path)) {
+  if (!storeExists(path)) {
     context.output.out(format === 'json' ? `${JSON.stringify({ path: shown, entries: 0 }, null, 2)}\n` : `the judge cache is empty (no ${shown} yet)\n`);
     return 0;
   }
@@ -45,9 +44,9 @@ async function cacheStatsCommand(flags: { format?: string }, context: CommandCon
 
 /** `parley cache clear [--metric M] [--scenario ID]`: exit 0 with how many verdicts went. */
 async function cacheClearCommand(flags: { metric?: string; scenario?: string }, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openJudgeCache } = await import('@parley/store');
+  const { defaultStorePath, openJudgeCache, storeExists } = await import('@parley/store');
   const path = defaultStorePath(context.cwd);
-  if (!existsSync(path)) {
+  if (!storeExists(path)) {
     context.output.out('the judge cache is already empty\n');
     return 0;
   }

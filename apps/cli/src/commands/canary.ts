@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, displayPath, seededRandom, terminalSafe } from '@parley/core';
 import { bucketThreshold, canaryArm, canaryWindow, compareCanary, judgedScores, negativeConversations, type CanaryComparison, type ScoreSource } from '@parley/canary';
@@ -138,9 +137,9 @@ async function canaryCompareCommand(flags: CanaryCompareFlags, context: CommandC
 
 /** The scores `parley monitor` stored for the suite (in `.parley/parley.db`), or undefined without a store. */
 async function monitorScoreSource(cwd: string, suiteDir: string): Promise<ScoreSource | undefined> {
-  const { defaultStorePath, openMonitorStore } = await import('@parley/store');
+  const { defaultStorePath, openMonitorStore, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(cwd);
-  if (!existsSync(storePath)) return undefined;
+  if (!storeExists(storePath)) return undefined;
   const { loadSuiteForRun } = await import('@parley/runner');
   const suite = loadSuiteForRun(resolve(cwd, suiteDir)).config.suite;
   return {

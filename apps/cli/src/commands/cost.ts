@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { JudgeSpendEntry, RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
@@ -29,14 +28,14 @@ export function register(program: Command, context: ProgramContext): void {
  * by suite, model and month. Exit 0, or 2 for a bad --since or an unreadable report.
  */
 async function costCommand(reportPaths: readonly string[], flags: CostFlags, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openJudgeSpend, openModelSpend, summarizeSpend } = await import('@parley/store');
+  const { defaultStorePath, openJudgeSpend, openModelSpend, storeExists, summarizeSpend } = await import('@parley/store');
   const { sinceCutoff } = await import('@parley/production');
   const { readReportFile } = await import('@parley/reports');
   const since = sinceCutoff(flags.since, context.clock.now());
   const storePath = defaultStorePath(context.cwd);
   const runs: RunSpend[] = [];
   const outside: JudgeSpendEntry[] = [];
-  if (existsSync(storePath)) {
+  if (storeExists(storePath)) {
     const spendStore = openModelSpend(storePath);
     try {
       runs.push(...spendStore.runsSince(since.toISOString()));

@@ -67,9 +67,9 @@ function outboxDestination(destination: Destination): string {
  * when one could not be delivered (it stays pending).
  */
 export async function flushExports(destination: Destination, context: CommandContext, skip?: string): Promise<number> {
-  const { defaultStorePath, openOutbox } = await import('@parley/store');
+  const { defaultStorePath, openOutbox, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(context.cwd);
-  if (!existsSync(storePath)) {
+  if (!storeExists(storePath)) {
     context.output.out('no pending exports\n');
     return 0;
   }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
@@ -161,6 +160,9 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
     const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
     lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}  ${scores}`);
   }
+  if (outcome.left_to_others.length > 0) {
+    lines.push(`${count(outcome.left_to_others.length, 'conversation')} left to another monitor run (it claimed them first)`);
+  }
   for (const batch of outcome.batch?.batches ?? []) {
     const what = `${batch.batch_id} (${batch.provider}:${batch.model}, ${count(batch.requests, 'request')})`;
     if (batch.state === 'submitted') lines.push(`batch: submitted ${what}`);
@@ -202,9 +204,9 @@ async function flushScores(flags: MonitorFlags, context: CommandContext): Promis
   const { langfuseFromEnv, shownLangfuse } = await import('@parley/langfuse');
   const target = langfuseFromEnv(context.env, undefined, 'parley monitor --flush (sending pending scores to Langfuse)');
   const { deliverPendingScores } = await import('@parley/monitor');
-  const { defaultStorePath } = await import('@parley/store');
+  const { defaultStorePath, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(context.cwd);
-  const delivery = existsSync(storePath) ? await deliverPendingScores(target, storePath, context.clock) : { sent: 0, pending: 0, pending_elsewhere: 0, error: null };
+  const delivery = storeExists(storePath) ? await deliverPendingScores(target, storePath, context.clock) : { sent: 0, pending: 0, pending_elsewhere: 0, error: null };
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ destination: shownLangfuse(target), ...delivery }, null, 2)}\n`);
   } else {

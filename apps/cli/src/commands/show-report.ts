@@ -34,9 +34,9 @@ type ReportPage = { file: string } | { html: string; from: string };
  */
 async function findReportPage(target: string | undefined, cwd: string): Promise<ReportPage> {
   if (target !== undefined && existsSync(resolve(cwd, target))) return pageIn(resolve(cwd, target), target);
-  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { defaultStorePath, openStore, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(cwd);
-  if (!existsSync(storePath)) throw new ConfigError(target === undefined ? 'no runs yet: start one with `parley run <suite>`' : `no run or report folder "${target}" (there is no run history here)`);
+  if (!storeExists(storePath)) throw new ConfigError(target === undefined ? 'no runs yet: start one with `parley run <suite>`' : `no run or report folder "${target}" (there is no run history here)`);
   const store = openStore(storePath);
   try {
     const run = target === undefined ? store.listRuns({ limit: 1 })[0] : store.getRun(target);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,15 @@ import { manualClock, seededRandom } from '@parley/core';
 import { useStoreDriver } from '../../../../libs/store/src/test-support/each-driver.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { everyRow, fillEveryTable, openLocalStore, storeTables } from '../../../../libs/store/src/test-support/every-table.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { parseDatabaseUrl } from '../../../../libs/store/src/sql/database-url.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { migratePgSync } from '../../../../libs/store/src/sql/pg-migrations.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { openPgSync } from '../../../../libs/store/src/sql/pg-sync.js';
 import { main } from '../main.js';
 import { captureOutput } from '../test-support/capture-output.js';
+import { REPO_ROOT } from '../test-support/example-copy.js';
 
 async function parley(argv: string[], cwd: string) {
   const output = captureOutput();
@@ -82,6 +90,47 @@ describe('parley store copy', () => {
 
     for (const result of [to, from, again, merged]) expect(result.stdout + result.stderr).not.toContain(password);
   });
+
+  it('a copy killed (SIGKILL) midway leaves the PostgreSQL target as it was, and a later copy is whole', async () => {
+    const folder = project();
+    const seeded = openLocalStore(join(folder, '.parley', 'parley.db'));
+    fillEveryTable(seeded, 50);
+    seeded.close();
+    const { tables, rows } = localRows(folder);
+    // Another session locks the outbox against inserts: the copy writes the tables before it, then waits there.
+    const holder = openPgSync(parseDatabaseUrl(database.url!));
+    try {
+      migratePgSync(holder);
+      holder.exec('BEGIN');
+      holder.exec('LOCK TABLE outbox IN EXCLUSIVE MODE');
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), 'store', 'copy', '--to', database.url!], {
+        cwd: folder,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const closed = new Promise<number | null>((resolve) => child.on('close', (_code, signal) => resolve(signal === 'SIGKILL' ? -9 : _code)));
+      let stderr = '';
+      await new Promise<void>((resolve) => {
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (/store copy: \d+\/\d+ runs: 50 of 50 rows copied\n/.test(stderr)) resolve();
+        });
+        child.on('close', () => resolve());
+      });
+      child.kill('SIGKILL');
+      expect(await closed, stderr).toBe(-9);
+      holder.exec('ROLLBACK');
+      for (const table of tables) expect([table, holder.get<{ count: number }>(`SELECT COUNT(*) AS count FROM ${table}`)?.count]).toEqual([table, 0]);
+    } finally {
+      holder.close();
+    }
+    const again = await parley(['store', 'copy', '--to', database.url!, '--format', 'json'], folder);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ copied: 50 * tables.length });
+    const back = project();
+    expect((await parley(['store', 'copy', '--from', database.url!], back)).code).toBe(0);
+    expect(localRows(back).rows).toEqual(rows);
+  }, 120_000);
 
   it('a server that is not there, a URL of another kind, or no direction: exit 2, one line, no password', async () => {
     const folder = project();

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { loadCalibrationSet, openCalibrationStore, type CalibrationFolder, type PairSource, type StoredReport } from '@parley/calibration';
 import { ConfigError } from '@parley/core';
+import { storeExists } from '@parley/store';
 
 /**
  * What the pairs behind the report's matrices are made from: the set as it is now, and the judge
@@ -19,7 +19,7 @@ export function readPairSource(folder: CalibrationFolder, storePath: string, rep
   }
   const rubricVersion = report.session.rubric_version ?? set.rubric_version;
   const missing = `no judge ratings of session ${report.session.id} in .parley/parley.db here: \`parley calibrate report\` replays them`;
-  if (storePath !== ':memory:' && !existsSync(storePath)) return { source: { set, rubricVersion, modelRatings: [] }, problem: missing };
+  if (!storeExists(storePath)) return { source: { set, rubricVersion, modelRatings: [] }, problem: missing };
   let store;
   try {
     store = openCalibrationStore(storePath);

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { useMemo, useState } from 'react';
-import { openStore, type Store } from '@parley/store';
+import { openStore, storeExists, type Store } from '@parley/store';
 import { useServices } from '../tui-context.js';
 
 /** What a screen got from the run history. */
@@ -30,7 +29,7 @@ export function useStoreRead<Value>(read: (store: Store) => Value, dependencies:
 }
 
 function readStore<Value>(storePath: string, read: (store: Store) => Value): StoreRead<Value> {
-  if (storePath !== ':memory:' && !existsSync(storePath)) return { kind: 'missing' };
+  if (!storeExists(storePath)) return { kind: 'missing' };
   let store: Store | undefined;
   try {
     store = openStore(storePath);

@@ -1,5 +1,4 @@
 import type { CalibrationItem, CalibrationSet } from '@parley/config';
-import { transcriptDigest } from '../import/transcript-digest.js';
 import type { CalibrationRubric } from '../judge/rubric-file.js';
 import { Z_95 } from '../statistics/analytic-kappa-interval.js';
 import { bootstrapKappaTables } from '../statistics/bootstrap-kappa-interval.js';
@@ -11,6 +10,7 @@ import { meanSignedDifference } from '../statistics/mean-signed-difference.js';
 import { RATING_LABELS, type RatingPair } from '../statistics/rating-labels.js';
 import type { CalibrationRater, CalibrationSession, RaterModelRecord, StoredJudgeRating } from '../store/calibration-store.js';
 import { agreementSummary, type AgreementSummary, type Measured } from './agreement-summary.js';
+import { itemDigests } from './item-digests.js';
 import { COMPARISONS, comparisonTables, OVERALL, pooledPairs, type ComparisonId, type RatingsByRater } from './comparison-pairs.js';
 
 export const CALIBRATION_REPORT_SCHEMA_VERSION = 1;
@@ -168,7 +168,7 @@ export function buildCalibrationReport(input: CalibrationReportInput): Calibrati
     warnings.push(`rubric.md changed since session ${session.id} was judged: run \`parley calibrate judge\` again`);
   }
 
-  const digests = new Map(set.items.map((item) => [item.id, transcriptDigest(item.transcript)]));
+  const digests = itemDigests(set);
   const usable = usableModelRatings(digests, input.ratings);
   if (usable.stale.length > 0) warnings.push(`${usable.stale.length} model ratings are of text that changed since (${preview(usable.stale)}): not counted`);
   const missing = (rater: CalibrationRater): string[] =>

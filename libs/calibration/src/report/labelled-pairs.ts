@@ -1,5 +1,4 @@
 import type { CalibrationSet } from '@parley/config';
-import { transcriptDigest } from '../import/transcript-digest.js';
 import { cohenKappa } from '../statistics/cohen-kappa.js';
 import { confusionMatrix } from '../statistics/confusion-matrix.js';
 import { exactAgreement } from '../statistics/exact-agreement.js';
@@ -8,6 +7,7 @@ import type { RatingPair } from '../statistics/rating-labels.js';
 import type { StoredJudgeRating } from '../store/calibration-store.js';
 import type { Measured } from './agreement-summary.js';
 import { OVERALL, type ComparisonId } from './comparison-pairs.js';
+import { itemDigests } from './item-digests.js';
 
 /** A model's score of an item on one axis, with the reason it gave for its rating. */
 export interface ModelScore {
@@ -113,22 +113,6 @@ export function labelledPairs(source: PairSource, comparison: ComparisonId, axis
     }
   }
   return pairs;
-}
-
-/**
- * Each item's transcript digest, computed once per set: a report's page asks for the pairs of
- * every comparison on every axis (16 calls for 3 axes), and hashing 1,000 transcripts each time
- * cost more than the statistics.
- */
-const digestsByItems = new WeakMap<PairSource['set']['items'], { items: ReadonlyArray<PairSource['set']['items'][number]>; digests: ReadonlyMap<string, string> }>();
-
-function itemDigests(set: PairSource['set']): ReadonlyMap<string, string> {
-  const cached = digestsByItems.get(set.items);
-  // The same items (an item added or replaced in place since is hashed afresh).
-  if (cached !== undefined && cached.items.length === set.items.length && cached.items.every((item, index) => item === set.items[index])) return cached.digests;
-  const digests = new Map(set.items.map((item) => [item.id, transcriptDigest(item.transcript)]));
-  digestsByItems.set(set.items, { items: [...set.items], digests });
-  return digests;
 }
 
 function itemRatings(

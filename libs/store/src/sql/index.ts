@@ -1,7 +1,5 @@
-// The team store's groundwork (docs/decisions.md, "A team store in PostgreSQL"), exported apart
-// from the store (`@parley/store/sql`) until the store's consumers move onto it.
-export type { SqlExecutor } from './executor.js';
-export { sqliteExecutor } from './sqlite-executor.js';
-export { openPgExecutor } from './pg-executor.js';
+// The team store's driver level (docs/decisions.md, "A team store in PostgreSQL"), exported apart
+// from the store (`@parley/store/sql`) for tools and tests that reach a PostgreSQL store directly.
+export { openPgSync } from './pg-sync.js';
 export { parseDatabaseUrl } from './database-url.js';
-export { migratePg } from './pg-migrations.js';
+export { migratePgSync } from './pg-migrations.js';

@@ -6,10 +6,12 @@ import { DatabaseVersionError, migrations } from '../migrations.js';
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../test-support/postgres-server.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { ConfigError } from '@parley/core';
-import { DatabaseReadOnlyError, openPgExecutor } from './pg-executor.js';
-import { migratePg, pgSchemaVersion } from './pg-migrations.js';
-import { pgMigrations, sqliteVersionCarried } from './pg-schema.js';
-import type { SqlExecutor } from './executor.js';
+import { DatabaseReadOnlyError } from './pg-errors.js';
+import { migratePgSync as migratePg, pgSchemaVersionSync as pgSchemaVersion } from './pg-migrations.js';
+import { pgMigrations } from './pg-schema.js';
+import { openPgSync } from './pg-sync.js';
+import type { SyncSql } from './sync-sql.js';
+import { thrownBy } from '../test-support/thrown-by.js';
 
 const MIGRATE_PG = fileURLToPath(new URL('../test-support/migrate-pg.mjs', import.meta.url));
 
@@ -48,8 +50,8 @@ async function withDatabase(work: (url: string) => Promise<void>): Promise<void>
   }
 }
 
-async function columnsByTable(executor: SqlExecutor): Promise<Map<string, string[]>> {
-  const rows = await executor.query<{ table_name: string; column_name: string }>(
+function columnsByTable(executor: SyncSql): Map<string, string[]> {
+  const rows = executor.all<{ table_name: string; column_name: string }>(
     `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
   );
   const tables = new Map<string, string[]>();
@@ -58,18 +60,18 @@ async function columnsByTable(executor: SqlExecutor): Promise<Map<string, string
 }
 
 describe('migratePg against a real PostgreSQL', () => {
-  it('creates every table of the SQLite store at the carried version, with the same columns, and records each step once', async () => {
+  it('creates every table of the SQLite store, with the same columns, and records each step once', async () => {
     await withDatabase(async (url) => {
-      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      const executor = openPgSync(parseDatabaseUrl(url));
       try {
-        expect(await pgSchemaVersion(executor)).toBe(0);
-        expect(await migratePg(executor, url)).toBe(pgMigrations.length);
-        expect(await migratePg(executor, url)).toBe(pgMigrations.length);
-        expect(await executor.query('SELECT version, description FROM parley_schema_steps ORDER BY version')).toEqual(
+        expect(pgSchemaVersion(executor)).toBe(0);
+        expect(migratePg(executor)).toBe(pgMigrations.length);
+        expect(migratePg(executor)).toBe(pgMigrations.length);
+        expect(executor.all('SELECT version, description FROM parley_schema_steps ORDER BY version')).toEqual(
           pgMigrations.map((step, index) => ({ version: index + 1, description: step.description })),
         );
-        const pgTables = await columnsByTable(executor);
-        const sqlite = openDatabase(':memory:', migrations.slice(0, sqliteVersionCarried));
+        const pgTables = columnsByTable(executor);
+        const sqlite = openDatabase(':memory:', migrations);
         const sqliteTables = sqlite
           .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
           .pluck()
@@ -79,44 +81,26 @@ describe('migratePg against a real PostgreSQL', () => {
           expect([table, [...(pgTables.get(table) ?? [])].sort()]).toEqual([table, columns]);
         }
         sqlite.close();
-        expect([...pgTables.keys()].filter((table) => !sqliteTables.includes(table)).sort()).toEqual([
-          'judge_claims',
-          'parley_schema_steps',
-          'shared_budgets',
-        ]);
+        // The PostgreSQL store's own bookkeeping is its only table SQLite has not.
+        expect([...pgTables.keys()].filter((table) => !sqliteTables.includes(table)).sort()).toEqual(['parley_schema_steps']);
       } finally {
-        await executor.close();
+        executor.close();
       }
     });
   });
 
   it('brings a database at the previous version up to date', async () => {
     await withDatabase(async (url) => {
-      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      const executor = openPgSync(parseDatabaseUrl(url));
       try {
-        expect(await migratePg(executor, url, pgMigrations.slice(0, 1))).toBe(1);
-        expect(await executor.query(`SELECT to_regclass('shared_budgets')::text AS present`)).toEqual([{ present: null }]);
-        await executor.run(`INSERT INTO runs (id, suite, mode, started_at, parley_version, options_json, out_dir) VALUES ('r1', 's', 'live', 't', 'v', '{}', 'o')`);
-        expect(await migratePg(executor, url)).toBe(pgMigrations.length);
-        expect(await pgSchemaVersion(executor)).toBe(pgMigrations.length);
-        expect(await executor.query('SELECT id FROM runs')).toEqual([{ id: 'r1' }]);
+        expect(migratePg(executor, pgMigrations.slice(0, 1))).toBe(1);
+        expect(executor.all(`SELECT to_regclass('shared_budgets')::text AS present`)).toEqual([{ present: null }]);
+        executor.run(`INSERT INTO runs (id, suite, mode, started_at, parley_version, options_json, out_dir) VALUES ('r1', 's', 'live', 't', 'v', '{}', 'o')`);
+        expect(migratePg(executor)).toBe(pgMigrations.length);
+        expect(pgSchemaVersion(executor)).toBe(pgMigrations.length);
+        expect(executor.all('SELECT id FROM runs')).toEqual([{ id: 'r1' }]);
       } finally {
-        await executor.close();
-      }
-    });
-  });
-
-  it('two processes migrating one empty database at once apply each step exactly once', async () => {
-    await withDatabase(async (url) => {
-      const parsed = parseDatabaseUrl(url);
-      // Separate pools are separate connections to the server, as two processes have.
-      const racers = await Promise.all(Array.from({ length: 4 }, () => openPgExecutor(parsed, { maxConnections: 1 })));
-      try {
-        const versions = await Promise.all(racers.map((executor) => migratePg(executor, parsed.shown)));
-        expect(versions).toEqual(racers.map(() => pgMigrations.length));
-        expect(await racers[0]!.query('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
-      } finally {
-        for (const executor of racers) await executor.close();
+        executor.close();
       }
     });
   });
@@ -128,11 +112,11 @@ describe('migratePg against a real PostgreSQL', () => {
       for (const each of racers) each.go();
       const results = await Promise.all(racers.map((each) => each.done));
       expect(results).toEqual(racers.map(() => ({ code: 0, output: `ready\nversion ${pgMigrations.length}\n` })));
-      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      const executor = openPgSync(parseDatabaseUrl(url));
       try {
-        expect(await executor.query('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
+        expect(executor.all('SELECT COUNT(*) AS steps FROM parley_schema_steps')).toEqual([{ steps: pgMigrations.length }]);
       } finally {
-        await executor.close();
+        executor.close();
       }
     });
   });
@@ -142,22 +126,20 @@ describe('migratePg against a real PostgreSQL', () => {
       const withPassword = new URL(url);
       withPassword.password = 'unused-secret-77';
       const parsed = parseDatabaseUrl(withPassword.href);
-      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      // The test server lets its user in without a password; the one in the URL must still never show.
+      const executor = openPgSync(parsed);
       try {
-        await migratePg(executor, parsed.shown);
-        await executor.run(`INSERT INTO parley_schema_steps (version, description, applied_at) VALUES (99, 'from the future', 'now')`);
-        await executor.run('DROP TABLE judge_claims');
-        const error = await migratePg(executor, parsed.shown).then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+        migratePg(executor);
+        executor.run(`INSERT INTO parley_schema_steps (version, description, applied_at) VALUES (99, 'from the future', 'now')`);
+        executor.run('DROP TABLE judge_claims');
+        const error = thrownBy(() => migratePg(executor));
         expect(error).toBeInstanceOf(DatabaseVersionError);
         expect(error).toMatchObject({ foundVersion: 99, knownVersion: pgMigrations.length });
         expect((error as Error).message).toContain(parsed.shown);
         expect((error as Error).message).not.toContain('unused-secret-77');
-        expect(await executor.query(`SELECT to_regclass('judge_claims')::text AS present`)).toEqual([{ present: null }]);
+        expect(executor.all(`SELECT to_regclass('judge_claims')::text AS present`)).toEqual([{ present: null }]);
       } finally {
-        await executor.close();
+        executor.close();
       }
     });
   });
@@ -165,40 +147,37 @@ describe('migratePg against a real PostgreSQL', () => {
   it('a read-only database: an up-to-date one opens, an old one is refused as read-only with nothing written', async () => {
     await withDatabase(async (url) => {
       const name = new URL(url).pathname.slice(1);
-      const owner = await openPgExecutor(parseDatabaseUrl(url), { maxConnections: 1 });
+      const owner = openPgSync(parseDatabaseUrl(url));
       try {
-        await migratePg(owner, url, pgMigrations.slice(0, 1));
-        await owner.run(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+        migratePg(owner, pgMigrations.slice(0, 1));
+        owner.run(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
       } finally {
-        await owner.close();
+        owner.close();
       }
-      const readOnly = await openPgExecutor(parseDatabaseUrl(url));
+      const readOnly = openPgSync(parseDatabaseUrl(url));
       try {
-        expect(await migratePg(readOnly, url, pgMigrations.slice(0, 1))).toBe(1);
-        const error = await migratePg(readOnly, url).then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+        expect(migratePg(readOnly, pgMigrations.slice(0, 1))).toBe(1);
+        const error = thrownBy(() => migratePg(readOnly));
         expect(error).toBeInstanceOf(DatabaseReadOnlyError);
         expect(error).toBeInstanceOf(ConfigError);
         expect((error as Error).message).toMatch(/is read-only \(cannot execute CREATE TABLE in a read-only transaction\)/);
-        expect(await pgSchemaVersion(readOnly)).toBe(1);
+        expect(pgSchemaVersion(readOnly)).toBe(1);
       } finally {
-        await readOnly.close();
+        readOnly.close();
       }
     });
   });
 
   it('a failing step leaves the database as it was: no table of the migration, no version recorded', async () => {
     await withDatabase(async (url) => {
-      const executor = await openPgExecutor(parseDatabaseUrl(url));
+      const executor = openPgSync(parseDatabaseUrl(url));
       try {
         const steps = [pgMigrations[0]!, { description: 'broken', sql: 'CREATE TABLE broken (x NOPE_TYPE)' }];
-        await expect(migratePg(executor, url, steps)).rejects.toThrow(/schema step 2 \(broken\) failed: type "nope_type" does not exist/);
-        expect(await pgSchemaVersion(executor)).toBe(0);
-        expect(await executor.query(`SELECT to_regclass('runs')::text AS present`)).toEqual([{ present: null }]);
+        expect(() => migratePg(executor, steps)).toThrow(/schema step 2 \(broken\) failed: type "nope_type" does not exist/);
+        expect(pgSchemaVersion(executor)).toBe(0);
+        expect(executor.all(`SELECT to_regclass('runs')::text AS present`)).toEqual([{ present: null }]);
       } finally {
-        await executor.close();
+        executor.close();
       }
     });
   });

@@ -1,5 +1,4 @@
 import { DatabaseVersionError } from '../migrations.js';
-import type { SqlExecutor } from './executor.js';
 import type { SyncSql } from './sync-sql.js';
 import { type PgMigration, pgMigrations } from './pg-schema.js';
 
@@ -10,11 +9,9 @@ import { type PgMigration, pgMigrations } from './pg-schema.js';
 const migrationLockKey = 0x706172_6c6579;
 
 /** The schema version a PostgreSQL store is at: the last step recorded, 0 when none is. */
-export async function pgSchemaVersion(executor: SqlExecutor): Promise<number> {
-  const exists = await executor.query<{ present: string | null }>(`SELECT to_regclass('parley_schema_steps')::text AS present`);
-  if (exists[0]?.present == null) return 0;
-  const rows = await executor.query<{ version: number | null }>('SELECT MAX(version) AS version FROM parley_schema_steps');
-  return rows[0]?.version ?? 0;
+export function pgSchemaVersionSync(sql: SyncSql): number {
+  if (sql.get<{ present: string | null }>(`SELECT to_regclass('parley_schema_steps')::text AS present`)?.present == null) return 0;
+  return sql.get<{ version: number | null }>('SELECT MAX(version) AS version FROM parley_schema_steps')?.version ?? 0;
 }
 
 /**
@@ -26,45 +23,6 @@ export async function pgSchemaVersion(executor: SqlExecutor): Promise<number> {
  * read-only replica opens). A database at a newer version than these steps is refused
  * before anything is written, with the same error SQLite's store gives (exit 2).
  */
-export async function migratePg(executor: SqlExecutor, shownAs: string, steps: readonly PgMigration[] = pgMigrations): Promise<number> {
-  // An up-to-date store needs no write, so a read-only replica at the current version opens.
-  const before = await pgSchemaVersion(executor);
-  if (before > steps.length) throw new DatabaseVersionError(shownAs, before, steps.length);
-  if (before === steps.length) return steps.length;
-  return executor.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(?)', [migrationLockKey]);
-    await tx.run(`
-      CREATE TABLE IF NOT EXISTS parley_schema_steps (
-        version     INTEGER PRIMARY KEY,
-        description TEXT NOT NULL,
-        applied_at  TEXT NOT NULL
-      )`);
-    const current = await pgSchemaVersion(tx);
-    if (current > steps.length) throw new DatabaseVersionError(shownAs, current, steps.length);
-    for (let index = current; index < steps.length; index += 1) {
-      const step = steps[index]!;
-      try {
-        await tx.run(step.sql);
-      } catch (error) {
-        throw new Error(`${shownAs}: schema step ${index + 1} (${step.description}) failed: ${(error as Error).message}`, { cause: error });
-      }
-      await tx.run('INSERT INTO parley_schema_steps (version, description, applied_at) VALUES (?, ?, ?)', [
-        index + 1,
-        step.description,
-        new Date().toISOString(),
-      ]);
-    }
-    return steps.length;
-  });
-}
-
-/** The schema version of a PostgreSQL store reached through the synchronous interface. */
-export function pgSchemaVersionSync(sql: SyncSql): number {
-  if (sql.get<{ present: string | null }>(`SELECT to_regclass('parley_schema_steps')::text AS present`)?.present == null) return 0;
-  return sql.get<{ version: number | null }>('SELECT MAX(version) AS version FROM parley_schema_steps')?.version ?? 0;
-}
-
-/** migratePg through the synchronous interface the store uses: the same steps, lock and refusals. */
 export function migratePgSync(sql: SyncSql, steps: readonly PgMigration[] = pgMigrations): number {
   const before = pgSchemaVersionSync(sql);
   if (before > steps.length) throw new DatabaseVersionError(sql.shown, before, steps.length);

@@ -1,4 +1,5 @@
 import { coordinationTablesSql } from './coordination-tables.js';
+import { monitorClaimsSql } from './monitor-claims-table.js';
 
 /** One step of the PostgreSQL schema's history; like SQLite's, shipped steps are never edited. */
 export interface PgMigration {
@@ -10,7 +11,7 @@ export interface PgMigration {
  * The SQLite schema version (libs/store/src/migrations.ts) that step 1 below reproduces. SQLite
  * steps after it are not in PostgreSQL yet: each needs its own PostgreSQL step appended here.
  */
-export const sqliteVersionCarried = 14;
+const sqliteVersionCarried = 14;
 
 /**
  * The tables of `.parley/parley.db` at SQLite schema version 14, for PostgreSQL. Same tables,
@@ -255,4 +256,5 @@ const sqliteTablesAtVersion14 = `
 export const pgMigrations: readonly PgMigration[] = [
   { description: `the SQLite store's tables at its schema version ${sqliteVersionCarried}`, sql: sqliteTablesAtVersion14 },
   { description: 'shared budgets and judge claims', sql: coordinationTablesSql },
+  { description: 'monitor claims', sql: monitorClaimsSql },
 ];

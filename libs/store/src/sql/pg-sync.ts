@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { ConfigError } from '@parley/core';
 import type { DatabaseUrl } from './database-url.js';
-import { DatabaseConnectionError, storeError } from './pg-executor.js';
+import { DatabaseConnectionError, storeError } from './pg-errors.js';
 import { pgStatement } from './placeholders.js';
 import { PG_SYNC_WORKER_SOURCE } from './pg-sync-worker-source.js';
 import type { SqlParams, SqlRow, SyncSql } from './sync-sql.js';
@@ -37,12 +37,12 @@ interface Reply {
  * The connection is made here: a wrong URL or password or an unreachable server fails the open
  * (exit 2, the password never shown).
  */
-export function openPgSync(url: DatabaseUrl): SyncSql {
+export function openPgSync(url: DatabaseUrl, options: { connectTimeoutMs?: number } = {}): SyncSql {
   const flag = new SharedArrayBuffer(4);
   const signal = new Int32Array(flag);
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER_URL, {
-    workerData: { requireFrom: fileURLToPath(import.meta.url), connectionString: url.connectionString, connectTimeoutMs, flag, port: port2 },
+    workerData: { requireFrom: fileURLToPath(import.meta.url), connectionString: url.connectionString, connectTimeoutMs: options.connectTimeoutMs ?? connectTimeoutMs, flag, port: port2 },
     transferList: [port2],
   });
   // A handle never closed must not keep the process alive.

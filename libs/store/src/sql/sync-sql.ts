@@ -1,6 +1,11 @@
-import type { SqlDialect, SqlRow, SqlValue } from './executor.js';
+/** Which database a handle reaches: SQLite on this machine, or a team's PostgreSQL. */
+export type SqlDialect = 'sqlite' | 'postgres';
 
-export type { SqlDialect, SqlRow, SqlValue } from './executor.js';
+/** A bound value: SQL NULL, text, a number (integer or real) or a boolean stored as 0/1. */
+export type SqlValue = string | number | bigint | boolean | null;
+
+/** One row as the driver returns it, column name to value. */
+export type SqlRow = Record<string, unknown>;
 
 /**
  * Values bound to a statement: in order for `?` placeholders, or by name for `@name` placeholders

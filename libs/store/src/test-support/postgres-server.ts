@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseDatabaseUrl } from '../sql/database-url.js';
-import { openPgExecutor } from '../sql/pg-executor.js';
+import { openPgSync } from '../sql/pg-sync.js';
 
 /**
  * A real PostgreSQL server for the store's tests. CI (.ci/run) starts one and exports
@@ -68,19 +68,22 @@ export async function startPostgresCluster(options: { password?: string } = {}):
 /** Creates an empty database on the server for one test and returns its URL and how to drop it. */
 export async function freshDatabase(server: PostgresServer): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `parley_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = await openPgExecutor(parseDatabaseUrl(server.url), { maxConnections: 1 });
-  await admin.run(`CREATE DATABASE ${name}`);
-  await admin.close();
+  const admin = openPgSync(parseDatabaseUrl(server.url));
+  try {
+    admin.exec(`CREATE DATABASE ${name}`);
+  } finally {
+    admin.close();
+  }
   const url = new URL(server.url);
   url.pathname = `/${name}`;
   return {
     url: url.href,
     drop: async () => {
-      const again = await openPgExecutor(parseDatabaseUrl(server.url), { maxConnections: 1 });
+      const again = openPgSync(parseDatabaseUrl(server.url));
       try {
-        await again.run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        again.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
-        await again.close();
+        again.close();
       }
     },
   };

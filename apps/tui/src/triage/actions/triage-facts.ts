@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import type { SuiteSettings } from '@parley/calibration';
 import { locateTriage, loadRerecording, type Rerecording, type TriageLocation } from '@parley/runner';
-import { openStore, type FlakyMark, type RunRow } from '@parley/store';
+import { openStore, storeExists, type FlakyMark, type RunRow } from '@parley/store';
 
 /** What the triage actions of one scenario need to know, read when the scenario opens and after each action. */
 export interface TriageFacts {
@@ -20,7 +19,7 @@ export interface TriageFacts {
  */
 export function readTriageFacts(input: { storePath: string; suitePath: string; cwd: string; runId: string; scenarioId: string }): TriageFacts {
   const facts: TriageFacts = {};
-  if (input.storePath === ':memory:' || existsSync(input.storePath)) {
+  if (storeExists(input.storePath)) {
     try {
       const store = openStore(input.storePath);
       try {

@@ -37,6 +37,7 @@ export function replayFloor(suiteDir: string, outDir: string): number {
     }
     results.push({ scenario_id: id, status: 'pass', calls: lines.length, answer_chars: answerChars });
   }
+  // SQLite on purpose, PARLEY_DATABASE_URL or not: the floor is the bare local write the replay is compared with.
   const SqliteDatabase = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
   const database = new SqliteDatabase(join(outDir, 'floor.db'));
   try {

@@ -1,4 +1,4 @@
-import type { ScenarioResult } from '@parley/core';
+import type { CallSummary, ScenarioResult } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '@parley/redaction';
 import { buildReport, renderReportJson } from './build-report.js';
@@ -125,6 +125,33 @@ describe('buildReport of results the run already redacted', () => {
     expect(here).not.toContain('0722 118 904');
     expect(raw).toContain('0722 118 904');
     expect(raw).not.toContain(SECRET_PHRASE); // metadata_only content is withheld all the same
+  });
+
+  it('holds their content once: transcripts, metric details and calls are the results\' own, not copies', () => {
+    const redactor = createRedactor({ names: ['Wanjiku'] });
+    const calls: CallSummary[] = [{ role: 'agent', provider: 'openai', model: 'gpt-4o-mini', turn: 1, input_tokens: 10, output_tokens: 5, cost_usd: 0.0001, latency_ms: 40 }];
+    const redacted = sampleResults()
+      .filter((result) => !result.metadata_only)
+      .map((result) => redactResultContent({ ...result, calls: structuredClone(calls) }, redactor));
+    const report = buildReport(runInfo, redacted, { redactor, alreadyRedacted: true });
+    const byId = new Map(report.results.map((result) => [result.scenario_id, result]));
+    const detailed = redacted.flatMap((result) => result.metrics.filter((metric) => metric.details !== undefined).map((metric) => [result.scenario_id, metric] as const));
+    expect(detailed.length).toBeGreaterThan(0);
+    for (const [id, metric] of detailed) {
+      expect(byId.get(id)?.metrics.find((reported) => reported.metric === metric.metric)?.details).toBe(metric.details);
+    }
+    for (const result of redacted) {
+      expect(byId.get(result.scenario_id)?.calls).toBe(result.calls);
+      if (result.transcript !== undefined) expect(byId.get(result.scenario_id)?.transcript).toBe(result.transcript);
+    }
+    // Results handed over unredacted are redacted into copies the report keeps: nothing is shared with the caller's.
+    const own: ScenarioResult[] = sampleResults().map((result) => ({ ...result, calls: structuredClone(calls) }));
+    const copied = buildReport(runInfo, own, { redactor });
+    for (const result of copied.results) {
+      const input = own.find((candidate) => candidate.scenario_id === result.scenario_id)!;
+      expect(result.calls).not.toBe(input.calls);
+      for (const metric of result.metrics) expect(metric.details === undefined || input.metrics.every((other) => other.details !== metric.details)).toBe(true);
+    }
   });
 });
 

@@ -73,7 +73,8 @@ export interface BuildReportOptions {
   /**
    * The results were already passed through {@link redactResultContent} with `redactor` (the run
    * redacts each result once as it finishes and shares that copy with its event log): they are
-   * not redacted again, and their transcripts go into the report as they are (not cloned).
+   * not redacted again, and their transcripts, metric details and calls go into the report as
+   * they are (not cloned), so the report holds that content once.
    * Everything else (withholding `metadata_only` content) still applies.
    */
   alreadyRedacted?: boolean;
@@ -195,7 +196,11 @@ function indentedResult(result: ReportResult): string {
 const WRAPPER_HEAD = '{\n  "results": [\n';
 const WRAPPER_TAIL = '\n  ]\n}';
 
-/** `copy`: the transcript is cloned; the copies made by redaction are the report's to keep as they are. */
+/**
+ * `copy`: the transcript, the metrics' details and the calls are cloned. Without it (results the
+ * run redacted for the report) the report takes those parts as they are: a 10,000-scenario run
+ * would otherwise hold every result's details twice while its reports are written.
+ */
 function reportResult(result: ReportInput, copy = true, file?: string): ReportResult {
   const withheld = result.metadata_only;
   const error = result.error === undefined ? undefined : reportError(result.error, withheld);
@@ -212,9 +217,9 @@ function reportResult(result: ReportInput, copy = true, file?: string): ReportRe
     status: result.status,
     reason: withheld ? withheldScenarioReason(result) : result.reason,
     metadata_only: result.metadata_only,
-    metrics: result.metrics.map((metric) => (withheld ? withholdMetricContent(metric) : copyMetric(metric))),
+    metrics: result.metrics.map((metric) => (withheld ? withholdMetricContent(metric) : copyMetric(metric, copy))),
     cost: { ...result.cost },
-    ...(result.calls !== undefined ? { calls: result.calls.map((call) => ({ ...call })) } : {}),
+    ...(result.calls !== undefined ? { calls: copy ? result.calls.map((call) => ({ ...call })) : result.calls } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(!withheld && result.transcript !== undefined ? { transcript: copy ? structuredClone(result.transcript) : result.transcript } : {}),
     ...(attempts !== undefined ? { attempts } : {}),
@@ -249,7 +254,8 @@ function reportError(error: NonNullable<ScenarioResult['error']>, withheld: bool
   return { kind: error.kind, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) };
 }
 
-function copyMetric(metric: MetricResult): MetricResult {
+/** The metric with its fields in the report's order; `cloneDetails` false shares the details object. */
+function copyMetric(metric: MetricResult, cloneDetails = true): MetricResult {
   return {
     metric: metric.metric,
     version: metric.version,
@@ -257,7 +263,7 @@ function copyMetric(metric: MetricResult): MetricResult {
     threshold: metric.threshold,
     passed: metric.passed,
     reason: metric.reason,
-    ...(metric.details !== undefined ? { details: structuredClone(metric.details) } : {}),
+    ...(metric.details !== undefined ? { details: cloneDetails ? structuredClone(metric.details) : metric.details } : {}),
     ...(metric.error !== undefined ? { error: metric.error } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { budgetState, openSql, reserveBudget, settleBudget, storeUrlFrom, type S
 import type { BudgetCounter } from './budget.js';
 
 /** The environment variable naming the budget several runs share (`--budget-key`). */
-export const budgetKeyVariable = 'PARLEY_BUDGET_KEY';
+const budgetKeyVariable = 'PARLEY_BUDGET_KEY';
 
 /**
  * The key of the budget this run shares with others (docs/gating.md, "Budget"), or undefined for a

@@ -25,9 +25,11 @@ export function register(program: Command, context: ProgramContext): void {
 async function cacheStatsCommand(flags: { format?: string }, context: CommandContext): Promise<number> {
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
-  const { defaultStorePath, openJudgeCache, storeExists } = await import('@parley/store');
+  const { defaultStorePath, openJudgeCache, storeExists, storeUrlFrom } = await import('@parley/store');
   const path = defaultStorePath(context.cwd);
-  const shown = displayPath(path, context.cwd);
+  // A team store is named by its URL (password as ***), not by the local file it does not use.
+  const url = storeUrlFrom();
+  const shown = url === undefined ? displayPath(path, context.cwd) : (await import('@parley/store/sql')).parseDatabaseUrl(url).shown;
   if (!storeExists(path)) {
     context.output.out(format === 'json' ? `${JSON.stringify({ path: shown, entries: 0 }, null, 2)}\n` : `the judge cache is empty (no ${shown} yet)\n`);
     return 0;

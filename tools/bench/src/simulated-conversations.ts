@@ -3,7 +3,10 @@
  * Benchmark: N simulated conversations × T user turns against tools/fake-llm with a fixed latency
  * per call, run by the real `parley` binary in live mode at a given concurrency. Each turn costs
  * two calls on the conversation's critical path (the simulator writes the user message, then the
- * agent answers), so the ideal wall time is N × T × 2 × latency ÷ concurrency. Parley passes when
+ * agent answers), and a conversation's calls run one after another, so the ideal wall time is
+ * ⌈N ÷ concurrency⌉ × T × 2 × latency: the conversations run in waves of `concurrency`, each as
+ * long as one conversation (200 conversations at 16 take 13 waves, not 12.5: the last wave's 8
+ * cannot be shared out over the idle slots). Parley passes when
  * the measured wall time of the whole process (start-up included) is within `--max-ratio` of that
  * bound.
  *
@@ -180,7 +183,7 @@ async function main(): Promise<number> {
   try {
     const callsPerConversation = settings.turns * 2;
     const expectedCalls = settings.conversations * callsPerConversation;
-    const idealSeconds = (settings.conversations * callsPerConversation * settings.latencyMs) / settings.concurrency / 1000;
+    const idealSeconds = (Math.ceil(settings.conversations / settings.concurrency) * callsPerConversation * settings.latencyMs) / 1000;
     console.log(`${settings.conversations} conversations × ${settings.turns} turns = ${expectedCalls} calls (simulator + agent), ${settings.latencyMs} ms each, concurrency ${settings.concurrency}: ideal ${idealSeconds.toFixed(2)} s`);
     const runs: LiveRun[] = [];
     let index = 0;

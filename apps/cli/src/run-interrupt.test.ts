@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-llm';
+// The store's driver switch is test support, not part of @parley/store's API: shared by path on purpose.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { storeDrivers, useStoreDriver } from '../../../libs/store/src/test-support/each-driver.js';
 import { REPO_ROOT } from './test-support/example-copy.js';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
@@ -48,11 +51,21 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Runs the real binary; calls `onStderrLine` for each stderr line (it may send signals). */
+/**
+ * Runs the real binary; calls `onStderrLine` for each stderr line (it may send signals). The store
+ * is the team store PARLEY_DATABASE_URL names while a PostgreSQL case runs (useStoreDriver), else SQLite.
+ */
 function parley(args: string[], onStderrLine: (line: string, child: ReturnType<typeof spawn>) => void = () => {}) {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENAI_API_KEY: 'sk-test-INTERRUPT-0123456789', OPENAI_BASE_URL: server.openaiBaseUrl },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_COLOR: '1',
+      OPENAI_API_KEY: 'sk-test-INTERRUPT-0123456789',
+      OPENAI_BASE_URL: server.openaiBaseUrl,
+      ...(process.env.PARLEY_DATABASE_URL !== undefined ? { PARLEY_DATABASE_URL: process.env.PARLEY_DATABASE_URL } : {}),
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -74,10 +87,14 @@ function hookPairs(): { setups: string[]; teardowns: string[] } {
   return { setups: rest('setup '), teardowns: rest('teardown ') };
 }
 
-describe('Ctrl-C during a live run, then --resume', () => {
+describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)', (driver) => {
+  useStoreDriver(driver);
+  const out = `out-${driver}`;
+
   it('keeps finished results (store and reports), tears down every started scenario, exits 130; --resume completes the run', async () => {
+    await script(TWO_THEN_HANG);
     let interrupted = false;
-    const first = await parley(['run', 'suite', '--mode', 'live', '--out', 'out'], (line, child) => {
+    const first = await parley(['run', 'suite', '--mode', 'live', '--out', out], (line, child) => {
       if (!interrupted && /^\[2\/6\]/.test(line)) {
         interrupted = true;
         child.kill('SIGINT');
@@ -87,7 +104,7 @@ describe('Ctrl-C during a live run, then --resume', () => {
     expect(first.stderr).toContain('interrupted: finished results are kept');
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(first.stderr)![1]!;
 
-    const report = JSON.parse(readFileSync(join(cwd, 'out/report.json'), 'utf8')) as {
+    const report = JSON.parse(readFileSync(join(cwd, out, 'report.json'), 'utf8')) as {
       status: string;
       exit_code: number;
       interruption?: { signal: string; ran: number; planned: number; resume: string };
@@ -99,7 +116,7 @@ describe('Ctrl-C during a live run, then --resume', () => {
     expect(report.interruption).toEqual({ signal: 'SIGINT', ran: report.results.length, planned: IDS.length, resume: `parley run --resume ${runId}` });
     expect(first.stdout).toContain(`INTERRUPTED · ${report.results.length} of ${IDS.length} ran: ${report.results.length} pass · live`);
     expect(first.stdout).toContain(`finish it with: parley run --resume ${runId}`);
-    expect(readFileSync(join(cwd, 'out/summary.md'), 'utf8')).toContain(`## Parley: INTERRUPTED — ${report.results.length} of ${IDS.length} scenarios ran (stopped by Ctrl-C)`);
+    expect(readFileSync(join(cwd, out, 'summary.md'), 'utf8')).toContain(`## Parley: INTERRUPTED — ${report.results.length} of ${IDS.length} scenarios ran (stopped by Ctrl-C)`);
     const listed = await parley(['runs', 'list']);
     expect(listed.stdout).toMatch(new RegExp(`${runId} +interrupt +live +interrupted `));
     const shown = await parley(['runs', 'show', runId]);
@@ -123,19 +140,21 @@ describe('Ctrl-C during a live run, then --resume', () => {
     // --resume continues in the run's own folder: another --out is refused, not silently ignored.
     const moved = await parley(['run', '--resume', runId, '--out', 'elsewhere']);
     expect(moved.status).toBe(2);
-    expect(moved.stderr).toContain(`error: --resume ${runId} continues the run in its own folder ${join(cwd, 'out')}; leave out --out elsewhere`);
+    expect(moved.stderr).toContain(`error: --resume ${runId} continues the run in its own folder ${join(cwd, out)}; leave out --out elsewhere`);
 
     await script({ rules: [KARIBU] });
     const resumed = await parley(['run', '--resume', runId]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`run ${runId}`);
-    const completed = JSON.parse(readFileSync(join(cwd, 'out/report.json'), 'utf8')) as typeof report;
+    const completed = JSON.parse(readFileSync(join(cwd, out, 'report.json'), 'utf8')) as typeof report;
     expect(completed.exit_code).toBe(0);
     expect(completed.results.map((result) => [result.scenario_id, result.status])).toEqual(IDS.map((id) => [id, 'pass']));
     const afterResume = hookPairs();
     expect(afterResume.teardowns).toEqual(afterResume.setups);
   });
+});
 
+describe('SIGTERM, SIGKILL and refused flags of a live run', () => {
   it('SIGTERM (CI runners, timeout) is handled like Ctrl-C: reports written, every setup torn down, status interrupted, exit 143', async () => {
     await script(TWO_THEN_HANG);
     let terminated = false;

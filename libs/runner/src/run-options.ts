@@ -20,6 +20,12 @@ export interface RunOptions extends ScenarioSelection, JudgeRunFlags {
   outDir?: string;
   /** The history database (default .parley/parley.db under the working directory). */
   storePath?: string;
+  /**
+   * Keep this run's history in the SQLite file at `storePath` even when a team store is configured
+   * (PARLEY_DATABASE_URL, settings.store.url_env): a scratch run nobody else should see in `runs list`
+   * (`parley init`'s starter recording). Only the run's own store path is affected.
+   */
+  localStore?: boolean;
   /** Appends summary.md here when set ($GITHUB_STEP_SUMMARY). */
   githubStepSummary?: string;
   /**

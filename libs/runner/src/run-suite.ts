@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { defaultStorePath, keepStoreLocal } from '@parley/store';
 import { executeRun } from './execute-run.js';
 import { gateRun } from './gate-run.js';
 import { announceRun, openRun } from './open-run.js';
@@ -13,6 +15,16 @@ import type { RunDependencies, RunOptions, RunOutcome } from './run-options.js';
  * knows nothing about who listens (console, TUI, event log).
  */
 export async function runSuite(options: RunOptions, dependencies: RunDependencies): Promise<RunOutcome> {
+  if (!options.localStore) return runPhases(options, dependencies);
+  const release = keepStoreLocal(options.storePath !== undefined ? resolve(dependencies.cwd, options.storePath) : defaultStorePath(dependencies.cwd));
+  try {
+    return await runPhases(options, dependencies);
+  } finally {
+    release();
+  }
+}
+
+async function runPhases(options: RunOptions, dependencies: RunDependencies): Promise<RunOutcome> {
   const plan = await planRun(options, dependencies);
   const run = openRun(plan, dependencies);
   let announced = false;

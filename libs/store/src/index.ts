@@ -41,7 +41,7 @@ export { openMonitorStore, type MonitorStore, type MonitorClaim, type MonitoredC
 export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';
 export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
 export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';
-export { openSql, storeExists, storeUrlFrom, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';
+export { openSql, storeExists, storeUrlFrom, storeUrlFor, keepStoreLocal, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';
 export type { SyncSql, SqlParams, SqlRow, SqlValue, SqlDialect } from './sql/sync-sql.js';
 export { reserveBudget, settleBudget, budgetState, type BudgetState } from './sql/shared-budget.js';
 export { claimVerdict, claimOrAwaitVerdict, storeVerdict, releaseClaim, renewClaim, type ClaimOutcome, type AwaitVerdictOptions } from './sql/judge-claims.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSql, storeExists, storeUrlFrom, useSuiteStoreSetting } from './open-sql.js';
+import { keepStoreLocal, openSql, storeExists, storeUrlFor, storeUrlFrom, useSuiteStoreSetting } from './open-sql.js';
 import { useStoreDriver } from './test-support/each-driver.js';
 
 describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's settings.store.url_env names", () => {
@@ -47,6 +47,45 @@ describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's
     mkdirSync(join(folder, '.parley'));
     writeFileSync(path, '');
     expect(storeExists(path, {})).toBe(true);
+  });
+});
+
+describe('a store path kept local (a scratch run nobody else should see)', () => {
+  afterEach(() => useSuiteStoreSetting(undefined));
+
+  it('is the SQLite file at that path while kept, whatever team store is configured; other paths and the time after release follow the team store', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'parley-store-local-'));
+    const scratch = join(folder, 'scratch', '..', 'parley.db');
+    const other = join(folder, 'other.db');
+    const team = { PARLEY_DATABASE_URL: 'postgres://team@127.0.0.1:9/parley' };
+    useSuiteStoreSetting({ url_env: 'UNSET_TEAM_STORE_URL' });
+    const release = keepStoreLocal(scratch);
+    const again = keepStoreLocal(join(folder, 'parley.db'));
+    expect(storeUrlFor(join(folder, 'parley.db'), team)).toBeUndefined();
+    expect(storeUrlFor(scratch, {})).toBeUndefined();
+    expect(storeUrlFor(other, team)).toBe(team.PARLEY_DATABASE_URL);
+    expect(storeExists(scratch, team)).toBe(false);
+    const saved = process.env.PARLEY_DATABASE_URL;
+    process.env.PARLEY_DATABASE_URL = team.PARLEY_DATABASE_URL;
+    try {
+      // Nothing listens on port 9: opening it would fail; the kept path opens the local file instead.
+      const sql = openSql(scratch);
+      try {
+        expect(sql.dialect).toBe('sqlite');
+        expect(sql.shown).toBe(scratch);
+      } finally {
+        sql.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.PARLEY_DATABASE_URL;
+      else process.env.PARLEY_DATABASE_URL = saved;
+    }
+    expect(storeExists(scratch, {})).toBe(true);
+    release();
+    release();
+    expect(storeUrlFor(scratch, team)).toBeUndefined();
+    again();
+    expect(storeUrlFor(scratch, team)).toBe(team.PARLEY_DATABASE_URL);
   });
 });
 

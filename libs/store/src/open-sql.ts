@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { openDatabase } from './open-database.js';
 import { parseDatabaseUrl } from './sql/database-url.js';
@@ -36,7 +37,36 @@ export function storeUrlFrom(env: NodeJS.ProcessEnv = process.env): string | und
  * Commands that only read ask this first, so that reading never creates `.parley/parley.db`.
  */
 export function storeExists(path: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return path === ':memory:' || storeUrlFrom(env) !== undefined || existsSync(path);
+  return path === ':memory:' || storeUrlFor(path, env) !== undefined || existsSync(path);
+}
+
+/** The SQLite files (resolved paths) kept local by keepStoreLocal, with how many holders each has. */
+const localStores = new Map<string, number>();
+
+/**
+ * From now until the returned release is called, the store at `path` is the SQLite file there even
+ * when a team store is configured: every store module opening `path` (run history, judge cache,
+ * spend, outbox …) gets that file. Only the given path is affected; any other path still follows
+ * storeUrlFrom. Used for a scratch run whose history nobody else should see (`parley init`'s
+ * starter recording, RunOptions.localStore).
+ */
+export function keepStoreLocal(path: string): () => void {
+  const key = resolve(path);
+  localStores.set(key, (localStores.get(key) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const holders = (localStores.get(key) ?? 1) - 1;
+    if (holders === 0) localStores.delete(key);
+    else localStores.set(key, holders);
+  };
+}
+
+/** The team store's URL for the store at `path` (storeUrlFrom), or undefined when that path is kept local (keepStoreLocal). */
+export function storeUrlFor(path: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (path !== ':memory:' && localStores.has(resolve(path))) return undefined;
+  return storeUrlFrom(env);
 }
 
 /** The variable the loaded parley.yaml's `settings.store.url_env` names, if any. */
@@ -63,10 +93,10 @@ const sharedPg = new Map<string, SharedPg>();
 
 /**
  * Opens the store's database with its schema brought up to date: PostgreSQL when `url` is given
- * (by default `PARLEY_DATABASE_URL`), else SQLite at `path`. Each call returns a handle of its own
+ * (by default `PARLEY_DATABASE_URL`, unless `path` is kept local), else SQLite at `path`. Each call returns a handle of its own
  * to close; PostgreSQL handles of one URL share one connection, closed with the last of them.
  */
-export function openSql(path: string, url: string | undefined = storeUrlFrom()): SyncSql {
+export function openSql(path: string, url: string | undefined = storeUrlFor(path)): SyncSql {
   if (url === undefined) return sqliteSync(openDatabase(path), path);
   let shared = sharedPg.get(url);
   if (shared === undefined) {

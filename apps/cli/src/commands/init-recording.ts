@@ -28,7 +28,8 @@ const PLACEHOLDER_REPLIES = [
  * Records the scaffold's first scenario so `npx parley run` passes offline right after `init`:
  * prompt agents talk to a scripted responder on 127.0.0.1 (OpenAI Chat Completions and Responses,
  * Anthropic Messages), service agents to the stub init wrote (the http stub started on a free port).
- * Reports and run history go to a temporary folder; only recordings/ stays.
+ * Reports and run history go to a temporary folder (a local SQLite file even when a team store is
+ * configured, so the scratch run never shows in the team's `runs list`); only recordings/ stays.
  */
 export async function recordStarterConversation(suiteDir: string, kind: ScaffoldAgentKind): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'parley-init-'));
@@ -50,7 +51,7 @@ export async function recordStarterConversation(suiteDir: string, kind: Scaffold
       env['AGENT_URL'] = stub.url;
     }
     const { runSuite } = await import('../index.js');
-    const outcome = await runSuite({ suitePath: suiteDir, cwd: suiteDir, env, mode: 'record', outDir: join(scratch, 'report'), storePath: join(scratch, 'parley.db') });
+    const outcome = await runSuite({ suitePath: suiteDir, cwd: suiteDir, env, mode: 'record', outDir: join(scratch, 'report'), storePath: join(scratch, 'parley.db'), localStore: true });
     if (outcome.exit_code !== 0) throw new Error(`the starter run ended with exit ${outcome.exit_code}: ${outcome.report.results.map((result) => result.reason).join('; ')}`);
   } finally {
     for (const stop of stops) await stop();

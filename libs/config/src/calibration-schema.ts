@@ -5,11 +5,6 @@ export const CALIBRATION_SCHEMA_VERSION = 1;
 /** Human and judge ratings use the full 1–5 scale; anything else is an error, never dropped. */
 const RatingValueSchema = z.number().int().min(1).max(5);
 
-/** A stored run's case: a scenario id, a variant's (`greet[lang=zu]`), either against another agent (`…@v2`). */
-export const CALIBRATION_SOURCE = /^(?:production|synthetic|scenario:[a-z0-9_-]+(?:\[[A-Za-z0-9_.+=,-]+\])?(?:@[A-Za-z0-9_-]+)?)$/;
-export const CALIBRATION_LANGUAGE = /^[a-z]{2,3}$/;
-export const CALIBRATION_AXIS = /^[a-z][a-z0-9_]*$/;
-
 const CalibrationMessageSchema = z.strictObject({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
@@ -17,7 +12,7 @@ const CalibrationMessageSchema = z.strictObject({
 export type CalibrationMessage = z.infer<typeof CalibrationMessageSchema>;
 
 /** The keys of a rating besides the axis scores. */
-export const RATING_META_KEYS = ['reviewer', 'rated_at', 'rubric_version', 'note'] as const;
+const RATING_META_KEYS = ['reviewer', 'rated_at', 'rubric_version', 'note'] as const;
 
 /**
  * One reviewer's rating of one item: who, when, under which rubric, and a 1–5 score per axis
@@ -39,8 +34,9 @@ const CalibrationItemSchema = z.strictObject({
   added: z.iso.date(),
   source: z
     .string()
-    .regex(CALIBRATION_SOURCE, 'source is production, synthetic or scenario:<scenario id>'),
-  language: z.string().regex(CALIBRATION_LANGUAGE, 'use an ISO 639 language code such as en, sw or zu'),
+    // A stored run's case: a scenario id, a variant's (`greet[lang=zu]`), either against another agent (`…@v2`).
+    .regex(/^(?:production|synthetic|scenario:[a-z0-9_-]+(?:\[[A-Za-z0-9_.+=,-]+\])?(?:@[A-Za-z0-9_-]+)?)$/, 'source is production, synthetic or scenario:<scenario id>'),
+  language: z.string().regex(/^[a-z]{2,3}$/, 'use an ISO 639 language code such as en, sw or zu'),
   vertical: z.string().optional(),
   /** Already masked (docs/privacy.md). */
   transcript: z.array(CalibrationMessageSchema).min(1),
@@ -56,7 +52,7 @@ export const CalibrationSetSchema = z
     rubric_version: z.string().min(1),
     /** Who runs the monthly session. */
     owner: z.string().min(1),
-    axes: z.array(z.string().regex(CALIBRATION_AXIS, 'axis names use lowercase letters, digits and _')).min(1),
+    axes: z.array(z.string().regex(/^[a-z][a-z0-9_]*$/, 'axis names use lowercase letters, digits and _')).min(1),
     items: z.array(CalibrationItemSchema).default([]),
   })
   .superRefine((set, context) => {

@@ -9,7 +9,6 @@ export * from './rubric-metric-schema.js';
 export * from './code-metric-schema.js';
 export * from './baseline-schema.js';
 export * from './calibration-schema.js';
-export * from './calibration-set-check.js';
 export * from './tools-file-schema.js';
 export * from './yaml-source.js';
 export * from './yaml-writer.js';

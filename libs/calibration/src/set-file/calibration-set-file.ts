@@ -1,5 +1,5 @@
 import { ConfigError } from '@parley/core';
-import { CalibrationSetSchema, parseConfigText, parseYamlSubset, quickCalibrationSet, readConfigFile, readTextFile, type CalibrationSet } from '@parley/config';
+import { CalibrationSetSchema, parseConfigText, readConfigFile, type CalibrationSet } from '@parley/config';
 
 /** The file name of a calibration set inside its folder (docs/calibration.md, "The folder"). */
 export const CALIBRATION_SET_FILE = 'human_labelled.yaml';
@@ -9,23 +9,12 @@ export const CALIBRATION_SET_FILE = 'human_labelled.yaml';
  * set does not have, a missing file) is a ConfigError whose issues carry file, line and column.
  */
 export function loadCalibrationSet(file: string): CalibrationSet {
-  const text = readTextFile(file);
-  return (typeof text === 'string' ? quickParse(text) : undefined) ?? validated(readConfigFile(file, CalibrationSetSchema), file);
+  return validated(readConfigFile(file, CalibrationSetSchema), file);
 }
 
 /** {@link loadCalibrationSet} for text already read (the writer re-reads under its lock). */
 export function parseCalibrationSet(text: string, file: string): CalibrationSet {
-  return quickParse(text) ?? validated(parseConfigText(text, file, CalibrationSetSchema), file);
-}
-
-/**
- * A set in the plain YAML Parley writes, checked without zod (`quickCalibrationSet`: the same
- * value the schema gives); undefined for anything else, which the schema then validates and
- * locates. The YAML subset refuses a byte-order mark and control characters, as the full path does.
- */
-function quickParse(text: string): CalibrationSet | undefined {
-  const parsed = parseYamlSubset(text);
-  return parsed === undefined ? undefined : quickCalibrationSet(parsed.value);
+  return validated(parseConfigText(text, file, CalibrationSetSchema), file);
 }
 
 function validated(parsed: ReturnType<typeof readConfigFile<typeof CalibrationSetSchema>>, file: string): CalibrationSet {

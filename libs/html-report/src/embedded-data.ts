@@ -20,28 +20,32 @@ export function encodeData(json: string): string {
 }
 
 function compressData(json: string): Buffer {
-  return compressJsonArray([json], false);
+  return compressPieces([json]);
 }
 
 /**
- * A chunk's items as one JSON array (`[a,b,…]`), compressed as {@link compressData} would its
- * text, but without ever making that text: the items are encoded one after the other into a
- * buffer reused from chunk to chunk. 10,000 conversations are some 50 MB of chunk text; a string
- * and a buffer per chunk were garbage the heap grew by while the page was built.
+ * A chunk's items as one JSON array (`[a,b,…]`), compressed as {@link encodeData} would its
+ * text, but without ever making that text (see {@link compressPieces}). 10,000 conversations are
+ * some 50 MB of chunk text; a string and a buffer per chunk were garbage the heap grew by while
+ * the page was built.
  */
-export function compressJsonArray(items: readonly string[], bracketed = true): Buffer {
-  // `bracketed` false: one text as it is (compressData).
-  // At most 3 bytes per UTF-16 unit, plus the brackets and commas.
-  const most = items.reduce((total, item) => total + 3 * item.length + 1, 2);
-  if (most > SCRATCH_BYTES) return gzipSync(Buffer.from(bracketed ? jsonArrayText(items) : items.join(''), 'utf8'), { level: GZIP_LEVEL });
-  const bytes = scratchOf(most);
+export function compressJsonArray(items: readonly string[]): Buffer {
+  const pieces = ['['];
+  items.forEach((item, index) => pieces.push(...(index > 0 ? [',', item] : [item])));
+  pieces.push(']');
+  return compressPieces(pieces);
+}
+
+/**
+ * The text the pieces make one after the other, gzip-compressed, without making that text: the
+ * pieces are encoded into one buffer, reused from call to call when they fit it.
+ */
+export function compressPieces(pieces: readonly string[]): Buffer {
+  // At most 3 bytes per UTF-16 unit.
+  const most = pieces.reduce((total, piece) => total + 3 * piece.length, 0);
+  const bytes = most <= SCRATCH_BYTES ? scratchOf(most) : Buffer.allocUnsafe(pieces.reduce((total, piece) => total + Buffer.byteLength(piece, 'utf8'), 0));
   let end = 0;
-  if (bracketed) bytes[end++] = 0x5b; // [
-  items.forEach((item, index) => {
-    if (index > 0) bytes[end++] = 0x2c; // ,
-    end += bytes.write(item, end, 'utf8');
-  });
-  if (bracketed) bytes[end++] = 0x5d; // ]
+  for (const piece of pieces) end += bytes.write(piece, end, 'utf8');
   return gzipSync(bytes.subarray(0, end), { level: GZIP_LEVEL });
 }
 

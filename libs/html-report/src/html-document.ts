@@ -2,13 +2,20 @@ import { createHash } from 'node:crypto';
 import { DATA_SCRIPT_TYPE, encodeData } from './embedded-data.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './generated/page-assets.js';
 
-export interface HtmlDocumentInput {
+export type HtmlDocumentInput = {
   title: string;
-  /** The page's data (JSON text). */
-  data: string;
   /** Detail chunks, each already encoded by `encodeData` (so a caller can compress them one by one), loaded by the page when needed. */
   encodedChunks?: Iterable<string>;
-}
+} & (
+  | {
+      /** The page's data (JSON text). */
+      data: string;
+    }
+  | {
+      /** The page's data already encoded (as `encodeData` does its JSON text). */
+      encodedData: string;
+    }
+);
 
 /**
  * One self-contained HTML file: the page's style and script inline, its data in inert script
@@ -44,15 +51,11 @@ export function* htmlDocumentParts(input: HtmlDocumentInput): Generator<string> 
     '</head>',
     '<body>',
     '<div id="app"><main><p>Loading the report…</p><noscript><p>This report needs JavaScript to show its data.</p></noscript></main></div>',
-    dataScript('parley-data', input.data),
+    encodedDataScript('parley-data', 'encodedData' in input ? input.encodedData : encodeData(input.data)),
   ];
   let index = 0;
   for (const chunk of input.encodedChunks ?? []) yield encodedDataScript(`parley-chunk-${index++}`, chunk);
   yield* [`<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', ''];
-}
-
-function dataScript(id: string, json: string): string {
-  return encodedDataScript(id, encodeData(json));
 }
 
 function encodedDataScript(id: string, encoded: string): string {

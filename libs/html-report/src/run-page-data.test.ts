@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { MetricResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { failureMarks, type ReportResult, type RunReport } from '@parley/reports';
-import { chunkJson, compressJsonArray, encodeData, jsonArrayText, jsonChunker, readEmbeddedData } from './embedded-data.js';
+import { chunkJson, compressJsonArray, compressPieces, encodeData, jsonArrayText, jsonChunker, readEmbeddedData } from './embedded-data.js';
 import { htmlDocument } from './html-document.js';
 import type { CaseDetail, RunPageData } from './page-data.js';
 import { runPageJson } from './run-page-data.js';
@@ -144,6 +144,7 @@ describe('compressJsonArray', () => {
   it('compresses exactly the JSON array text of the items, whatever their characters and sizes', () => {
     for (const items of [[], ['"a"'], ['"Karibu 🌍"', '{"ü":"ß"}', `"${'€'.repeat(300_000)}"`], [`"${'x'.repeat(800_000)}"`, '1'], ['"small"']]) {
       expect(gunzipSync(compressJsonArray(items)).toString('utf8')).toBe(jsonArrayText(items));
+      expect(gunzipSync(compressPieces(items)).toString('utf8')).toBe(items.join(''));
     }
   });
 });

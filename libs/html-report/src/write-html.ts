@@ -5,7 +5,7 @@ import { writeFileAtomically } from '@parley/core';
 import type { RunReport } from '@parley/reports';
 import { calibrationPageData } from './calibration-page-data.js';
 import { htmlDocument, htmlDocumentParts } from './html-document.js';
-import { compressJsonArray } from './embedded-data.js';
+import { compressJsonArray, compressPieces } from './embedded-data.js';
 import { runPageParts } from './run-page-data.js';
 
 /** The run's page: one self-contained HTML file made from its report.json. */
@@ -35,7 +35,7 @@ function* runHtmlParts(report: RunReport): Generator<string> {
     }
   })();
   let first = true;
-  for (const part of htmlDocumentParts({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, data, encodedChunks })) {
+  for (const part of htmlDocumentParts({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, encodedData: compressPieces(data).toString('base64'), encodedChunks })) {
     yield first ? part : `\n${part}`;
     first = false;
   }

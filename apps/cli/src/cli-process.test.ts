@@ -127,6 +127,22 @@ describe('the parley binary on the examples', () => {
     }
   });
 
+  it('a replay loads the run and not the other parts of the runner, the export or the progress bar (off a terminal)', () => {
+    const run = parleyProcess(['run', join(REPO_ROOT, 'examples', 'booking'), '--out', 'out']);
+    expect(run.status, run.stderr).toBe(0);
+    // The source files in the bundle files the process loaded, from their source maps.
+    const sources = run.modules
+      .split('\n')
+      .filter((url) => url.includes('/dist/bundle/'))
+      .flatMap((url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }).sources);
+    expect(sources.join('\n')).toMatch(/libs\/runner\/src\/run-suite\.ts/);
+    // `await import('@parley/runner')` loaded the whole index (shard merging, --last-failed, the
+    // merged report's reader); the command now imports what a run uses by name (run-command.ts).
+    for (const part of ['libs/runner/src/merge-shard-runs.ts', 'libs/runner/src/last-failed.ts', 'libs/reports/src/merge-reports.ts', 'apps/cli/src/commands/export.ts', 'node_modules/cli-progress/']) {
+      expect(sources.filter((source) => source.includes(part)), part).toEqual([]);
+    }
+  });
+
   it('prints help and exits 0; an unknown command exits 2', () => {
     const help = parleyProcess(['--help']);
     expect(help.status).toBe(0);

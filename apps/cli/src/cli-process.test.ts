@@ -102,9 +102,11 @@ describe('the parley binary on the examples', () => {
       return { bytes, others: modules.split('\n').filter((url) => url !== '' && !url.includes('/dist/bundle/')) };
     };
     const version = parleyProcess(['--version']);
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    // The entry and commander: the commands themselves are not loaded to print a version.
-    expect(loaded(version.modules).bytes).toBeLessThan(100_000);
+    const { version: packageVersion } = JSON.parse(readFileSync(join(REPO_ROOT, 'apps/cli/package.json'), 'utf8')) as { version: string };
+    expect(version.stdout).toBe(`${packageVersion}\n`);
+    // The bin answers from its package.json: no bundle file, none of the bundle's built-in modules.
+    expect(loaded(version.modules).bytes).toBe(0);
+    expect(version.modules).not.toMatch(/node:(v8|crypto|child_process)\n/);
     const help = parleyProcess(['--help']);
     expect(help.status).toBe(0);
     // Every command's module (options and help only), none of their libraries: zod alone is ~450 kB.
@@ -114,6 +116,12 @@ describe('the parley binary on the examples', () => {
     // Loading and checking a suite, not running it: no store, report, provider or judge-run code
     // (scripts/direct-imports.mjs; it was ~870 kB when validate shared chunks with run).
     expect(loaded(validate.modules).bytes).toBeLessThan(550_000);
+    for (const run of [help, validate]) {
+      // Built-in modules come from process.getBuiltinModule (scripts/builtin-imports.mjs): an ES
+      // import of one makes Node load every module its exports reach (streams, workers, readline).
+      const files = run.modules.split('\n').filter((url) => url.includes('/dist/bundle/'));
+      for (const file of files) expect(readFileSync(fileURLToPath(file), 'utf8'), file).not.toMatch(/from\s*["'](node:)?(fs|path|crypto|child_process|process|util|events|url|os)["']/);
+    }
     for (const run of [version, help, validate]) {
       expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);
     }

@@ -7,8 +7,10 @@
 // (required on the first json_schema check) and pg (required by the team store's worker thread
 // from the bundle's own location, so it must be installed beside it: a dependency of parley-eval).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinImports } from './builtin-imports.mjs';
 import { directImportsPlugin } from './direct-imports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,8 +35,24 @@ await build({
   external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv', 'pg', 'react-devtools-core'],
   // React's production build for the TUI (no development checks at run time).
   define: { 'process.env.NODE_ENV': '"production"' },
-  // CommonJS dependencies inside an ES module bundle need a `require`.
-  banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
+  // CommonJS dependencies inside an ES module bundle need a `require`. One line: builtinImports
+  // below adds each file's built-in modules to it.
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   plugins: [directImportsPlugin(root)],
   logLevel: 'warning',
 });
+
+// Built-in modules taken with process.getBuiltinModule instead of ES imports (scripts/builtin-imports.mjs).
+const bundleDir = fileURLToPath(new URL('../apps/cli/dist/bundle', import.meta.url));
+for (const file of readdirSync(bundleDir, { recursive: true }).filter((name) => name.endsWith('.js'))) {
+  const path = join(bundleDir, file);
+  const code = readFileSync(path, 'utf8');
+  const rewritten = await builtinImports(code);
+  if (rewritten !== code) writeFileSync(path, rewritten);
+}
+
+// For each file it loads, Node looks for the nearest package.json to learn the module type, from
+// the file's folder up, several times per file and without remembering a miss: `parley --help`
+// tried ~520 paths that do not exist. A package.json in the bundle's folders ends each search at
+// once. It holds only the type (no name: the package's own package.json stays the one that names it).
+for (const folder of [bundleDir, join(bundleDir, 'chunks')]) writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');

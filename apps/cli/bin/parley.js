@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// A default import: Node 20, refused below with a clear message, has no enableCompileCache export.
-import nodeModule from 'node:module';
-import { setFlagsFromString } from 'node:v8';
+// Node's modules are taken with process.getBuiltinModule, after the version check below (older
+// Nodes lack it), not imported: an ES import of a built-in module makes Node load every module its
+// exports reach (node:v8's ~30, node:fs's ~30), which `parley --version` does not need.
 
 // Before anything else loads: on an older Node the SQLite module crashes outright (a segfault on
 // Node 20), so say which Node is needed instead, and exit 2 (the run could not be evaluated).
@@ -12,6 +12,14 @@ if (nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 12)) {
       '  what to do: install Node.js 22 or 24 (for example `nvm install 22`), then `npm ci` again\n',
   );
   process.exit(2);
+}
+
+// `parley --version` answers from the package.json beside this file, before the bundle loads: it
+// is the same version (a test holds them together) for a third of the time.
+if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.exit(0);
 }
 
 // Node 24's V8 lets the young generation grow to 64 MiB per semi-space (Node 22's: 16 MiB): a
@@ -34,7 +42,7 @@ if (nodeMajor >= 24 && heavyCommand && !chosen && typeof process.execve === 'fun
 // lets it reach about four times): a 10,000-scenario replay holds every result until its reports
 // are written, and peaked at 330-400 MiB with the default, 305-313 MiB at twice, 265-276 MiB here,
 // for no more CPU (tools/bench/README.md). Set before the bundle is imported, so before the heap grows.
-setFlagsFromString('--heap-growing-percent=50');
+process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=50');
 
 const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== '0';
 // With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.
@@ -58,7 +66,7 @@ for (const stream of [process.stdout, process.stderr]) {
 // compiling what it loads: `parley tui`'s first frame and `calibrate report` each spent about
 // 60 ms of CPU there (tools/bench/README.md). Where the cache cannot be written the call does
 // nothing; it never throws.
-nodeModule.enableCompileCache?.();
+process.getBuiltinModule('node:module').enableCompileCache?.();
 
 let bundle;
 try {

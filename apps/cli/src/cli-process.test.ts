@@ -102,9 +102,11 @@ describe('the parley binary on the examples', () => {
       return { bytes, others: modules.split('\n').filter((url) => url !== '' && !url.includes('/dist/bundle/')) };
     };
     const version = parleyProcess(['--version']);
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    // The entry and commander: the commands themselves are not loaded to print a version.
-    expect(loaded(version.modules).bytes).toBeLessThan(100_000);
+    const { version: packageVersion } = JSON.parse(readFileSync(join(REPO_ROOT, 'apps/cli/package.json'), 'utf8')) as { version: string };
+    expect(version.stdout).toBe(`${packageVersion}\n`);
+    // The bin answers from its package.json: no bundle file, none of the bundle's built-in modules.
+    expect(loaded(version.modules).bytes).toBe(0);
+    expect(version.modules).not.toMatch(/node:(v8|crypto|child_process)\n/);
     const help = parleyProcess(['--help']);
     expect(help.status).toBe(0);
     // Every command's module (options and help only), none of their libraries: zod alone is ~450 kB.
@@ -114,8 +116,30 @@ describe('the parley binary on the examples', () => {
     // Loading and checking a suite, not running it: no store, report, provider or judge-run code
     // (scripts/direct-imports.mjs; it was ~870 kB when validate shared chunks with run).
     expect(loaded(validate.modules).bytes).toBeLessThan(550_000);
+    for (const run of [help, validate]) {
+      // Built-in modules come from process.getBuiltinModule (scripts/builtin-imports.mjs): an ES
+      // import of one makes Node load every module its exports reach (streams, workers, readline).
+      const files = run.modules.split('\n').filter((url) => url.includes('/dist/bundle/'));
+      for (const file of files) expect(readFileSync(fileURLToPath(file), 'utf8'), file).not.toMatch(/from\s*["'](node:)?(fs|path|crypto|child_process|process|util|events|url|os)["']/);
+    }
     for (const run of [version, help, validate]) {
       expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);
+    }
+  });
+
+  it('a replay loads the run and not the other parts of the runner, the export or the progress bar (off a terminal)', () => {
+    const run = parleyProcess(['run', join(REPO_ROOT, 'examples', 'booking'), '--out', 'out']);
+    expect(run.status, run.stderr).toBe(0);
+    // The source files in the bundle files the process loaded, from their source maps.
+    const sources = run.modules
+      .split('\n')
+      .filter((url) => url.includes('/dist/bundle/'))
+      .flatMap((url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }).sources);
+    expect(sources.join('\n')).toMatch(/libs\/runner\/src\/run-suite\.ts/);
+    // `await import('@parley/runner')` loaded the whole index (shard merging, --last-failed, the
+    // merged report's reader); the command now imports what a run uses by name (run-command.ts).
+    for (const part of ['libs/runner/src/merge-shard-runs.ts', 'libs/runner/src/last-failed.ts', 'libs/reports/src/merge-reports.ts', 'apps/cli/src/commands/export.ts', 'node_modules/cli-progress/']) {
+      expect(sources.filter((source) => source.includes(part)), part).toEqual([]);
     }
   });
 

@@ -107,11 +107,11 @@ describe('run exports Langfuse did not take stay in the outbox (the real binary,
     expect(back.traces()).toHaveLength(3);
   }, 180_000);
 
-  /** A Langfuse that takes connections and never answers, counting them; `close()` drops them. */
-  async function hungLangfuse() {
+  /** A Langfuse on port `on` (0: any) that takes connections and never answers, counting them; `close()` drops them. */
+  async function hungLangfuse(on = 0) {
     const held: Socket[] = [];
     const server = createServer((socket) => void held.push(socket));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(on, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
     return {
       held,
@@ -139,6 +139,45 @@ describe('run exports Langfuse did not take stay in the outbox (the real binary,
     child.kill(signal);
     return { ...(await closed), stdout: () => stdout, stderr: () => stderr };
   }
+
+  it('two export --flush at once: the second leaves what the first claimed; a killed sender\'s exports go to the next flush', async () => {
+    const work = copyExample('booking');
+    const down = await langfuseOn(0, true);
+    const downEnv = { ...KEYS, LANGFUSE_HOST: down.url };
+    for (const out of ['first', 'second']) {
+      const failed = await parleyAsync(['run', '.', '--export', 'langfuse', '--scenario', 'spa_booking_*', '--out', out], { cwd: work, env: downEnv });
+      expect(failed.stderr).toContain('the export stays pending');
+    }
+    await down.close();
+    started.splice(0);
+
+    // The same host and port (the outbox keeps exports per destination), now holding every upload.
+    const hung = await hungLangfuse(Number(new URL(down.url).port));
+    const env = { ...KEYS, LANGFUSE_HOST: down.url, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '600000', PARLEY_LANGFUSE_TIMEOUT_MS: '600000' };
+    const first = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/parley.js'), 'export', '--flush', '--to', 'langfuse'], {
+      cwd: work,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      stdio: 'ignore',
+    });
+    const firstClosed = new Promise<NodeJS.Signals | null>((resolve) => first.on('close', (_code, signal) => resolve(signal)));
+    // The first flush has claimed both and holds its first upload.
+    while (hung.held.length === 0) await new Promise((resolve) => setImmediate(resolve));
+
+    // Short timeouts: a second flush that sent anyway would fail fast instead of hanging.
+    const second = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env: { ...env, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '2000', PARLEY_LANGFUSE_TIMEOUT_MS: '2000' } });
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toBe(`0 pending exports to langfuse ${down.url} (2 more being sent by another parley process)\n`);
+    expect(hung.held, 'the second flush sent nothing').toHaveLength(1);
+
+    first.kill('SIGKILL');
+    expect(await firstClosed).toBe('SIGKILL');
+    await hung.close();
+    const back = await langfuseOn(hung.port, false);
+    const flushed = await parleyAsync(['export', '--flush', '--to', 'langfuse'], { cwd: work, env });
+    expect(flushed.status, flushed.stderr).toBe(0);
+    expect(flushed.stdout).toMatch(new RegExp(`^2 pending exports to langfuse ${back.url}\\n`));
+    expect(back.traces()).toHaveLength(6);
+  }, 180_000);
 
   for (const [signal, code, command] of [
     ['SIGINT', 130, 'export'],

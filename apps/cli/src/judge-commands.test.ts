@@ -121,6 +121,19 @@ describe('parley run with judges', () => {
     const json = JSON.parse((await parley(['cache', 'stats', '--format', 'json'], suite)).stdout) as { entries: number; by_metric: Array<{ name: string }> };
     expect(json.entries).toBe(3);
     expect(json.by_metric.map((group) => group.name)).toEqual(['conversation_judge@1.0.0', 'fluency_sw@1.0.0', 'politeness@1.0.0']);
+    expect(stats.stdout).not.toContain('being judged now');
+
+    // Another process judging a verdict now (its claim in the store): said, and counted in the JSON.
+    const { openJudgeCache } = await import('@parley/store');
+    const other = openJudgeCache(join(suite, '.parley', 'parley.db'));
+    try {
+      expect(other.claim('a-verdict-in-flight', 60_000)).toBe('claimed');
+      expect((await parley(['cache', 'stats'], suite)).stdout).toContain('\n1 verdict is being judged now by a parley process sharing this store (others wait for it)\n');
+      expect(JSON.parse((await parley(['cache', 'stats', '--format', 'json'], suite)).stdout)).toHaveProperty('judging_now', 1);
+      other.release('a-verdict-in-flight');
+    } finally {
+      other.close();
+    }
 
     expect((await parley(['cache', 'clear', '--metric', 'fluency_sw'], suite)).stdout).toBe('removed 1 cached verdict (metric fluency_sw): they are judged afresh on the next live run\n');
     expect((await parley(['cache', 'clear'], suite)).stdout).toMatch(/^removed 2 cached verdicts:/);

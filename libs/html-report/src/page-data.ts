@@ -80,13 +80,13 @@ export interface CalibrationCellSet {
   comparison: ComparisonId;
   axis: string;
   /**
-   * `cells[row - 1][column - 1]`: the cell's pair count and its items, from `labelledPairs`,
-   * `pairsByCell` and `cellItems` (what `parley tui kappa` lists on Enter).
+   * `cells[row - 1][column - 1]`: the cell's pair count and its items, from `matrixCells` (as
+   * `labelledPairs`, `pairsByCell` and `cellItems` give them: what `parley tui kappa` lists on Enter).
    */
   cells: Array<Array<{ pairs: number; items: CalibrationCellItem[] }>>;
   /** Reviewers with a rating in any pair of the comparison on the axis, by name. */
   reviewer_names: string[];
-  /** `agreementPerReviewer` of the comparison's pairs on the axis. */
+  /** `agreementPerReviewer` of the comparison's pairs on the axis (from `matrixCells`). */
   reviewers: ReviewerAgreement[];
 }
 

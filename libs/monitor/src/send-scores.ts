@@ -1,8 +1,7 @@
 import type { Clock } from '@parley/core';
 import { LangfuseError, sendLangfuseScores, type LangfuseScore, type LangfuseTarget, type SendScoresOptions } from '@parley/langfuse';
 import type { LoggedConversation } from '@parley/production';
-import { openOutbox, type MonitorScore, type OutboxEntry } from '@parley/store';
-import { abandonedHere, claimHolder } from './claim-holder.js';
+import { abandonedHere, claimHolder, openOutbox, type MonitorScore, type OutboxEntry } from '@parley/store';
 import { monitorScoreId } from './monitor-score-id.js';
 
 /** How long a process may take to send the scores it claimed before another process sends them instead. */

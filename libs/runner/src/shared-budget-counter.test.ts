@@ -19,6 +19,15 @@ describe('sharedBudgetKey', () => {
     const github = { ...team, GITHUB_REPOSITORY: 'acme/agents', GITHUB_RUN_ID: '991', GITHUB_RUN_ATTEMPT: '2' };
     expect(sharedBudgetKey({ shard }, github, 'booking')).toBe('github:acme/agents:991:2:booking:4');
     expect(sharedBudgetKey({ shard }, { ...team, CI_PROJECT_PATH: 'acme/agents', CI_PIPELINE_ID: '55' }, 'booking')).toBe('gitlab:acme/agents:55:booking:4');
+    expect(sharedBudgetKey({ shard }, { ...team, GITHUB_REPOSITORY: 'acme/agents', GITHUB_RUN_ID: '991' }, 'booking')).toBe('github:acme/agents:991:1:booking:4');
+    const circle = { CIRCLE_PROJECT_USERNAME: 'acme', CIRCLE_PROJECT_REPONAME: 'agents', CIRCLE_WORKFLOW_ID: 'wf-1' };
+    expect(sharedBudgetKey({ shard }, { ...team, ...circle }, 'booking')).toBe('circleci:acme:agents:wf-1:booking:4');
+    expect(sharedBudgetKey({ shard }, { ...team, BUILDKITE_PIPELINE_SLUG: 'agents', BUILDKITE_BUILD_ID: 'b-1' }, 'booking')).toBe('buildkite:agents:b-1:booking:4');
+    expect(sharedBudgetKey({ shard }, { ...team, SYSTEM_TEAMPROJECT: 'Acme', BUILD_BUILDID: '120' }, 'booking')).toBe('azure:Acme:120:booking:4');
+    expect(sharedBudgetKey({ shard }, { ...team, BITBUCKET_REPO_FULL_NAME: 'acme/agents', BITBUCKET_BUILD_NUMBER: '31' }, 'booking')).toBe('bitbucket:acme/agents:31:booking:4');
+    expect(sharedBudgetKey({ shard }, { ...team, BUILD_TAG: 'jenkins-agents-17' }, 'booking')).toBe('jenkins:jenkins-agents-17:booking:4');
+    // An empty variable names no run.
+    expect(sharedBudgetKey({ shard }, { ...team, GITHUB_RUN_ID: '', BUILD_TAG: 'jenkins-agents-17' }, 'booking')).toBe('jenkins:jenkins-agents-17:booking:4');
     // A local SQLite file: shards on other machines would each take the whole budget.
     expect(sharedBudgetKey({ shard }, { GITHUB_RUN_ID: '991' }, 'booking')).toBeUndefined();
     // Not sharded, or not in CI: a budget of its own, as always.

@@ -39,6 +39,7 @@ export { summarizeSpend, NOT_ITEMISED, type SpendSummary } from './spend-summary
 export { openJudgeAgreement, type JudgeAgreementStore, type JudgeAgreementRecord } from './judge-agreement-store.js';
 export { openMonitorStore, type MonitorStore, type MonitorClaim, type MonitoredConversation, type MonitorScore, type TimedMonitorScore } from './monitor-store.js';
 export { openMonitorBatchStore, type MonitorBatchStore, type MonitorBatch, type BatchAnswerRow } from './monitor-batch-store.js';
+export { abandonedHere, claimHolder } from './claim-holder.js';
 export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
 export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';
 export { openSql, storeExists, storeUrlFrom, storeUrlFor, keepStoreLocal, databaseUrlVariable, useSuiteStoreSetting } from './open-sql.js';

@@ -52,6 +52,7 @@ describe.each(storeDrivers)('openJudgeCache on %s', (driver) => {
         { name: 'fluency_sw@1.0.0', entries: 1, hits: 2 },
       ],
       by_judge_model: [{ name: 'anthropic:claude-opus-4-7', entries: 2, hits: 3 }],
+      judging_now: 0,
     });
     cache.put(record('k3', { cost_usd: null }));
     cache.get('k3');
@@ -91,8 +92,10 @@ describe.each(storeDrivers)('openJudgeCache on %s', (driver) => {
     try {
       expect(first.claim('k1', 30_000)).toBe('claimed');
       expect(second.claim('k1', 30_000)).toBe('held');
+      expect(second.stats().judging_now).toBe(1);
       first.put(record('k1'));
       first.release('k1');
+      expect(second.stats().judging_now).toBe(0);
       // The waiter finds the verdict: a hit, no judging.
       expect(second.get('k1')).toEqual(record('k1'));
       expect(second.claim('k2', 30_000)).toBe('claimed');
@@ -100,8 +103,9 @@ describe.each(storeDrivers)('openJudgeCache on %s', (driver) => {
       expect(second.renew('k2', 30_000)).toBe(true);
       clock += 29_000;
       expect(first.claim('k2', 30_000)).toBe('held');
-      // The holder went silent: once its lease is past the other takes the judging over.
+      // The holder went silent: once its lease is past it is judging nothing, and the other takes the judging over.
       clock += 2_000;
+      expect(first.stats().judging_now).toBe(0);
       expect(first.claim('k2', 30_000)).toBe('claimed');
       expect(second.renew('k2', 30_000)).toBe(false);
     } finally {

@@ -1,5 +1,4 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { claimHolder } from './claim-holder.js';
 import { openSql } from './open-sql.js';
 import { claimVerdict, releaseClaim, renewClaim } from './sql/judge-claims.js';
 import type { SyncSql } from './sql/sync-sql.js';
@@ -38,6 +37,8 @@ export interface JudgeCacheStats {
   newest: string | null;
   by_metric: JudgeCacheGroup[];
   by_judge_model: JudgeCacheGroup[];
+  /** Verdicts a process sharing the store is judging now (claimed, lease not past): others wait for them. */
+  judging_now: number;
 }
 
 /** Which entries `clear` removes; all when empty. */
@@ -93,7 +94,7 @@ type CacheRow = {
 export function openJudgeCache(path: string, now: () => Date = () => new Date()): JudgeCacheStore {
   const sql = openSql(path);
   // Who this handle is in judge_claims: unique across processes and machines sharing the store.
-  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  const holder = claimHolder();
   return {
     path,
     get(key) {
@@ -136,7 +137,7 @@ export function openJudgeCache(path: string, now: () => Date = () => new Date())
       const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
       return sql.run(`DELETE FROM judge_cache${where}`, parameters).changes;
     },
-    stats: () => cacheStats(sql, path),
+    stats: () => cacheStats(sql, path, now().getTime()),
     claim: (key, leaseMs) => (claimVerdict(sql, key, holder, now().getTime(), leaseMs).kind === 'claimed' ? 'claimed' : 'held'),
     renew: (key, leaseMs) => renewClaim(sql, key, holder, now().getTime(), leaseMs),
     release: (key) => void releaseClaim(sql, key, holder),
@@ -144,7 +145,7 @@ export function openJudgeCache(path: string, now: () => Date = () => new Date())
   };
 }
 
-function cacheStats(sql: SyncSql, path: string): JudgeCacheStats {
+function cacheStats(sql: SyncSql, path: string, nowMs: number): JudgeCacheStats {
   // SUM over a BIGINT column is NUMERIC on PostgreSQL (a string to node-postgres): cast back.
   const totals = sql.get<{
     entries: number;
@@ -178,5 +179,6 @@ function cacheStats(sql: SyncSql, path: string): JudgeCacheStats {
     newest: totals.newest,
     by_metric: groups('metric, metric_version', "metric || '@' || metric_version"),
     by_judge_model: groups('judge_model', 'judge_model'),
+    judging_now: Number(sql.get<{ count: number | string }>('SELECT count(*) AS count FROM judge_claims WHERE value_json IS NULL AND lease_until_ms >= ?', [nowMs])?.count ?? 0),
   };
 }

@@ -245,6 +245,16 @@ describe.each(storeDrivers)('the delivery outbox on %s', (driver) => {
       ]);
       expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:2', 61_001, 60_000)).toHaveLength(247);
 
+      // Added claimed (a run exporting its own results): no other sender gets it during the claim;
+      // its own sender does, and once the claim's lease is past, anyone.
+      outbox.add([delivery('own-export')], { sender: 'host:4', untilMs: 100_000 });
+      expect(outbox.pending('monitor_score', 'langfuse:https://cloud.langfuse.com').map((item) => item.item_key)).toContain('own-export');
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:5', 70_000, 60_000).map((item) => item.item_key)).not.toContain('own-export');
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:4', 70_000, 60_000).map((item) => item.item_key)).toContain('own-export');
+      outbox.add([delivery('own-export', '{"again":true}')], { sender: 'host:4', untilMs: 100_000 });
+      expect(outbox.claimPending('monitor_score', 'langfuse:https://cloud.langfuse.com', 'host:5', 100_001, 60_000).map((item) => item.item_key)).toContain('own-export');
+      outbox.delivered('monitor_score', 'langfuse:https://cloud.langfuse.com', 'own-export', '2026-11-26T10:05:00.000Z');
+
       // A delivered item added again (judged again) is sent again, its attempts counted afresh.
       outbox.add([delivery('score-001', '{"again":true}')]);
       expect(outbox.pending('monitor_score', 'langfuse:https://cloud.langfuse.com').find((item) => item.item_key === 'score-001')).toEqual({

@@ -32,7 +32,12 @@ export interface PendingDelivery extends OutboxEntry {
  * judged again is sent again).
  */
 export interface OutboxStore {
-  add(entries: readonly OutboxEntry[]): void;
+  /**
+   * Adds items (pending). With `claim`, they are added already claimed by its sender until
+   * `untilMs`, as claimPending would: a process that sends what it adds at once (`run --export`)
+   * is never doubled by another sending the outbox meanwhile.
+   */
+  add(entries: readonly OutboxEntry[], claim?: { sender: string; untilMs: number }): void;
   /** Pending items of a kind for one destination, oldest first. */
   pending(kind: OutboxKind, destination: string): PendingDelivery[];
   /**
@@ -56,7 +61,7 @@ export function openOutbox(path: string): OutboxStore {
   return outboxOn(openSql(path), true);
 }
 
-/** Items per INSERT: 6 values each, well under both databases' limits on bound parameters. */
+/** Items per INSERT: 8 values each, well under both databases' limits on bound parameters. */
 const ROWS_PER_INSERT = 100;
 const IDS_PER_UPDATE = 500;
 
@@ -66,7 +71,7 @@ const IDS_PER_UPDATE = 500;
  */
 export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
   return {
-    add(entries) {
+    add(entries, claim) {
       if (entries.length === 0) return;
       // An item added twice keeps its last payload (one statement may not upsert a row twice on PostgreSQL).
       const latest = new Map<string, OutboxEntry>();
@@ -78,12 +83,12 @@ export function outboxOn(sql: SyncSql, owns = false): OutboxStore {
       sql.transaction(() => {
         for (const chunk of chunksOf([...latest.values()], ROWS_PER_INSERT)) {
           sql.run(
-            `INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at)
-             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+            `INSERT INTO outbox (kind, destination, item_key, suite, payload_json, created_at, sender, sending_until_ms)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
              ON CONFLICT (kind, destination, item_key) DO UPDATE SET suite = excluded.suite, payload_json = excluded.payload_json,
                created_at = excluded.created_at, attempts = 0, last_attempt_at = NULL, last_error = NULL, delivered_at = NULL,
-               sender = NULL, sending_until_ms = NULL`,
-            chunk.flatMap((entry) => [entry.kind, entry.destination, entry.item_key, entry.suite, entry.payload_json, entry.created_at]),
+               sender = excluded.sender, sending_until_ms = excluded.sending_until_ms`,
+            chunk.flatMap((entry) => [entry.kind, entry.destination, entry.item_key, entry.suite, entry.payload_json, entry.created_at, claim?.sender ?? null, claim?.untilMs ?? null]),
           );
         }
       });

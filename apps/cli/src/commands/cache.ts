@@ -64,7 +64,9 @@ async function cacheClearCommand(flags: { metric?: string; scenario?: string }, 
 }
 
 function renderStats(stats: JudgeCacheStats): string {
-  if (stats.entries === 0) return `the judge cache in ${stats.path} is empty\n`;
+  const judging =
+    stats.judging_now > 0 ? `${stats.judging_now} verdict${stats.judging_now === 1 ? ' is' : 's are'} being judged now by a parley process sharing this store (others wait for ${stats.judging_now === 1 ? 'it' : 'them'})\n` : '';
+  if (stats.entries === 0) return `the judge cache in ${stats.path} is empty\n${judging}`;
   const saved = stats.saved_usd === null ? 'an unknown amount (a judge model without a price)' : `$${stats.saved_usd.toFixed(4)}`;
   const stored = stats.stored_cost_usd === null ? 'unknown' : `$${stats.stored_cost_usd.toFixed(4)}`;
   const lines = [
@@ -75,7 +77,7 @@ function renderStats(stats: JudgeCacheStats): string {
     '',
     ...table('judge model', stats.by_judge_model),
   ];
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n${judging}`;
 }
 
 function table(heading: string, groups: readonly JudgeCacheGroup[]): string[] {

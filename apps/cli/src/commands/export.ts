@@ -67,7 +67,7 @@ function outboxDestination(destination: Destination): string {
  * when one could not be delivered (it stays pending).
  */
 export async function flushExports(destination: Destination, context: CommandContext, skip?: string): Promise<number> {
-  const { defaultStorePath, openOutbox, storeExists } = await import('@parley/store');
+  const { abandonedHere, defaultStorePath, openOutbox, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(context.cwd);
   if (!storeExists(storePath)) {
     context.output.out('no pending exports\n');
@@ -75,14 +75,23 @@ export async function flushExports(destination: Destination, context: CommandCon
   }
   const outbox = openOutbox(storePath);
   const key = outboxDestination(destination);
-  const pending = (() => {
+  // Claimed before sending: a flush or `run --export` running at the same time (on a team store,
+  // on another machine) sends the others, never these. A sender killed here leaves its claims to
+  // the next flush at once on this machine, else after the lease.
+  const holder = await exportSender();
+  const { pending, elsewhere } = (() => {
     try {
-      return outbox.pending('run_export', key).filter((item) => item.item_key !== skip);
+      const waiting = outbox.pending('run_export', key).filter((item) => item.item_key !== skip).length;
+      const claimed = outbox.claimPending('run_export', key, holder, context.clock.now().getTime(), EXPORT_SENDING_LEASE_MS, abandonedHere).filter((item) => item.item_key !== skip);
+      return { pending: claimed, elsewhere: Math.max(0, waiting - claimed.length) };
     } finally {
       outbox.close();
     }
   })();
-  if (skip === undefined) context.output.out(`${pending.length} pending export${pending.length === 1 ? '' : 's'} to ${key}\n`);
+  if (skip === undefined) {
+    const others = elsewhere > 0 ? ` (${elsewhere} more being sent by another parley process)` : '';
+    context.output.out(`${pending.length} pending export${pending.length === 1 ? '' : 's'} to ${key}${others}\n`);
+  }
   const telemetry = await import('@parley/telemetry');
   let failed = 0;
   for (const item of pending) {
@@ -106,6 +115,16 @@ export async function flushExports(destination: Destination, context: CommandCon
     if (sent !== 0) failed += 1;
   }
   return failed === 0 ? 0 : 1;
+}
+
+/** How long a process may take to send the exports it claimed before another process sends them instead. */
+const EXPORT_SENDING_LEASE_MS = 10 * 60_000;
+
+let sender: string | undefined;
+/** This process's name on the outbox items it claims (one per process, see claimHolder). */
+async function exportSender(): Promise<string> {
+  sender ??= (await import('@parley/store')).claimHolder();
+  return sender;
 }
 
 const EXIT_SIGINT = 130;
@@ -143,7 +162,12 @@ export async function sendRun(run: RunToExport, destination: Destination, contex
   const key = outboxDestination(destination);
   const outbox = openOutbox(storePath);
   try {
-    outbox.add([{ kind: 'run_export', destination: key, item_key: run.report.run_id, suite: run.report.suite, payload_json: JSON.stringify(asked), created_at: context.clock.now().toISOString() }]);
+    // Added claimed by this process, which sends it now: a flush meanwhile leaves it alone.
+    const now = context.clock.now();
+    outbox.add([{ kind: 'run_export', destination: key, item_key: run.report.run_id, suite: run.report.suite, payload_json: JSON.stringify(asked), created_at: now.toISOString() }], {
+      sender: await exportSender(),
+      untilMs: now.getTime() + EXPORT_SENDING_LEASE_MS,
+    });
   } finally {
     outbox.close();
   }

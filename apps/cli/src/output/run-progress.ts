@@ -1,13 +1,15 @@
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
 import type { RunEvent, RunListener } from '@parley/core';
 import { paint, type Output } from './output.js';
 import { fitLine, hangingWrap } from './text-wrap.js';
 
 /**
  * Shows a run as it goes: a progress bar on an interactive terminal, one plain line per finished
- * scenario otherwise (CI logs, pipes). Both go to stderr so stdout keeps only the summary.
+ * scenario otherwise (CI logs, pipes). Both go to stderr so stdout keeps only the summary. The bar's
+ * library is loaded only for a terminal.
  */
-export function runProgress(output: Output): { listener: RunListener; stop(): void } {
+export async function runProgress(output: Output): Promise<{ listener: RunListener; stop(): void }> {
+  const progressBars = output.interactive ? (await import('cli-progress')).default : undefined;
   const colors = paint(output.color);
   let bar: cliProgress.SingleBar | undefined;
   let total = 0;
@@ -23,8 +25,8 @@ export function runProgress(output: Output): { listener: RunListener; stop(): vo
           const [first = '', ...rest] = hangingWrap(`parley ${event.suite} · ${event.mode} · ${total} scenario${total === 1 ? '' : 's'} · run ${event.run_id}`, width, '  ');
           output.err(`${[colors.bold('parley') + first.slice('parley'.length), ...rest].join('\n')}\n`);
         }
-        if (output.interactive) {
-          bar = new cliProgress.SingleBar(
+        if (progressBars) {
+          bar = new progressBars.SingleBar(
             {
               format: ' {bar} {value}/{total} scenarios · {failed} failing · {last}',
               hideCursor: true,
@@ -32,7 +34,7 @@ export function runProgress(output: Output): { listener: RunListener; stop(): vo
               stream: process.stderr,
               noTTYOutput: false,
             },
-            cliProgress.Presets.shades_classic,
+            progressBars.Presets.shades_classic,
           );
           bar.start(total, 0, { failed: 0, last: '' });
         }

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CalibrationRatingSchema } from '@parley/config';
+import { cohenKappa } from '../statistics/cohen-kappa.js';
 import { confusionMatrix } from '../statistics/confusion-matrix.js';
+import { exactAgreement } from '../statistics/exact-agreement.js';
+import { meanSignedDifference } from '../statistics/mean-signed-difference.js';
+import type { RatingPair } from '../statistics/rating-labels.js';
 import { rubricFixture } from '../test-support/judge-fixture.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
 import { buildCalibrationReport } from './calibration-report.js';
 import { COMPARISONS, OVERALL } from './comparison-pairs.js';
-import { agreementPerReviewer, cellItems, labelledPairs, pairsByCell, pairsInCell, pairTable } from './labelled-pairs.js';
+import { agreementPerReviewer, cellItems, labelledPairs, matrixCells, pairsByCell, pairsInCell, pairTable, type LabelledPair } from './labelled-pairs.js';
 
 const HUMANS = {
   'rev-a': [[5, 5, 5], [4, 4, 4], [3, 3, 3], [2, 2, 2], [1, 1, 1], [5, 4, 3]] as const,
@@ -20,6 +24,33 @@ function source() {
   const ratings = [...modelRatings(set, 's-1', 'judge', JUDGE), ...modelRatings(set, 's-1', 'cross_check', [...HUMANS['rev-a'].slice(0, 5), undefined])];
   ratings.find((rating) => rating.item_id === set.items[1]!.id && rating.rater === 'judge')!.reason = 'the booking time is never confirmed';
   return { set, ratings };
+}
+
+/** Three reviewers who skip some items, a judge and a cross-check with errors: every comparison has pairs on both sides. */
+function threeReviewers() {
+  const set = ratedSet({
+    'rev-c': [[5, 4, 3], [2, 2, 1], undefined, [4, 4, 4], [1, 3, 5], [3, 3, 3], [5, 5, 5]],
+    'rev-a': [[5, 5, 3], [2, 3, 1], [4, 4, 4], undefined, [1, 2, 5], [3, 3, 2], [5, 5, 4]],
+    'rev-b': [[4, 5, 3], undefined, [4, 3, 4], [4, 4, 5], [2, 2, 5], [3, 4, 3], undefined],
+  });
+  const judge = [[5, 5, 3], [2, 2, 2], [4, 4, 4], [4, 5, 4], undefined, [3, 3, 3], [5, 4, 5]] as const;
+  const crossCheck = [[4, 5, 3], undefined, [4, 4, 3], [4, 4, 4], [1, 2, 5], [2, 3, 3], [5, 5, 5]] as const;
+  return { set, ratings: [...modelRatings(set, 's-1', 'judge', judge), ...modelRatings(set, 's-1', 'cross_check', crossCheck)] };
+}
+
+/** Per reviewer, as the agreement was first written: the reviewer's pairs as a list (the reviewer second), and the statistics of that list. */
+function agreementFromLists(pairs: readonly LabelledPair[]) {
+  const lists = new Map<string, RatingPair[]>();
+  const add = (reviewer: string, pair: RatingPair) => lists.set(reviewer, [...(lists.get(reviewer) ?? []), pair]);
+  for (const { first, second, pair } of pairs) {
+    if (second === 'judge' || second === 'cross-check') continue;
+    add(second, pair);
+    if (first !== 'judge' && first !== 'cross-check') add(first, [pair[1], pair[0]]);
+  }
+  return [...lists.keys()].sort().map((reviewer) => {
+    const list = lists.get(reviewer)!;
+    return { reviewer, n: list.length, kappaQuadratic: cohenKappa(confusionMatrix(list), 'quadratic') ?? null, exact: exactAgreement(list) ?? null, bias: meanSignedDifference(list) ?? null };
+  });
 }
 
 describe('labelledPairs', () => {
@@ -121,5 +152,43 @@ describe('labelledPairs', () => {
       ['rev-b', 5, 0.6, 0],
     ]);
     expect(agreementPerReviewer(labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, 'judge_vs_cross_check', OVERALL))).toEqual([]);
+  });
+
+  it('gives the statistics of each reviewer’s list of pairs, counted pair by pair', () => {
+    for (const { set, ratings } of [source(), threeReviewers()]) {
+      for (const { id: comparison } of COMPARISONS) {
+        for (const axis of [...set.axes, OVERALL]) {
+          const pairs = labelledPairs({ set, rubricVersion: '1.0.0', modelRatings: ratings }, comparison, axis);
+          expect(agreementPerReviewer(pairs), `${comparison} ${axis}`).toEqual(agreementFromLists(pairs));
+        }
+      }
+    }
+  });
+});
+
+describe('matrixCells', () => {
+  it('gives every cell’s pairs and items, the reviewers and their agreement as the labelled pairs do', () => {
+    let items = 0;
+    for (const { set, ratings } of [source(), threeReviewers()]) {
+      const pairSource = { set, rubricVersion: '1.0.0', modelRatings: ratings };
+      const table = pairTable(pairSource);
+      for (const { id: comparison } of COMPARISONS) {
+        for (const axis of [...set.axes, OVERALL]) {
+          const pairs = labelledPairs(pairSource, comparison, axis, table);
+          const made = matrixCells(pairSource, comparison, axis, table);
+          const expected = pairsByCell(pairs).map((row) =>
+            row.map((cell) => ({ pairs: cell.length, items: cellItems(cell).map((item) => ({ ratings: item.ratings, inCell: [...item.inCell] })) })),
+          );
+          expect(made.cells, `${comparison} ${axis}`).toEqual(expected);
+          // The very objects of the pair table, so a page can write each once and name it by position.
+          const expectedItems = pairsByCell(pairs).flat().map(cellItems);
+          made.cells.flat().forEach((cell, index) => cell.items.forEach((item, at) => expect(item.ratings).toBe(expectedItems[index]![at]!.ratings)));
+          expect(made.reviewerNames).toEqual([...new Set(pairs.flatMap((pair) => pair.item.humans.map((human) => human.reviewer)))].sort());
+          expect(made.reviewers).toEqual(agreementFromLists(pairs));
+          items += made.cells.flat().reduce((sum, cell) => sum + cell.items.length, 0);
+        }
+      }
+    }
+    expect(items).toBeGreaterThan(150);
   });
 });

@@ -1,9 +1,7 @@
 import type { CalibrationSet } from '@parley/config';
 import { cohenKappa } from '../statistics/cohen-kappa.js';
-import { confusionMatrix } from '../statistics/confusion-matrix.js';
-import { exactAgreement } from '../statistics/exact-agreement.js';
-import { meanSignedDifference } from '../statistics/mean-signed-difference.js';
-import type { RatingPair } from '../statistics/rating-labels.js';
+import { labelPosition } from '../statistics/confusion-matrix.js';
+import { RATING_LABELS, type RatingPair } from '../statistics/rating-labels.js';
 import type { StoredJudgeRating } from '../store/calibration-store.js';
 import type { Measured } from './agreement-summary.js';
 import { OVERALL, type ComparisonId } from './comparison-pairs.js';
@@ -83,36 +81,49 @@ export function pairTable(source: PairSource): PairTable {
  * Pairs made from the same `table` share their {@link ItemRatings} objects.
  */
 export function labelledPairs(source: PairSource, comparison: ComparisonId, axis: string, table: PairTable = pairTable(source)): LabelledPair[] {
-  const axes = axis === OVERALL ? source.set.axes : [axis];
   const pairs: LabelledPair[] = [];
+  forEachItemOf(source, axis, table, (item) => forEachPair(item, comparison, (first, second, firstScore, secondScore) => pairs.push({ first, second, pair: [firstScore, secondScore], item })));
+  return pairs;
+}
+
+/** Each item's ratings on `axis` (or on every axis, in set order, for `overall`), in set order. */
+function forEachItemOf(source: PairSource, axis: string, table: PairTable, visit: (item: ItemRatings) => void): void {
+  const axes = axis === OVERALL ? source.set.axes : [axis];
   for (const byAxis of table.items) {
     for (const name of axes) {
       const item = byAxis.get(name);
-      if (item === undefined) continue;
-      const { judge, crossCheck, humans } = item;
-      switch (comparison) {
-        case 'judge_vs_human':
-          if (judge) for (const human of humans) pairs.push({ first: 'judge', second: human.reviewer, pair: [judge.score, human.score], item });
-          break;
-        case 'cross_check_vs_human':
-          if (crossCheck) for (const human of humans) pairs.push({ first: 'cross-check', second: human.reviewer, pair: [crossCheck.score, human.score], item });
-          break;
-        case 'judge_vs_cross_check':
-          if (judge && crossCheck) pairs.push({ first: 'judge', second: 'cross-check', pair: [judge.score, crossCheck.score], item });
-          break;
-        case 'human_vs_human':
-          for (let index = 0; index < humans.length; index += 1) {
-            const first = humans[index]!;
-            for (let other = index + 1; other < humans.length; other += 1) {
-              const second = humans[other]!;
-              pairs.push({ first: first.reviewer, second: second.reviewer, pair: [first.score, second.score], item });
-            }
-          }
-          break;
-      }
+      if (item !== undefined) visit(item);
     }
   }
-  return pairs;
+}
+
+/**
+ * The rating pairs one item's ratings on an axis make in a comparison, in the order
+ * {@link labelledPairs} lists them: a model with every reviewer, reviewers with each other in name
+ * order. The one place that says which raters a comparison pairs.
+ */
+function forEachPair(item: ItemRatings, comparison: ComparisonId, visit: (first: string, second: string, firstScore: number, secondScore: number) => void): void {
+  const { judge, crossCheck, humans } = item;
+  switch (comparison) {
+    case 'judge_vs_human':
+      if (judge) for (const human of humans) visit('judge', human.reviewer, judge.score, human.score);
+      break;
+    case 'cross_check_vs_human':
+      if (crossCheck) for (const human of humans) visit('cross-check', human.reviewer, crossCheck.score, human.score);
+      break;
+    case 'judge_vs_cross_check':
+      if (judge && crossCheck) visit('judge', 'cross-check', judge.score, crossCheck.score);
+      break;
+    case 'human_vs_human':
+      for (let index = 0; index < humans.length; index += 1) {
+        const first = humans[index]!;
+        for (let other = index + 1; other < humans.length; other += 1) {
+          const second = humans[other]!;
+          visit(first.reviewer, second.reviewer, first.score, second.score);
+        }
+      }
+      break;
+  }
 }
 
 function itemRatings(
@@ -150,10 +161,15 @@ export function pairsInCell(pairs: readonly LabelledPair[], row: number, column:
 export function pairsByCell(pairs: readonly LabelledPair[]): LabelledPair[][][] {
   const cells = Array.from({ length: 5 }, () => Array.from({ length: 5 }, (): LabelledPair[] => []));
   for (const labelled of pairs) {
-    const [row, column] = labelled.pair;
-    if (Number.isInteger(row) && Number.isInteger(column) && row >= 1 && row <= 5 && column >= 1 && column <= 5) cells[row - 1]![column - 1]!.push(labelled);
+    const at = cellOf(labelled.pair[0], labelled.pair[1]);
+    if (at >= 0) cells[Math.floor(at / 5)]![at % 5]!.push(labelled);
   }
   return cells;
+}
+
+/** A pair's cell, `(row − 1) · 5 + column − 1` for ratings 1–5; −1 for a pair outside the matrix. */
+function cellOf(row: number, column: number): number {
+  return Number.isInteger(row) && Number.isInteger(column) && row >= 1 && row <= 5 && column >= 1 && column <= 5 ? (row - 1) * 5 + column - 1 : -1;
 }
 
 /** One item (on one axis) behind a matrix cell, and which of its raters make the cell's pairs. */
@@ -202,26 +218,85 @@ export interface ReviewerAgreement {
  * Empty when no reviewer takes part (judge vs cross-check).
  */
 export function agreementPerReviewer(pairs: readonly LabelledPair[]): ReviewerAgreement[] {
-  const byReviewer = new Map<string, RatingPair[]>();
-  const add = (reviewer: string, pair: RatingPair) => {
-    const list = byReviewer.get(reviewer);
-    if (list === undefined) byReviewer.set(reviewer, [pair]);
-    else list.push(pair);
+  const tally = reviewerTally();
+  for (const { first, second, pair } of pairs) tally.add(first, second, pair[0], pair[1]);
+  return tally.agreements();
+}
+
+/**
+ * Counts per reviewer what {@link agreementPerReviewer} reports, pair by pair: the confusion
+ * matrix, the pairs, the equal ones and the sum of differences (whole ratings: the sum is exact,
+ * so the bias is the mean of the differences to the last bit), without a list of pairs per reviewer.
+ */
+function reviewerTally(): { add(first: string, second: string, firstScore: number, secondScore: number): void; agreements(): ReviewerAgreement[] } {
+  const byReviewer = new Map<string, { matrix: number[][]; n: number; equal: number; difference: number }>();
+  const count = (reviewer: string, first: number, second: number) => {
+    let tally = byReviewer.get(reviewer);
+    if (tally === undefined) byReviewer.set(reviewer, (tally = { matrix: RATING_LABELS.map(() => RATING_LABELS.map(() => 0)), n: 0, equal: 0, difference: 0 }));
+    tally.matrix[labelPosition(RATING_LABELS, first)]![labelPosition(RATING_LABELS, second)]! += 1;
+    tally.n += 1;
+    if (first === second) tally.equal += 1;
+    tally.difference += first - second;
   };
-  for (const { first, second, pair } of pairs) {
-    const models = first === 'judge' || first === 'cross-check';
-    if (second === 'judge' || second === 'cross-check') continue;
-    add(second, pair);
-    if (!models) add(first, [pair[1], pair[0]]);
-  }
-  return [...byReviewer.keys()].sort().map((reviewer) => {
-    const list = byReviewer.get(reviewer)!;
-    return {
-      reviewer,
-      n: list.length,
-      kappaQuadratic: cohenKappa(confusionMatrix(list), 'quadratic') ?? null,
-      exact: exactAgreement(list) ?? null,
-      bias: meanSignedDifference(list) ?? null,
-    };
+  return {
+    add(first, second, firstScore, secondScore) {
+      if (second === 'judge' || second === 'cross-check') return;
+      count(second, firstScore, secondScore);
+      if (first !== 'judge' && first !== 'cross-check') count(first, secondScore, firstScore);
+    },
+    agreements() {
+      return [...byReviewer.keys()].sort().map((reviewer) => {
+        const { matrix, n, equal, difference } = byReviewer.get(reviewer)!;
+        return { reviewer, n, kappaQuadratic: cohenKappa(matrix, 'quadratic') ?? null, exact: equal / n, bias: difference / n };
+      });
+    },
+  };
+}
+
+/** One item (on one axis) behind a matrix cell, as {@link matrixCells} lists it. */
+export interface MatrixCellItem {
+  ratings: ItemRatings;
+  /** `judge`, `cross-check` and reviewer names whose scores form pairs of the cell, in the order they first do. */
+  inCell: string[];
+}
+
+/** What lies behind one comparison's confusion matrix on one axis (see {@link matrixCells}). */
+export interface MatrixCells {
+  /** `cells[row − 1][column − 1]`: how many pairs, and their items as {@link cellItems} groups them. */
+  cells: Array<Array<{ pairs: number; items: MatrixCellItem[] }>>;
+  /** Reviewers of the items that make any pair, by name. */
+  reviewerNames: string[];
+  /** {@link agreementPerReviewer} of the pairs. */
+  reviewers: ReviewerAgreement[];
+}
+
+/**
+ * {@link labelledPairs}, then {@link pairsByCell}, {@link cellItems} of every cell and
+ * {@link agreementPerReviewer}, in one pass over the pair table without making the pairs: the
+ * calibration page lists all 16 matrices of a 3-axis set, and on 1,000 items those steps made
+ * 36,000 labelled pairs and sorted, grouped and copied them again, a sixth of the command's time.
+ * An item's pairs follow one another, so a cell's items group by looking at its last one.
+ */
+export function matrixCells(source: PairSource, comparison: ComparisonId, axis: string, table: PairTable = pairTable(source)): MatrixCells {
+  const cells = Array.from({ length: 5 }, () => Array.from({ length: 5 }, () => ({ pairs: 0, items: [] as MatrixCellItem[] })));
+  const flat = cells.flat();
+  const names = new Set<string>();
+  const tally = reviewerTally();
+  forEachItemOf(source, axis, table, (item) => {
+    let paired = false;
+    forEachPair(item, comparison, (first, second, firstScore, secondScore) => {
+      paired = true;
+      tally.add(first, second, firstScore, secondScore);
+      const at = cellOf(firstScore, secondScore);
+      if (at < 0) return;
+      const cell = flat[at]!;
+      cell.pairs += 1;
+      let last = cell.items[cell.items.length - 1];
+      if (last?.ratings !== item) cell.items.push((last = { ratings: item, inCell: [] }));
+      if (!last.inCell.includes(first)) last.inCell.push(first);
+      if (!last.inCell.includes(second)) last.inCell.push(second);
+    });
+    if (paired) for (const human of item.humans) names.add(human.reviewer);
   });
+  return { cells, reviewerNames: [...names].sort(), reviewers: tally.agreements() };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@parley/core';
+import { quantileSorted } from 'simple-statistics';
 import { analyticKappaInterval } from './analytic-kappa-interval.js';
 import { bootstrapKappaIntervals, bootstrapKappaTables } from './bootstrap-kappa-interval.js';
 import { cohenKappa } from './cohen-kappa.js';
@@ -82,5 +83,29 @@ describe('bootstrapKappaIntervals', () => {
     // A table summed with itself has the same kappa in every resample (doubling counts changes nothing).
     expect(pooled!.quadratic.low).toBeCloseTo(alone.quadratic.low!, 12);
     expect(pooled!.quadratic.high).toBeCloseTo(alone.quadratic.high!, 12);
+  });
+
+  it('is the percentile interval of the kappas of resamples drawn item by item', () => {
+    // Items with none, one and several pairs; the straightforward bootstrap, draw by draw, from the same seed.
+    const random = seededRandom(3);
+    const items: RatingPair[][] = Array.from({ length: 60 }, (_, index) =>
+      Array.from({ length: index % 4 }, () => [1 + Math.floor(random.next() * 5), 1 + Math.floor(random.next() * 5)] as const),
+    );
+    const resamples = 200;
+    const draws = seededRandom(5);
+    const kappas = { unweighted: [] as number[], quadratic: [] as number[] };
+    for (let round = 0; round < resamples; round += 1) {
+      const drawn: RatingPair[] = [];
+      for (let draw = 0; draw < items.length; draw += 1) drawn.push(...items[Math.floor(draws.next() * items.length)]!);
+      for (const weighting of ['unweighted', 'quadratic'] as const) {
+        const kappa = cohenKappa(confusionMatrix(drawn), weighting);
+        if (kappa !== undefined) kappas[weighting].push(kappa);
+      }
+    }
+    const result = bootstrapKappaIntervals(items, ['unweighted', 'quadratic'], { seed: 5, resamples });
+    for (const weighting of ['unweighted', 'quadratic'] as const) {
+      const sorted = kappas[weighting].sort((left, right) => left - right);
+      expect(result[weighting]).toEqual({ low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975), level: 0.95, resamples, undefined_resamples: 0, seed: 5 });
+    }
   });
 });

@@ -78,4 +78,32 @@ describe('krippendorffAlpha: undefined and laws', () => {
     expect(alpha).toBeGreaterThan(0);
     expect(alpha).toBeLessThan(1);
   });
+
+  it('counts units of two values as the coincidence formula does', () => {
+    // o_ck = Σ over units of (pairs of values c, k in the unit) / (values in the unit − 1), written out.
+    const byFormula = (data: ReliabilityUnit[], level: 'nominal' | 'interval'): number | undefined => {
+      const present = data.map((unit) => unit.filter((value): value is number => value !== null && value !== undefined)).filter((values) => values.length >= 2);
+      const coincidences = new Map<string, number>();
+      for (const values of present) {
+        values.forEach((c, i) => values.forEach((k, j) => i !== j && coincidences.set(`${c},${k}`, (coincidences.get(`${c},${k}`) ?? 0) + 1 / (values.length - 1))));
+      }
+      const marginal = new Map<number, number>();
+      for (const [key, count] of coincidences) marginal.set(Number(key.split(',')[0]), (marginal.get(Number(key.split(',')[0])) ?? 0) + count);
+      const total = [...marginal.values()].reduce((sum, count) => sum + count, 0);
+      const delta = (c: number, k: number) => (c === k ? 0 : level === 'nominal' ? 1 : (c - k) ** 2);
+      let observed = 0;
+      for (const [key, count] of coincidences) observed += count * delta(Number(key.split(',')[0]), Number(key.split(',')[1]));
+      let expected = 0;
+      for (const [c, nc] of marginal) for (const [k, nk] of marginal) expected += nc * nk * delta(c, k);
+      return expected === 0 ? undefined : 1 - ((total - 1) * observed) / expected;
+    };
+    fc.assert(
+      fc.property(units, fc.constantFrom('nominal' as const, 'interval' as const), (data, level) => {
+        const alpha = krippendorffAlpha(data, level);
+        const expected = byFormula(data, level);
+        if (expected === undefined) expect(alpha).toBeUndefined();
+        else expect(alpha).toBeCloseTo(expected, 10);
+      }),
+    );
+  });
 });

@@ -60,6 +60,23 @@ function coincidenceMatrix(units: ReadonlyArray<ReliabilityUnit>): Coincidences 
   for (const unit of units) {
     const present = presentCount(unit);
     if (present < 2) continue;
+    if (present === 2) {
+      // Most units are a pair of ratings: they add 1 to o_ck and o_kc, or 2 to o_cc, which is
+      // what the loops below add for them (the other terms are 0), without the loops.
+      let c = -1;
+      let k = -1;
+      for (const value of unit) {
+        if (value === null || value === undefined) continue;
+        if (c < 0) c = position(value);
+        else k = position(value);
+      }
+      if (c === k) matrix[c * size + c]! += 2;
+      else {
+        matrix[c * size + k]! += 1;
+        matrix[k * size + c]! += 1;
+      }
+      continue;
+    }
     unitCounts.fill(0);
     for (const value of unit) if (value !== null && value !== undefined) unitCounts[position(value)]! += 1;
     const scale = 1 / (present - 1);

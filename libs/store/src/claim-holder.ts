@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
 /**
- * A name for this process's claims on conversations and outbox items (see MonitorStore.claim):
- * the host and pid say who held a claim; the random part keeps two runs in one process apart.
+ * A name for this process's claims on conversations and outbox items (MonitorStore.claim,
+ * OutboxStore.claimPending): the host and pid say who held a claim; the random part keeps two
+ * runs in one process apart.
  */
 export function claimHolder(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;

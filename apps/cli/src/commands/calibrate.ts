@@ -13,7 +13,6 @@ import type {
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { integerFlag, numberFlag } from '../program/flags.js';
-import { reportText, statusText } from '../output/calibration-tables.js';
 import { paint, type Paint } from '../output/output.js';
 
 /** Options every calibrate subcommand shares. */
@@ -340,6 +339,8 @@ async function calibrateReportCommand(flags: CalibrateReportFlags, context: Comm
           colors.dim(`no judge session for ${folder.shown} yet: replayed ${displayPath(folder.recordingFile, context.cwd)} into session ${made.replayed.session.id} (offline, no cost)\n`),
         );
       }
+      // The tables (and cli-table3) load with the command, not with every command's registration.
+      const { reportText } = await import('../output/calibration-tables.js');
       context.output.out(reportText(made.report, colors, calibration, context.output.columns));
       context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}, ${displayPath(page, context.cwd)}\n`);
     }
@@ -358,6 +359,7 @@ async function calibrateStatusCommand(flags: FolderFlags, context: CommandContex
   const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
   try {
     const status = calibration.calibrationStatus(folder, set, store, context.clock.now());
+    const { statusText } = await import('../output/calibration-tables.js');
     context.output.out(flags.format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : statusText(status, paint(context.output.color)));
     return 0;
   } finally {

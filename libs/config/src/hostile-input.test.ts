@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatIssue } from '@parley/core';
 import { describe, expect, it } from 'vitest';
@@ -96,5 +97,30 @@ describe('files that are not regular files', () => {
     const fifo = join(dir, 'scenarios', 'piped.yaml');
     execFileSync('mkfifo', [fifo]);
     expect(() => loadSuite(dir, { metricParams: METRIC_PARAMS })).toThrow(`${fifo}: is not a regular file (a FIFO, socket or device?)`);
+  });
+
+  // The scenarios glob is given to Node's own glob only when the folder holds something other than
+  // files and folders; each of these must still be found.
+  it('refuses a FIFO in a sub-folder the default glob reaches, a link to a FIFO, and a FIFO the glob names exactly', () => {
+    const nested = writeFiles(validSuiteFiles());
+    const deep = join(nested, 'scenarios', 'more', 'deep');
+    mkdirSync(deep, { recursive: true });
+    execFileSync('mkfifo', [join(deep, 'piped.yaml')]);
+    expect(() => loadSuite(nested, { metricParams: METRIC_PARAMS })).toThrow(`${join(deep, 'piped.yaml')}: is not a regular file (a FIFO, socket or device?)`);
+
+    const linked = writeFiles(validSuiteFiles());
+    execFileSync('mkfifo', [join(linked, 'elsewhere.fifo')]);
+    symlinkSync(join(linked, 'elsewhere.fifo'), join(linked, 'scenarios', 'linked.yaml'));
+    expect(() => loadSuite(linked, { metricParams: METRIC_PARAMS })).toThrow(`${join(linked, 'scenarios', 'linked.yaml')}: is not a regular file (a FIFO, socket or device?)`);
+
+    const named = writeFiles({ ...validSuiteFiles(), 'parley.yaml': SUITE_YAML.replace(/^suite: (.*)$/m, 'suite: $1\nscenarios: scenarios/piped.yaml') });
+    execFileSync('mkfifo', [join(named, 'scenarios', 'piped.yaml')]);
+    expect(() => loadSuite(named, { metricParams: METRIC_PARAMS })).toThrow(`${join(named, 'scenarios', 'piped.yaml')}: is not a regular file (a FIFO, socket or device?)`);
+  });
+
+  it('a suite of plain files and folders loads as before', () => {
+    const dir = writeFiles(validSuiteFiles());
+    mkdirSync(join(dir, 'scenarios', 'empty', 'folder'), { recursive: true });
+    expect(loadSuite(dir, { metricParams: METRIC_PARAMS }).scenarios.length).toBeGreaterThan(0);
   });
 });

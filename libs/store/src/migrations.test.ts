@@ -113,16 +113,52 @@ describe('migrate', () => {
     untouched.close();
   });
 
-  it('rolls back a failing step and keeps the version of the steps before it', () => {
+  it('rolls back a failing step of an upgrade and keeps the version of the steps before it', () => {
+    const database = new Database(':memory:');
+    const first = { description: 'first', sql: 'CREATE TABLE first (id INTEGER)' };
+    migrate(database, [first], 'test.db');
+    const steps = [
+      first,
+      { description: 'second', sql: 'CREATE TABLE second (id INTEGER)' },
+      { description: 'broken', sql: 'CREATE TABLE third (id INTEGER); INSERT INTO missing VALUES (1);' },
+    ];
+    expect(() => migrate(database, steps, 'test.db')).toThrow(/test\.db: schema step 3 \(broken\) failed: no such table: missing/);
+    expect(schemaVersion(database)).toBe(2);
+    expect(tableNames(database)).toEqual(['first', 'second']);
+    database.close();
+  });
+
+  it('builds a new database in one transaction: a failing step leaves it empty, at version 0', () => {
     const database = new Database(':memory:');
     const steps = [
       { description: 'first', sql: 'CREATE TABLE first (id INTEGER)' },
       { description: 'broken', sql: 'CREATE TABLE second (id INTEGER); INSERT INTO missing VALUES (1);' },
     ];
     expect(() => migrate(database, steps, 'test.db')).toThrow(/test\.db: schema step 2 \(broken\) failed: no such table: missing/);
-    expect(schemaVersion(database)).toBe(1);
-    expect(tableNames(database)).toEqual(['first']);
+    expect(schemaVersion(database)).toBe(0);
+    expect(tableNames(database)).toEqual([]);
     database.close();
+  });
+
+  it('gives a new database (all steps at once) the schema an old one gets step by step', () => {
+    const schema = (database: Database.Database) =>
+      database.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all();
+    const fresh = new Database(join(folder.path, 'fresh.db'));
+    migrate(fresh);
+    // One step at a time, each committed before the next, as databases in the field were upgraded.
+    const stepwise = new Database(join(folder.path, 'stepwise.db'));
+    for (let version = 1; version <= migrations.length; version += 1) {
+      migrate(stepwise, migrations.slice(0, version));
+      expect(schemaVersion(stepwise)).toBe(version);
+    }
+    try {
+      expect(schemaVersion(fresh)).toBe(migrations.length);
+      expect(schema(fresh)).toEqual(schema(stepwise));
+      expect(schema(fresh).length).toBeGreaterThan(30);
+    } finally {
+      fresh.close();
+      stepwise.close();
+    }
   });
 
   it('does nothing to a database that is up to date', () => {

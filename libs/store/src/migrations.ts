@@ -406,14 +406,35 @@ export function schemaVersion(database: Database.Database): number {
 }
 
 /**
- * Brings the database up to the last step. Each step runs in its own write transaction together
- * with the version bump, so a failing step leaves the database at the previous version, untouched.
- * Two processes may open an old database at once: the version is read again under the write lock,
- * and a step another process has applied meanwhile is skipped.
+ * Brings the database up to the last step. A new database (version 0) gets every step in one write
+ * transaction: one commit, and SQLite parses the growing schema once instead of after each step's
+ * commit (a first `parley run` creates the file). An older database gets each missing step in its
+ * own write transaction together with the version bump, so a failing step leaves it at the previous
+ * version, untouched; in a new one a failing step leaves it empty. Two processes may open an old or
+ * new database at once: the version is read again under the write lock, and steps another process
+ * has applied meanwhile are skipped.
  */
 export function migrate(database: Database.Database, steps: readonly Migration[] = migrations, path = database.name): void {
   const current = schemaVersion(database);
   if (current > steps.length) throw new DatabaseVersionError(path, current, steps.length);
+  if (current === 0 && steps.length > 0) {
+    let index = 0;
+    const createAll = database.transaction(() => {
+      if (schemaVersion(database) !== 0) return false;
+      for (; index < steps.length; index += 1) database.exec(steps[index]!.sql);
+      database.pragma(`user_version = ${steps.length}`);
+      return true;
+    });
+    let created: boolean;
+    try {
+      created = createAll.immediate();
+    } catch (error) {
+      // The step being applied; a failure to begin or to commit is the first step's, as it was before.
+      const failed = index < steps.length ? index : 0;
+      throw stepFailed(path, steps[failed]!, failed, error);
+    }
+    if (created) return;
+  }
   const apply = database.transaction((step: Migration, index: number) => {
     if (schemaVersion(database) !== index) return;
     database.exec(step.sql);
@@ -425,9 +446,13 @@ export function migrate(database: Database.Database, steps: readonly Migration[]
     try {
       apply.immediate(step, index);
     } catch (error) {
-      throw new Error(`${path}: schema step ${index + 1} (${step.description}) failed: ${messageOf(error)}`, { cause: error });
+      throw stepFailed(path, step, index, error);
     }
   });
+}
+
+function stepFailed(path: string, step: Migration, index: number, error: unknown): Error {
+  return new Error(`${path}: schema step ${index + 1} (${step.description}) failed: ${messageOf(error)}`, { cause: error });
 }
 
 function messageOf(error: unknown): string {

@@ -23,8 +23,9 @@ export default [
           // Imported statically by modules the CLI itself loads on demand (reporters, output tables),
           // and dynamically by command modules, so that registering every command for `parley --help`
           // loads neither: the laziness is per module, finer than this rule's per-project view.
-          // validate-suite.ts is such a module: `parley validate` loads it when it runs.
-          checkDynamicDependenciesExceptions: ['@parley/config', '@parley/reports', '@parley/runner', '@parley/redaction'],
+          // validate-suite.ts is such a module: `parley validate` loads it when it runs; so are
+          // calibrate-report.ts and calibrate-suite.ts, loaded by `parley calibrate` subcommands.
+          checkDynamicDependenciesExceptions: ['@parley/config', '@parley/reports', '@parley/runner', '@parley/redaction', '@parley/calibration', '@parley/html-report', '@parley/store'],
           depConstraints: [
             { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'], bannedExternalImports: presentationPackages },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib', 'scope:ui'] },

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { manualClock, seededRandom } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { main } from '../main.js';
@@ -150,17 +151,31 @@ describe('parley calibrate judge, status and import', () => {
 describe('the parley binary', () => {
   it('reports on a fresh copy of the example with no keys and no network', () => {
     const cwd = exampleCalibration();
-    const run = (args: string[]) =>
-      spawnSync(process.execPath, ['--require', join(REPO_ROOT, 'apps/cli/src/test-support/no-network.cjs'), join(REPO_ROOT, 'apps/cli/bin/parley.js'), ...args], {
+    const support = join(REPO_ROOT, 'apps/cli/src/test-support');
+    const run = (args: string[], moduleLog: string) =>
+      spawnSync(process.execPath, ['--require', join(support, 'no-network.cjs'), '--import', join(support, 'trace-modules.mjs'), join(REPO_ROOT, 'apps/cli/bin/parley.js'), ...args], {
         cwd,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PARLEY_MODULE_LOG: join(cwd, moduleLog) },
         encoding: 'utf8',
       });
-    const failing = run(['calibrate', 'report']);
+    /** The bundle's bytes a run loaded, and the modules it loaded from elsewhere. */
+    const loaded = (moduleLog: string) => {
+      const modules = readFileSync(join(cwd, moduleLog), 'utf8').split('\n').filter((url) => url !== '');
+      const bundle = modules.filter((url) => url.includes('/dist/bundle/'));
+      return { bytes: bundle.reduce((sum, url) => sum + statSync(fileURLToPath(url)).size, 0), others: modules.filter((url) => !url.includes('/dist/bundle/')) };
+    };
+    const failing = run(['calibrate', 'report'], 'replay.log');
     expect(failing.stderr).toContain('replayed calibration/recordings/judge.jsonl');
     expect(failing.stdout).toContain('FAIL gate');
     expect(failing.status).toBe(1);
-    expect(run(['calibrate', 'report', '--min-kappa', '0.6']).status).toBe(0);
+    expect(run(['calibrate', 'report', '--min-kappa', '0.6'], 'stored.log').status).toBe(0);
     expect(existsSync(join(cwd, '.parley/parley.db'))).toBe(true);
+    // A report of a stored session loads the report's code by name, not the library's index: not
+    // the judge session and its providers (loaded above to replay the recording), the importers'
+    // redaction or the set editor (~730 kB of bundle when it did).
+    const stored = loaded('stored.log');
+    expect(stored.bytes).toBeLessThan(540_000);
+    expect(stored.bytes).toBeLessThan(loaded('replay.log').bytes - 20_000);
+    expect(stored.others.join('\n')).not.toMatch(/node_modules\/(openai|@anthropic-ai|ink|react)\//);
   });
 });

@@ -8,23 +8,17 @@ import type {
   ImportResult,
   JudgeMode,
   JudgeSessionResult,
-  SuiteSettings,
 } from '@parley/calibration';
 import { Option, type Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
-import { integerFlag, numberFlag } from '../program/flags.js';
+import { integerFlag } from '../program/flags.js';
+import type { ModelFlags } from './calibrate-suite.js';
 import { paint, type Paint } from '../output/output.js';
 
 /** Options every calibrate subcommand shares. */
-interface FolderFlags {
+export interface FolderFlags {
   dir: string;
   format?: 'text' | 'json';
-}
-
-interface ModelFlags {
-  suite?: string;
-  judge?: string;
-  crossCheck?: string;
 }
 
 interface CalibrateImportFlags extends FolderFlags {
@@ -42,7 +36,7 @@ interface CalibrateJudgeFlags extends FolderFlags, ModelFlags {
   resume?: string;
 }
 
-interface CalibrateReportFlags extends FolderFlags, ModelFlags {
+export interface CalibrateReportFlags extends FolderFlags, ModelFlags {
   minKappa: string;
   maxBias: string;
   session?: string;
@@ -99,7 +93,9 @@ export function register(program: Command, context: ProgramContext): void {
       .option('--seed <n>', 'seed of the bootstrap', '1')
       .option('--resamples <n>', 'bootstrap resamples', '1000')
       .addOption(formatOption()),
-  ).action(async (flags: CalibrateReportFlags) => context.setExitCode(await calibrateReportCommand(flags, context)));
+    // Its own module, which imports what the report needs by name: the library's index reaches the
+    // judges' providers, the importers' redaction and the set editor too.
+  ).action(async (flags: CalibrateReportFlags) => context.setExitCode(await (await import('./calibrate-report.js')).calibrateReportCommand(flags, context)));
 
   calibrate
     .command('status')
@@ -116,23 +112,6 @@ async function folderOf(flags: FolderFlags, context: CommandContext): Promise<Ca
   return calibrationFolder(flags.dir, context.cwd);
 }
 
-async function suiteOf(flags: { suite?: string }, context: CommandContext): Promise<SuiteSettings | undefined> {
-  if (flags.suite === undefined) return undefined;
-  const { readSuiteSettings } = await import('@parley/calibration');
-  const suite = readSuiteSettings(resolve(context.cwd, flags.suite));
-  (await import('@parley/store')).useSuiteStoreSetting(suite.config.settings?.store);
-  return suite;
-}
-
-async function ratersOf(flags: ModelFlags, suite: SuiteSettings | undefined): Promise<CalibrationRaters> {
-  const { resolveRaters } = await import('@parley/calibration');
-  return resolveRaters({
-    ...(flags.judge !== undefined ? { judgeFlag: flags.judge } : {}),
-    ...(flags.crossCheck !== undefined ? { crossCheckFlag: flags.crossCheck } : {}),
-    ...(suite?.config.judge !== undefined ? { suiteJudge: suite.config.judge } : {}),
-  });
-}
-
 /** `parley calibrate import`: prints how many were added, skipped and refused (exit 0; 2 on bad input). */
 async function calibrateImportCommand(file: string | undefined, flags: CalibrateImportFlags, context: CommandContext): Promise<number> {
   if ((file === undefined) === (flags.fromRun === undefined)) {
@@ -140,6 +119,7 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
   }
   const calibration = await import('@parley/calibration');
   const folder = await folderOf(flags, context);
+  const { suiteOf } = await import('./calibrate-suite.js');
   const suite = await suiteOf(flags, context);
   const redactor = calibration.importRedactor(suite, context.env);
   const existingRubric = (() => {
@@ -197,8 +177,9 @@ async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: Comman
   const calibration = await import('@parley/calibration');
   const folder = await folderOf(flags, context);
   const { set, rubric } = calibration.loadCalibrationFolder(folder);
+  const { ratersOf, suiteOf } = await import('./calibrate-suite.js');
   const suite = await suiteOf(flags, context);
-  const raters = await ratersOf(flags, suite);
+  const raters = ratersOf(flags, suite);
   const concurrency = integerFlag('--concurrency', flags.concurrency ?? '4', 1);
   if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: 'the calibration set has no items: add some with `parley calibrate import`' });
 
@@ -304,50 +285,6 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
   lines.push(colors.dim(`tokens ${result.usage.input_tokens} in / ${result.usage.output_tokens} out · ${cost}`));
   lines.push(colors.dim(`next: parley calibrate report${folder.shown === 'calibration' ? '' : ` --dir ${folder.shown}`}`));
   return `${lines.join('\n')}\n`;
-}
-
-/** `parley calibrate report`: exit 0 when the gate holds, 1 when an axis is below it, 2 on bad input. */
-async function calibrateReportCommand(flags: CalibrateReportFlags, context: CommandContext): Promise<number> {
-  const calibration = await import('@parley/calibration');
-  // A kappa is from −1 to 1; the bias limit is in rating points.
-  const minKappa = numberFlag('--min-kappa', flags.minKappa, -1, 1);
-  const maxBias = numberFlag('--max-bias', flags.maxBias, 0);
-  const seed = integerFlag('--seed', flags.seed);
-  const resamples = integerFlag('--resamples', flags.resamples, 1);
-  const folder = await folderOf(flags, context);
-  const suite = await suiteOf(flags, context);
-  const raters = await ratersOf(flags, suite);
-  const { defaultStorePath } = await import('@parley/store');
-  const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
-  try {
-    const made = await calibration.makeCalibrationReport(
-      folder,
-      store,
-      { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
-      { clock: context.clock, random: context.random, env: context.env },
-    );
-    // The page beside the .md and .json: the report, and the pairs behind each matrix cell (the
-    // set as it is now and the session's ratings, what `parley tui kappa` lists a cell from).
-    const { writeCalibrationHtml } = await import('@parley/html-report');
-    const pairSource = { set: made.set, rubricVersion: made.report.session.rubric_version, modelRatings: made.ratings };
-    const page = writeCalibrationHtml(folder.reportsDir, made.report, pairSource);
-    if (flags.format === 'json') context.output.out(`${JSON.stringify(made.report, null, 2)}\n`);
-    else {
-      const colors = paint(context.output.color);
-      if (made.replayed !== undefined) {
-        context.output.err(
-          colors.dim(`no judge session for ${folder.shown} yet: replayed ${displayPath(folder.recordingFile, context.cwd)} into session ${made.replayed.session.id} (offline, no cost)\n`),
-        );
-      }
-      // The tables (and cli-table3) load with the command, not with every command's registration.
-      const { reportText } = await import('../output/calibration-tables.js');
-      context.output.out(reportText(made.report, colors, calibration, context.output.columns));
-      context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}, ${displayPath(page, context.cwd)}\n`);
-    }
-    return made.report.gate.passed ? 0 : 1;
-  } finally {
-    store.close();
-  }
 }
 
 /** `parley calibrate status`. */

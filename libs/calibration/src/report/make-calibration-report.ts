@@ -1,7 +1,7 @@
 import type { CalibrationSet } from '@parley/config';
 import { ConfigError } from '@parley/core';
 import { hasRecording, loadCalibrationFolder, type CalibrationFolder } from '../calibration-folder.js';
-import { runJudgeSession, type JudgeSessionDependencies, type JudgeSessionResult } from '../judge/run-judge-session.js';
+import type { JudgeSessionDependencies, JudgeSessionResult } from '../judge/run-judge-session.js';
 import type { CalibrationRaters } from '../judge/rater-models.js';
 import type { CalibrationStore, StoredJudgeRating } from '../store/calibration-store.js';
 import { buildCalibrationReport, type CalibrationGateSettings, type CalibrationReport, type SessionSelection } from './calibration-report.js';
@@ -64,6 +64,9 @@ export async function makeCalibrationReport(
           : undefined;
       throw new ConfigError(unfinished ?? `no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`);
     }
+    // Loaded only here: the judge session reaches the providers and the recordings, which a
+    // report of a stored session does not need.
+    const { runJudgeSession } = await import('../judge/run-judge-session.js');
     replayed = await runJudgeSession(
       { set, setPath: folder.shown, rubric, raters: options.raters, mode: 'replay', recordingFile: folder.recordingFile, store },
       dependencies,

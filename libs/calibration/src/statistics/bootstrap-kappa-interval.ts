@@ -1,7 +1,7 @@
 import { seededRandom } from '@parley/core';
 import { quantileSorted } from 'simple-statistics';
 import { labelPosition } from './confusion-matrix.js';
-import { kappaFromCounts } from './kappa-from-counts.js';
+import { kappasFromCounts } from './kappa-from-counts.js';
 import { disagreementWeights, type KappaWeighting } from './kappa-weights.js';
 import { RATING_LABELS, type RatingPair } from './rating-labels.js';
 
@@ -90,6 +90,7 @@ export function bootstrapKappaTables(
   const counts = new Float64Array(tableCount * cellsPerTable);
   const rowTotals = new Float64Array(size);
   const columnTotals = new Float64Array(size);
+  const kappas = new Float64Array(weightings.length);
   // How often each item was drawn in a resample: an item's pairs then count that many times at
   // once. About a third of the items are not drawn at all, so this adds to the counts a third less
   // often than counting draw by draw; the counts are whole numbers either way, so they are the same.
@@ -111,9 +112,10 @@ export function bootstrapKappaTables(
       }
     });
     for (let table = 0; table < tableCount; table += 1) {
+      kappasFromCounts(counts, size, weightTables, table * cellsPerTable, rowTotals, columnTotals, kappas);
       for (let index = 0; index < weightTables.length; index += 1) {
-        const kappa = kappaFromCounts(counts, size, weightTables[index]!, table * cellsPerTable, rowTotals, columnTotals);
-        if (kappa !== undefined) estimates[table]![index]![defined[table]![index]!++] = kappa;
+        const kappa = kappas[index]!;
+        if (!Number.isNaN(kappa)) estimates[table]![index]![defined[table]![index]!++] = kappa;
       }
     }
   }

@@ -46,6 +46,13 @@ describe('writeFileAtomically', () => {
     expect(readFileSync(file, 'utf8')).toBe('{\n  "a": "Karibu 🌍"\n}\n');
   });
 
+  it('writes many pieces of every size in order, small ones through one reused buffer and ones over a MiB on their own', () => {
+    const { file } = folderWith('report.json', '{}\n');
+    const pieces = ['a', 'Karibu 🌍 '.repeat(7000), 'ß'.repeat(30), 'x'.repeat(1024 * 1024 + 5), '€'.repeat(400_000), 'end\n', ''];
+    writeFileAtomically(file, [...pieces, ...pieces.slice(0, 3).reverse()], { io: shortWrites(40_000) });
+    expect(readFileSync(file, 'utf8')).toBe([...pieces, ...pieces.slice(0, 3).reverse()].join(''));
+  });
+
   it('on a full disk half-way leaves the old file exactly as it was, no temporary file, and says "disk full: nothing was changed"', () => {
     const { dir, file } = folderWith('set.yaml', OLD);
     let thrown: unknown;

@@ -16,7 +16,51 @@ const CHUNK_BYTES = 512 * 1024;
 const GZIP_LEVEL = 6;
 
 export function encodeData(json: string): string {
-  return gzipSync(Buffer.from(json, 'utf8'), { level: GZIP_LEVEL }).toString('base64');
+  return compressData(json).toString('base64');
+}
+
+function compressData(json: string): Buffer {
+  return compressPieces([json]);
+}
+
+/**
+ * A chunk's items as one JSON array (`[a,b,…]`), compressed as {@link encodeData} would its
+ * text, but without ever making that text (see {@link compressPieces}). 10,000 conversations are
+ * some 50 MB of chunk text; a string and a buffer per chunk were garbage the heap grew by while
+ * the page was built.
+ */
+export function compressJsonArray(items: readonly string[]): Buffer {
+  const pieces = ['['];
+  items.forEach((item, index) => pieces.push(...(index > 0 ? [',', item] : [item])));
+  pieces.push(']');
+  return compressPieces(pieces);
+}
+
+/**
+ * The text the pieces make one after the other, gzip-compressed, without making that text: the
+ * pieces are encoded into one buffer, reused from call to call when they fit it.
+ */
+export function compressPieces(pieces: readonly string[]): Buffer {
+  // At most 3 bytes per UTF-16 unit.
+  const most = pieces.reduce((total, piece) => total + 3 * piece.length, 0);
+  const bytes = most <= SCRATCH_BYTES ? scratchOf(most) : Buffer.allocUnsafe(pieces.reduce((total, piece) => total + Buffer.byteLength(piece, 'utf8'), 0));
+  let end = 0;
+  for (const piece of pieces) end += bytes.write(piece, end, 'utf8');
+  return gzipSync(bytes.subarray(0, end), { level: GZIP_LEVEL });
+}
+
+/** A chunk's items as its JSON array text. */
+export function jsonArrayText(items: readonly string[]): string {
+  return `[${items.join(',')}]`;
+}
+
+/** Chunks (512 kB of text, up to 3 bytes a unit) fit the reused buffer; a larger text gets its own. */
+const SCRATCH_BYTES = 2 * 1024 * 1024;
+let scratch: Buffer = Buffer.alloc(0);
+
+function scratchOf(bytes: number): Buffer {
+  if (scratch.length < bytes) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(bytes, 2 * scratch.length)));
+  return scratch;
 }
 
 function decodeData(encoded: string): string {
@@ -25,15 +69,16 @@ function decodeData(encoded: string): string {
 
 /**
  * Groups items, already as JSON, into chunks of about {@link CHUNK_BYTES} each, in order, handing
- * each chunk's JSON array text to `sink` as soon as it is complete (so a caller that compresses it
- * there never holds every chunk's raw text at once); `add` returns the item's chunk and place in it.
+ * each chunk's items to `sink` as soon as it is complete (so a caller that compresses it there
+ * never holds every chunk's raw text at once; {@link jsonArrayText} makes its JSON array text);
+ * `add` returns the item's chunk and place in it.
  */
-export function jsonChunker<T>(sink: (chunkJson: string) => T, chunkBytes: number = CHUNK_BYTES): { add(item: string): { chunk: number; slot: number }; finish(): T[] } {
+export function jsonChunker<T>(sink: (items: readonly string[]) => T, chunkBytes: number = CHUNK_BYTES): { add(item: string): { chunk: number; slot: number }; finish(): T[] } {
   const chunks: T[] = [];
   let current: string[] = [];
   let size = 0;
   const close = () => {
-    chunks.push(sink(`[${current.join(',')}]`));
+    chunks.push(sink(current));
     current = [];
     size = 0;
   };
@@ -57,7 +102,7 @@ export function jsonChunker<T>(sink: (chunkJson: string) => T, chunkBytes: numbe
  * each chunk's JSON array text and, per item, its chunk and place in it.
  */
 export function chunkJson(items: readonly string[], chunkBytes: number = CHUNK_BYTES): { chunks: string[]; places: Array<{ chunk: number; slot: number }> } {
-  const chunker = jsonChunker((json) => json, chunkBytes);
+  const chunker = jsonChunker(jsonArrayText, chunkBytes);
   const places = items.map((item) => chunker.add(item));
   return { chunks: chunker.finish(), places };
 }

@@ -2,13 +2,20 @@ import { createHash } from 'node:crypto';
 import { DATA_SCRIPT_TYPE, encodeData } from './embedded-data.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './generated/page-assets.js';
 
-export interface HtmlDocumentInput {
+export type HtmlDocumentInput = {
   title: string;
-  /** The page's data (JSON text). */
-  data: string;
   /** Detail chunks, each already encoded by `encodeData` (so a caller can compress them one by one), loaded by the page when needed. */
-  encodedChunks?: readonly string[];
-}
+  encodedChunks?: Iterable<string>;
+} & (
+  | {
+      /** The page's data (JSON text). */
+      data: string;
+    }
+  | {
+      /** The page's data already encoded (as `encodeData` does its JSON text). */
+      encodedData: string;
+    }
+);
 
 /**
  * One self-contained HTML file: the page's style and script inline, its data in inert script
@@ -18,10 +25,19 @@ export interface HtmlDocumentInput {
  * run as script.
  */
 export function htmlDocument(input: HtmlDocumentInput): string {
+  return [...htmlDocumentParts(input)].join('\n');
+}
+
+/**
+ * {@link htmlDocument}'s text in pieces, to be joined with newlines: a writer hands them to the
+ * file one by one instead of building one string of the whole page (for 10,000 conversations the
+ * page and its chunks would otherwise be held twice while it is written).
+ */
+export function* htmlDocumentParts(input: HtmlDocumentInput): Generator<string> {
   const scriptHash = sha256(PAGE_SCRIPT);
   const styleHash = sha256(PAGE_STYLE);
   const csp = `default-src 'none'; script-src '${scriptHash}'; style-src '${styleHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
-  const parts = [
+  yield* [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -35,15 +51,11 @@ export function htmlDocument(input: HtmlDocumentInput): string {
     '</head>',
     '<body>',
     '<div id="app"><main><p>Loading the report…</p><noscript><p>This report needs JavaScript to show its data.</p></noscript></main></div>',
-    dataScript('parley-data', input.data),
+    encodedDataScript('parley-data', 'encodedData' in input ? input.encodedData : encodeData(input.data)),
   ];
-  (input.encodedChunks ?? []).forEach((chunk, index) => parts.push(encodedDataScript(`parley-chunk-${index}`, chunk)));
-  parts.push(`<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', '');
-  return parts.join('\n');
-}
-
-function dataScript(id: string, json: string): string {
-  return encodedDataScript(id, encodeData(json));
+  let index = 0;
+  for (const chunk of input.encodedChunks ?? []) yield encodedDataScript(`parley-chunk-${index++}`, chunk);
+  yield* [`<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', ''];
 }
 
 function encodedDataScript(id: string, encoded: string): string {

@@ -1,11 +1,16 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MetricResult } from '@parley/core';
 import { triageOrder } from '@parley/gate';
 import { failureMarks, type ReportResult, type RunReport } from '@parley/reports';
-import { chunkJson, jsonChunker, readEmbeddedData } from './embedded-data.js';
+import { chunkJson, compressJsonArray, compressPieces, encodeData, jsonArrayText, jsonChunker, readEmbeddedData } from './embedded-data.js';
+import { htmlDocument } from './html-document.js';
 import type { CaseDetail, RunPageData } from './page-data.js';
 import { runPageJson } from './run-page-data.js';
-import { renderRunHtml } from './write-html.js';
+import { renderRunHtml, writeRunHtml } from './write-html.js';
 
 const cost = { input_tokens: 10, output_tokens: 5, usd: 0.001, calls: 1 };
 
@@ -120,7 +125,8 @@ describe('chunkJson', () => {
 describe('jsonChunker', () => {
   it('hands each chunk to the sink as soon as the next item does not fit, not at the end', () => {
     const sunk: string[] = [];
-    const chunker = jsonChunker((json) => {
+    const chunker = jsonChunker((items) => {
+      const json = jsonArrayText(items);
       sunk.push(json);
       return json.length;
     }, 14);
@@ -131,6 +137,15 @@ describe('jsonChunker', () => {
     expect(sunk).toEqual(['["aaaa","bbbb"]']);
     expect(chunker.finish()).toEqual([15, 8]);
     expect(sunk).toEqual(['["aaaa","bbbb"]', '["cccc"]']);
+  });
+});
+
+describe('compressJsonArray', () => {
+  it('compresses exactly the JSON array text of the items, whatever their characters and sizes', () => {
+    for (const items of [[], ['"a"'], ['"Karibu 🌍"', '{"ü":"ß"}', `"${'€'.repeat(300_000)}"`], [`"${'x'.repeat(800_000)}"`, '1'], ['"small"']]) {
+      expect(gunzipSync(compressJsonArray(items)).toString('utf8')).toBe(jsonArrayText(items));
+      expect(gunzipSync(compressPieces(items)).toString('utf8')).toBe(items.join(''));
+    }
   });
 });
 
@@ -153,5 +168,24 @@ describe('renderRunHtml', () => {
 
   it('escapes the suite name in the title', () => {
     expect(html).toContain('<title>ratiba &lt;booking&gt; · fail · Parley run run-1</title>');
+  });
+});
+
+describe('writeRunHtml', () => {
+  // Some 1.4 MB of case details: three chunks, each compressed on its own and written in turn.
+  const many: RunReport = {
+    ...report,
+    results: Array.from({ length: 240 }, (_, index) =>
+      result(`case_${String(index).padStart(3, '0')}`, { reason: `reason ${index} ${'ü'.repeat(6000 + index)}`, metrics: index % 3 === 0 ? [judged] : [metric('content_signals')] }),
+    ),
+  };
+
+  it('writes, piece by piece, the page built whole from the same data: every chunk in its place', () => {
+    const file = writeRunHtml(join(mkdtempSync(join(tmpdir(), 'parley-html-')), 'out'), many);
+    const made = runPageJson(many);
+    expect(made.chunks.length).toBeGreaterThanOrEqual(3);
+    const whole = htmlDocument({ title: `${many.suite} · ${many.status} · Parley run ${many.run_id}`, data: made.data, encodedChunks: made.chunks.map(encodeData) });
+    expect(readFileSync(file, 'utf8')).toBe(whole);
+    expect(renderRunHtml(many)).toBe(whole);
   });
 });

@@ -2,7 +2,7 @@ import type { MetricResult } from '@parley/core';
 import { scenarioOfCase } from '@parley/core';
 import { baselineMetricRows, metricRowsInTriageOrder, triageOrder } from '@parley/gate';
 import { failureMarks, messageJudgements, type ReportResult, type RunReport } from '@parley/reports';
-import { jsonChunker } from './embedded-data.js';
+import { jsonArrayText, jsonChunker } from './embedded-data.js';
 import type { CaseDetail, CaseSummary, CaseView, RunHeader, RunPageData } from './page-data.js';
 
 /** A run page's data as JSON text: the header and case list, and the detail chunks. */
@@ -19,26 +19,45 @@ export interface RunPageJson {
  * library functions.
  */
 export function runPageJson(report: RunReport): RunPageJson {
-  return runPageParts(report, (chunk) => chunk);
+  const { data, chunks } = runPageParts(report, jsonArrayText);
+  return { data: data.join(''), chunks };
 }
 
 /**
- * {@link runPageJson} with each detail chunk handed to `sink` as soon as it is complete, and each
- * case's detail dropped once it is in its chunk: `renderRunHtml` compresses there, so a run of
- * 10,000 conversations never holds all its details as objects and as JSON text at once (that
- * doubled a replay's peak memory).
+ * {@link runPageJson} with each detail chunk's items handed to `sink` as soon as it is complete,
+ * and each case's detail dropped once it is in its chunk: `renderRunHtml` compresses there, so a
+ * run of 10,000 conversations never holds all its details as objects and as JSON text at once
+ * (that doubled a replay's peak memory). The page's data comes as pieces of its JSON text (each
+ * case's list entry one of them), which `renderRunHtml` compresses without joining them.
  */
-export function runPageParts<T>(report: RunReport, sink: (chunkJson: string) => T): { data: string; chunks: T[] } {
+export function runPageParts<T>(report: RunReport, sink: (items: readonly string[]) => T): { data: string[]; chunks: T[] } {
   const { results, ...header } = report;
   const chunker = jsonChunker(sink);
+  // Each case's list entry as JSON text at once: 10,000 entries held as objects until the end
+  // were some 10 MB more than their text.
   const cases = triageOrder(results).map((result) => {
     const detail = caseDetail(result);
-    return caseSummary(detail, chunker.add(JSON.stringify(detail)));
+    return JSON.stringify(caseSummary(detail, chunker.add(JSON.stringify(detail))));
   });
   const chunks = chunker.finish();
-  const data: RunPageData = { kind: 'run', header: header satisfies RunHeader, cases, chunks: chunks.length };
-  return { data: JSON.stringify(data), chunks };
+  return { data: runPageDataPieces(header, cases, chunks.length), chunks };
 }
+
+/**
+ * `JSON.stringify` of the page's {@link RunPageData} in pieces, its cases given as their JSON text
+ * (in its key order: kind, header, cases, chunks).
+ */
+function runPageDataPieces(header: RunHeader, cases: readonly string[], chunks: number): string[] {
+  const outline: Omit<RunPageData, 'cases'> & { cases: [] } = { kind: 'run', header, cases: [], chunks };
+  const text = JSON.stringify(outline);
+  const at = text.lastIndexOf(EMPTY_CASES) + EMPTY_CASES.length - 1; // at its `]`
+  const pieces = [text.slice(0, at)];
+  cases.forEach((item, index) => pieces.push(...(index > 0 ? [',', item] : [item])));
+  pieces.push(text.slice(at));
+  return pieces;
+}
+
+const EMPTY_CASES = '"cases":[]';
 
 function caseDetail(result: ReportResult): CaseDetail {
   return {

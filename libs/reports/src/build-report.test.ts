@@ -1,7 +1,7 @@
 import type { CallSummary, ScenarioResult } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '@parley/redaction';
-import { buildReport, renderReportJson } from './build-report.js';
+import { buildReport, buildReportOfReported, renderReportJson, reportedResult } from './build-report.js';
 import { redactResultContent } from './redact-results.js';
 import { SECRET_PHRASE, runInfo, sampleResults } from './test-support/sample-run.js';
 import { WITHHELD } from './withhold-content.js';
@@ -155,3 +155,33 @@ describe('buildReport of results the run already redacted', () => {
   });
 });
 
+describe('buildReportOfReported: results put in the report\'s form as they finished', () => {
+  const redactor = createRedactor({ names: ['Wanjiku'] });
+  const calls: CallSummary[] = [{ role: 'agent', provider: 'openai', model: 'gpt-4o-mini', turn: 1, input_tokens: 10, output_tokens: 5, cost_usd: 0.0001, latency_ms: 40 }];
+  const redacted = sampleResults().map((result) => redactResultContent({ ...result, calls: structuredClone(calls) }, redactor));
+  const files = new Map(redacted.map((result) => [result.scenario_id, `scenarios/${result.scenario_id}.yaml`]));
+  const marked = {
+    ...runInfo,
+    flaky_marks: [{ scenario_id: redacted.find((result) => !result.metadata_only)!.scenario_id, run_id: 'run-0', marked_at: '2026-01-01T00:00:00.000Z', note: 'Wanjiku saw it flake' }],
+  };
+
+  it('gives the report buildReport gives, byte for byte, in any order they finished', () => {
+    const expected = renderReportJson(buildReport(marked, redacted, { redactor, alreadyRedacted: true, files }));
+    const reported = [...redacted].reverse().map((result) => reportedResult(result, files.get(result.scenario_id)));
+    expect(renderReportJson(buildReportOfReported(marked, reported, redactor))).toBe(expected);
+    expect(expected).toContain('saw it flake"');
+    expect(expected).not.toContain('Wanjiku');
+  });
+
+  it('holds each result\'s transcript, metric details and calls once: the report\'s are the redacted result\'s own', () => {
+    const report = buildReportOfReported(runInfo, redacted.map((result) => reportedResult(result)), redactor);
+    for (const result of redacted.filter((candidate) => !candidate.metadata_only)) {
+      const inReport = report.results.find((candidate) => candidate.scenario_id === result.scenario_id)!;
+      expect(inReport.calls).toBe(result.calls);
+      if (result.transcript !== undefined) expect(inReport.transcript).toBe(result.transcript);
+      for (const metric of result.metrics.filter((candidate) => candidate.details !== undefined)) {
+        expect(inReport.metrics.find((candidate) => candidate.metric === metric.metric)?.details).toBe(metric.details);
+      }
+    }
+  });
+});

@@ -98,17 +98,40 @@ export type ReportInput = ScenarioResult & { attempts?: readonly ScenarioResult[
  */
 export function buildReport(run: RunInfo, results: readonly ReportInput[], options: BuildReportOptions = {}): RunReport {
   const redactor = options.redactor ?? floorRedactor();
-  const redacted = options.alreadyRedacted === true ? [...results] : results.map((result) => redactResultContent(result, redactor));
-  const sorted = redacted.sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
+  const redacted = options.alreadyRedacted === true ? results : results.map((result) => redactResultContent(result, redactor));
+  const reported = redacted.map((result) => reportResult(result, options.alreadyRedacted !== true, options.files?.get(result.scenario_id)));
+  return reportOfResults(run, reported, redactor);
+}
+
+/**
+ * A result the run redacted (with {@link redactResultContent}) in the form report.json gives it,
+ * made as it finishes: the run keeps this and not the result, so a run of 10,000 conversations
+ * holds each once, in the report's form, until its reports are written. Its transcript, metric
+ * details and calls are the result's own (not copies). `file`: the scenario's file, as in
+ * {@link BuildReportOptions.files}.
+ */
+export function reportedResult(redacted: ReportInput, file?: string): ReportResult {
+  return reportResult(redacted, false, file);
+}
+
+/**
+ * {@link buildReport} of results already in the report's form ({@link reportedResult}): the same
+ * report, status and exit code, the results sorted and flaky marks added here.
+ * `redactor` masks the flaky marks' notes (the floor's when left out).
+ */
+export function buildReportOfReported(run: RunInfo, reported: readonly ReportResult[], redactor: Redactor = floorRedactor()): RunReport {
+  return reportOfResults(run, [...reported], redactor);
+}
+
+function reportOfResults(run: RunInfo, reportedResults: ReportResult[], redactor: Redactor): RunReport {
+  const sorted = reportedResults.sort((left, right) => compareOrdinal(left.scenario_id, right.scenario_id));
   const finishedCost = sorted.reduce((total, result) => addCost(total, result.cost), emptyCost());
   const unfinished = run.unfinished_cost !== undefined && run.unfinished_cost.calls > 0 ? run.unfinished_cost : undefined;
   const cost = unfinished ? addCost(finishedCost, unfinished) : finishedCost;
   const warnings = [...(run.warnings ?? [])];
   const marks = new Map((run.flaky_marks ?? []).map((mark) => [mark.scenario_id, mark]));
   const interrupted: InterruptSignal | undefined = run.interrupted === true ? 'SIGINT' : run.interrupted === false ? undefined : run.interrupted;
-  const reported = sorted.map((result) =>
-    withFlakyMark(reportResult(result, options.alreadyRedacted !== true, options.files?.get(result.scenario_id)), marks.get(result.scenario_id), redactor),
-  );
+  const reported = sorted.map((result) => withFlakyMark(result, marks.get(result.scenario_id), redactor));
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     run_id: run.run_id,

@@ -21,6 +21,14 @@ import { openTag, textElement } from './xml-text.js';
  * library we tried cost 20 ms of start-up (it bundles lodash) and mis-escaped repeated `]]>`.
  */
 export function renderJunit(report: RunReport): string {
+  return [...junitChunks(report)].join('');
+}
+
+/**
+ * junit.xml's text in pieces (the head, then one piece per testcase), with exactly the text of
+ * {@link renderJunit}: writing them one by one never holds every testcase's XML at once.
+ */
+export function* junitChunks(report: RunReport): Generator<string> {
   const properties: Array<[string, string | null]> = [
     ['run_id', report.run_id],
     ['mode', report.mode],
@@ -46,7 +54,6 @@ export function renderJunit(report: RunReport): string {
     ['judge_cross_check', report.judge?.cross_check === undefined ? null : `${report.judge.cross_check.model}: ${report.judge.cross_check.checked.length} of ${report.judge.cross_check.sampled.length} sampled scenarios`],
     ...(report.judge?.cross_check?.agreement ?? []).map((entry): [string, string] => [`judge_agreement_${entry.metric}`, `${entry.agreed}/${entry.compared}`]),
   ];
-  const cases = report.results.map((result) => renderTestCase(report, result));
   const count = (predicate: (result: ReportResult) => boolean): number => report.results.filter(predicate).length;
   const failing = (result: ReportResult): boolean => result.status !== 'skipped' && failsGate(result, { strict: report.strict });
   const totals = {
@@ -58,7 +65,7 @@ export function renderJunit(report: RunReport): string {
   // The suite's time is the sum of its testcases' (consumers add them up and compare); the run's
   // wall-clock time, which in a replay is far shorter than the recorded latencies, is a property.
   const time = seconds(report.results.reduce((total, result) => total + Math.round(assistantLatencyMs(result)), 0));
-  return [
+  yield [
     '<?xml version="1.0" encoding="UTF-8"?>',
     openTag('testsuites', { name: 'parley', ...totals, time }),
     `  ${openTag('testsuite', { name: report.suite, ...totals, timestamp: junitTimestamp(report.started_at), time })}`,
@@ -67,11 +74,10 @@ export function renderJunit(report: RunReport): string {
       .filter((entry): entry is [string, string] => entry[1] !== null)
       .map(([name, value]) => `      ${openTag('property', { name, value }, true)}`),
     '    </properties>',
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
     '',
   ].join('\n');
+  for (const result of report.results) yield `${renderTestCase(report, result)}\n`;
+  yield ['  </testsuite>', '</testsuites>', ''].join('\n');
 }
 
 function renderTestCase(report: RunReport, result: ReportResult): string {

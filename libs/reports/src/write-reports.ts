@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, DiskFullError, isDiskFull, writeFileAtomically } from '@parley/core';
 import { reportJsonChunks } from './build-report.js';
-import { renderJunit } from './junit.js';
+import { junitChunks } from './junit.js';
 import type { RunReport } from './report-schema.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
 
@@ -39,7 +39,7 @@ export function writeReports(outDir: string, report: RunReport, options: WriteRe
 
   attempt(outDir, () => mkdirSync(outDir, { recursive: true }));
   writeAtomically(written.reportJson, reportJsonChunks(report));
-  writeAtomically(written.junitXml, renderJunit(report));
+  writeAtomically(written.junitXml, junitChunks(report));
   writeAtomically(written.summaryMarkdown, summary);
 
   const stepSummary = options.githubStepSummary;

@@ -1,11 +1,12 @@
 import { setMaxListeners } from 'node:events';
+import { relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addCost, emptyCost, scenarioOfCase, type CostSummary, type InterruptSignal, type ScenarioResult } from '@parley/core';
-import type { LoadedScenario } from '@parley/config';
+import type { LoadedScenario, LoadedSuite } from '@parley/config';
 import { ModuleMetricThreads } from '@parley/engine';
 import type { CrossCheckPair } from '@parley/judge';
 import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
-import { redactResultContent, type BudgetReport, type JudgeReport, type ReportInput } from '@parley/reports';
+import { redactResultContent, reportedResult, type BudgetReport, type JudgeReport, type ReportInput, type ReportResult } from '@parley/reports';
 import type { ModelSpend } from '@parley/store';
 import { cutShortByBudget, erroredBySweep, liveRunParts, skippedForBudget, type LiveRunParts } from './live-run.js';
 import type { OpenRun } from './open-run.js';
@@ -20,8 +21,13 @@ import { newSession } from './session.js';
 
 /** What the scenarios of a run came to, handed to the gate and report phases. */
 export interface ExecutedRun {
-  /** Every result of the run (a resumed run's earlier ones first), redacted once, as it finished. */
-  results: ReportInput[];
+  /**
+   * Every result of the run (a resumed run's earlier ones first), redacted once and put in the
+   * report's form as it finished (`reportedResult`): held once until the reports are written.
+   */
+  results: ReportResult[];
+  /** A comparison run's results, redacted, for the side-by-side of its agents (empty otherwise). */
+  compared: ReportInput[];
   /** The results' scores as they are (metric details unredacted): only kept for `--export-baseline`. */
   scored: Array<Pick<ScenarioResult, 'scenario_id' | 'metrics'>>;
   /** The budget section of the report, when a budget applied (the judging's downgrades first). */
@@ -46,11 +52,19 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
   const { options, suite, mode } = plan;
   const previous = withVariantValues(plan.resumed?.previous ?? [], suite.scenarios);
   const exporting = options.exportBaseline !== undefined;
-  const results: ReportInput[] = previous.map((result) => redactResultContent(result, run.redactor));
+  const comparing = plan.agents !== undefined && plan.agents.length > 1;
+  const files = scenarioFiles(suite, dependencies.cwd);
+  const results: ReportResult[] = [];
+  const compared: ReportInput[] = [];
+  const keep = (redacted: ReportInput): void => {
+    results.push(reportedResult(redacted, files.get(redacted.scenario_id)));
+    if (comparing) compared.push(redacted);
+  };
+  for (const result of previous) keep(redactResultContent(result, run.redactor));
   const scored: ExecutedRun['scored'] = exporting ? [...previous] : [];
   const finish = (result: ScenarioResult, reported: ReportInput = result): void => {
     const redacted = redactResultContent(reported, run.redactor);
-    results.push(redacted);
+    keep(redacted);
     if (exporting) scored.push({ scenario_id: reported.scenario_id, metrics: reported.metrics });
     run.saves.save(result);
     run.emitFinished(result, redacted);
@@ -145,6 +159,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     if (run.eventLogFailure !== undefined) throw run.eventLogFailure;
     return {
       results,
+      compared,
       scored,
       ...budgetAndSpend(live, judging),
       judging: { report: judging.judgeRun?.report(), crossCheckPairs: judging.judgeRun?.crossCheckPairs() ?? [] },
@@ -197,6 +212,11 @@ function budgetAndSpend(live: LiveRunParts, judging: RunJudging): Pick<ExecutedR
     budget: budget === undefined || downgrades.length === 0 ? budget : { ...budget, downgrades: [...downgrades, ...budget.downgrades] },
     spend: live.spend.spend(),
   };
+}
+
+/** Scenario id → its file relative to the run's folder, as CI tools want paths (`/` separators). */
+function scenarioFiles(suite: LoadedSuite, cwd: string): Map<string, string> {
+  return new Map(suite.scenarios.map((scenario) => [scenario.data.id, relative(cwd, scenario.file).split(sep).join('/')]));
 }
 
 /** SIGTERM when the signal was aborted with that reason (the CLI does so on SIGTERM), else Ctrl-C. */

@@ -1,7 +1,5 @@
-import { relative, sep } from 'node:path';
-import type { LoadedSuite } from '@parley/config';
 import { compareAgents } from '@parley/compare';
-import { buildReport, type JudgeReport, type RunReport } from '@parley/reports';
+import { buildReportOfReported, type JudgeReport, type RunReport } from '@parley/reports';
 import { calibrationWarnings } from './calibration-warnings.js';
 import type { ExecutedRun } from './execute-run.js';
 import { recordJudgeAgreement } from './judge-agreement.js';
@@ -41,7 +39,7 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
   const gitSha = await run.gitSha;
   const finishedAt = clock.now();
   const durationMs = Math.round(clock.monotonicMs() - plan.startedMs);
-  const report = buildReport(
+  const report = buildReportOfReported(
     {
       run_id: runId,
       suite: suite.config.suite,
@@ -63,15 +61,10 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
       ...(plan.gate.baseline || warnings.length > 0 ? { warnings } : {}),
       // Scenarios marked flaky in triage (`parley tui`): the reports say so beside them.
       flaky_marks: run.store.flakyMarks(suite.config.suite),
-      ...(agents && agents.length > 1 ? { comparison: compareAgents(executed.results, agents, options.seed !== undefined ? { seed: options.seed } : {}) } : {}),
+      ...(agents && agents.length > 1 ? { comparison: compareAgents(executed.compared, agents, options.seed !== undefined ? { seed: options.seed } : {}) } : {}),
     },
     executed.results,
-    { redactor: run.redactor, alreadyRedacted: true, files: scenarioFiles(suite, dependencies.cwd) },
+    run.redactor,
   );
   return { report, gitSha, finishedAt, durationMs };
-}
-
-/** Scenario id → its file relative to the run's folder, as CI tools want paths (`/` separators). */
-function scenarioFiles(suite: LoadedSuite, cwd: string): Map<string, string> {
-  return new Map(suite.scenarios.map((scenario) => [scenario.data.id, relative(cwd, scenario.file).split(sep).join('/')]));
 }

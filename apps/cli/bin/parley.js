@@ -42,7 +42,12 @@ if (nodeMajor >= 24 && heavyCommand && !chosen && typeof process.execve === 'fun
 // lets it reach about four times): a 10,000-scenario replay holds every result until its reports
 // are written, and peaked at 330-400 MiB with the default, 305-313 MiB at twice, 265-276 MiB here,
 // for no more CPU (tools/bench/README.md). Set before the bundle is imported, so before the heap grows.
-process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=50');
+// Without a command (`parley --help`, a bare `parley`) there is no heap to keep small, and node:v8
+// loads ~30 of Node's modules.
+const args = process.argv.slice(2);
+const words = args.filter((arg) => !arg.startsWith('-'));
+const command = words[0];
+if (command !== undefined) process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=50');
 
 const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== '0';
 // With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.
@@ -96,9 +101,6 @@ process.on('unhandledRejection', internalError);
 // command then exits 143 (an export stopped half-way stays pending in the outbox); other commands
 // end on SIGTERM as any process does.
 const controller = new AbortController();
-const args = process.argv.slice(2);
-const words = args.filter((arg) => !arg.startsWith('-'));
-const command = words[0];
 const paysPerItem = command === 'run' || command === 'monitor' || (command === 'calibrate' && words[1] === 'judge');
 const graceful = paysPerItem || command === 'export' ? [['SIGINT', 130], ['SIGTERM', 143]] : [['SIGINT', 130]];
 let interrupts = 0;

@@ -18,7 +18,7 @@ async function parley(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) 
 const program = buildProgram(
   { cwd: REPO_ROOT, env: {}, output: captureOutput(), clock: manualClock(), random: seededRandom(1) },
   () => undefined,
-  await commandsFor([]),
+  commandsFor([]),
 );
 /** Commands that do something: groups (`runs`) only hold others, except `tui`, which also runs. */
 const commands = allCommands(program).filter((command) => command.commands.length === 0 || commandPath(command) === 'tui');

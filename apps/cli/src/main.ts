@@ -1,6 +1,25 @@
 import { Command, CommanderError } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
 import { EXIT_CONFIG_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from '@parley/gate';
+import { register as registerCache } from './commands/cache.js';
+import { register as registerCalibrate } from './commands/calibrate.js';
+import { register as registerCanary } from './commands/canary.js';
+import { register as registerCompare } from './commands/compare.js';
+import { register as registerCost } from './commands/cost.js';
+import { register as registerExport } from './commands/export.js';
+import { register as registerGenerate } from './commands/generate.js';
+import { register as registerInit } from './commands/init.js';
+import { register as registerMergeReports } from './commands/merge-reports.js';
+import { register as registerMonitor } from './commands/monitor.js';
+import { register as registerPromote } from './commands/promote.js';
+import { register as registerRecordings } from './commands/recordings.js';
+import { register as registerRun } from './commands/run.js';
+import { register as registerRuns } from './commands/runs.js';
+import { register as registerSchema } from './commands/schema.js';
+import { register as registerShowReport } from './commands/show-report.js';
+import { register as registerStore } from './commands/store.js';
+import { register as registerTui } from './commands/tui.js';
+import { register as registerValidate } from './commands/validate.js';
 import { printIssues } from './output/config-error-output.js';
 import { processOutput } from './output/output.js';
 import { addHelpFooters, allCommands } from './program/command-help.js';
@@ -14,44 +33,45 @@ import { renderIssueAnnotations } from './reporters/github-annotations.js';
 export { describeInternalError };
 
 /**
- * Every command, in the order `parley --help` lists them, each loaded when it is needed. A new
- * command is a file in commands/ that exports `register` (see RegisterCommand), and one entry here.
- * `parley <command> …` loads only that command's module; help, a bare `parley` and an unknown word
- * (whose "did you mean" needs every name) load them all. Start-up is what short commands wait for.
+ * Every command, in the order `parley --help` lists them. A new command is a file in commands/ that
+ * exports `register` (see RegisterCommand), and one entry here. The registrations (options and
+ * help text) are all in the bundle's entry file, so `parley --help` reads one file instead of ~30
+ * small ones (each file Node loads costs its own resolving, reading and linking); what a command
+ * does is imported when it runs, inside its action, so only that command's libraries load.
  */
-const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<{ register: RegisterCommand }>]> = [
-  ['run', () => import('./commands/run.js')],
-  ['validate', () => import('./commands/validate.js')],
-  ['compare', () => import('./commands/compare.js')],
-  ['merge-reports', () => import('./commands/merge-reports.js')],
-  ['show-report', () => import('./commands/show-report.js')],
-  ['promote', () => import('./commands/promote.js')],
-  ['generate', () => import('./commands/generate.js')],
-  ['export', () => import('./commands/export.js')],
-  ['monitor', () => import('./commands/monitor.js')],
-  ['recordings', () => import('./commands/recordings.js')],
-  ['cache', () => import('./commands/cache.js')],
-  ['calibrate', () => import('./commands/calibrate.js')],
-  ['tui', () => import('./commands/tui.js')],
-  ['schema', () => import('./commands/schema.js')],
-  ['init', () => import('./commands/init.js')],
-  ['canary', () => import('./commands/canary.js')],
-  ['cost', () => import('./commands/cost.js')],
-  ['runs', () => import('./commands/runs.js')],
-  ['store', () => import('./commands/store.js')],
+const COMMANDS: ReadonlyArray<readonly [name: string, register: RegisterCommand]> = [
+  ['run', registerRun],
+  ['validate', registerValidate],
+  ['compare', registerCompare],
+  ['merge-reports', registerMergeReports],
+  ['show-report', registerShowReport],
+  ['promote', registerPromote],
+  ['generate', registerGenerate],
+  ['export', registerExport],
+  ['monitor', registerMonitor],
+  ['recordings', registerRecordings],
+  ['cache', registerCache],
+  ['calibrate', registerCalibrate],
+  ['tui', registerTui],
+  ['schema', registerSchema],
+  ['init', registerInit],
+  ['canary', registerCanary],
+  ['cost', registerCost],
+  ['runs', registerRuns],
+  ['store', registerStore],
 ];
 
 /**
  * The commands `argv` needs registered: the one it names (the first word that is not an option;
- * the only global option, --no-color, takes no value), none for `--version`, or all of them.
+ * the only global option, --no-color, takes no value), none for `--version`, or all of them
+ * (help, a bare `parley` and an unknown word, whose "did you mean" needs every name).
  */
-export async function commandsFor(argv: readonly string[]): Promise<RegisterCommand[]> {
+export function commandsFor(argv: readonly string[]): RegisterCommand[] {
   const word = argv.find((arg) => !arg.startsWith('-'));
   // `parley --version` prints the version and needs no command.
   if (word === undefined && (argv.includes('--version') || argv.includes('-V')) && !argv.includes('--help') && !argv.includes('-h')) return [];
   const named = COMMANDS.filter(([name]) => name === word);
-  const chosen = named.length > 0 ? named : COMMANDS;
-  return Promise.all(chosen.map(async ([, load]) => (await load()).register));
+  return (named.length > 0 ? named : COMMANDS).map(([, register]) => register);
 }
 
 /**
@@ -72,7 +92,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
   try {
     const program = buildProgram(context, (code) => {
       exitCode = code;
-    }, await commandsFor(argv));
+    }, commandsFor(argv));
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {

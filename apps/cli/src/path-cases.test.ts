@@ -79,7 +79,7 @@ const CASES: PathCase[] = [
   { name: 'a path on a read-only file system', value: (work) => join(work.readOnly, 'suite', 'new'), shows: 'parley-small-disk-' },
 ];
 
-const EVERY_COMMAND = await commandsFor([]);
+const EVERY_COMMAND = commandsFor([]);
 
 function leafCommands(): Array<{ name: string; command: Command }> {
   const output = captureOutput();

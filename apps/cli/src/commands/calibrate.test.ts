@@ -172,9 +172,10 @@ describe('the parley binary', () => {
     expect(existsSync(join(cwd, '.parley/parley.db'))).toBe(true);
     // A report of a stored session loads the report's code by name, not the library's index: not
     // the judge session and its providers (loaded above to replay the recording), the importers'
-    // redaction or the set editor (~730 kB of bundle when it did).
+    // redaction or the set editor (~730 kB of bundle when it did). Every command's registration is
+    // in the entry file since --help reads it as one (~65 kB, main.ts).
     const stored = loaded('stored.log');
-    expect(stored.bytes).toBeLessThan(540_000);
+    expect(stored.bytes).toBeLessThan(600_000);
     expect(stored.bytes).toBeLessThan(loaded('replay.log').bytes - 20_000);
     expect(stored.others.join('\n')).not.toMatch(/node_modules\/(openai|@anthropic-ai|ink|react)\//);
   });

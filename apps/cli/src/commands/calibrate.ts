@@ -16,7 +16,7 @@ import type { ModelFlags } from './calibrate-suite.js';
 import { paint, type Paint } from '../output/output.js';
 
 /** Options every calibrate subcommand shares. */
-export interface FolderFlags {
+interface FolderFlags {
   dir: string;
   format?: 'text' | 'json';
 }

@@ -63,7 +63,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
 
 /** `--export`: its module (loaded only for a run that exports) and where the run goes. */
 async function exportFor(to: string, dataset: string | undefined, context: CommandContext) {
-  const { exportDestination, flushExports, sendRun } = await import('./export.js');
+  const { exportDestination, flushExports, sendRun } = await import('./export-command.js');
   return { destination: await exportDestination(to, context.env, dataset), flushExports, sendRun };
 }
 

@@ -120,6 +120,10 @@ describe('buildCalibrationReport', () => {
     expect(report.trend[1]!.kappa_quadratic['intent_comprehension']).toBeGreaterThan(0.9);
     expect(report.trend[1]!.kappa_quadratic['response_naturalness']).toBeLessThan(0.2);
     expect(report.trend[1]!.bias['response_naturalness']).toBeLessThan(-1);
+    // The reported session's point is its judge-vs-human rows, every axis and overall.
+    const judgeVsHuman = report.comparisons.find((comparison) => comparison.id === 'judge_vs_human')!.axes;
+    expect(report.trend[0]!.kappa_quadratic).toEqual(Object.fromEntries(judgeVsHuman.map((row) => [row.axis, row.kappa.quadratic])));
+    expect(report.trend[0]!.bias).toEqual(Object.fromEntries(judgeVsHuman.map((row) => [row.axis, row.bias])));
   });
 
   it('writes a Markdown report with the gate, every comparison, matrices, alpha, trend and method', () => {

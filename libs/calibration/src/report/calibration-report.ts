@@ -11,7 +11,7 @@ import { RATING_LABELS, type RatingPair } from '../statistics/rating-labels.js';
 import type { CalibrationRater, CalibrationSession, RaterModelRecord, StoredJudgeRating } from '../store/calibration-store.js';
 import { agreementSummary, type AgreementSummary, type Measured } from './agreement-summary.js';
 import { itemDigests } from './item-digests.js';
-import { COMPARISONS, comparisonTables, OVERALL, pooledPairs, type ComparisonId, type RatingsByRater } from './comparison-pairs.js';
+import { COMPARISONS, comparisonTables, OVERALL, pooledPairs, type ComparisonId, type PairsByItem, type RatingsByRater, type ScoresByItem } from './comparison-pairs.js';
 
 export const CALIBRATION_REPORT_SCHEMA_VERSION = 1;
 
@@ -249,7 +249,7 @@ export function buildCalibrationReport(input: CalibrationReportInput): Calibrati
     gate: { min_kappa: input.gate.minKappa, max_bias: input.gate.maxBias, passed: gateAxes.every((axis) => axis.passed), axes: gateAxes },
     comparisons,
     alpha_all_raters: alphaOfAllRaters(ratings, axes),
-    trend: trend(input, humanItems, digests),
+    trend: trend(input, humanItems, digests, { judge: usable.byRater.judge, pairs: tables.judge_vs_human }),
     warnings,
   };
 }
@@ -297,7 +297,7 @@ function alphaOfAllRaters(ratings: RatingsByRater, axes: readonly string[]): Cal
 }
 
 /** Judge-vs-human quadratic kappa and bias of this and earlier sessions (replays of a recording are not new judgements). */
-function trend(input: CalibrationReportInput, humanItems: readonly CalibrationItem[], digests: ReadonlyMap<string, string>): TrendEntry[] {
+function trend(input: CalibrationReportInput, humanItems: readonly CalibrationItem[], digests: ReadonlyMap<string, string>, reported: { judge: ScoresByItem; pairs: readonly PairsByItem[] }): TrendEntry[] {
   const sessions = [
     { session: input.session, ratings: input.ratings },
     // Unfinished sessions (a killed `calibrate judge`) rated part of the set: no trend point.
@@ -305,8 +305,10 @@ function trend(input: CalibrationReportInput, humanItems: readonly CalibrationIt
   ].slice(0, 13);
   return sessions.map(({ session, ratings }) => {
     const items = session.rubric_version === input.session.rubric_version ? humanItems : withHumanRatingsOf(input.set.items, session.rubric_version);
-    const judge = usableModelRatings(digests, ratings).byRater.judge;
-    const perAxis = comparisonTables({ items, judge, crossCheck: new Map() }, input.set.axes).judge_vs_human;
+    // The reported session's judge ratings and pairs are the report's own judge-vs-human table.
+    const own = session === input.session;
+    const judge = own ? reported.judge : usableModelRatings(digests, ratings).byRater.judge;
+    const perAxis = own ? reported.pairs : comparisonTables({ items, judge, crossCheck: new Map() }, input.set.axes).judge_vs_human;
     const kappa: Record<string, Measured> = {};
     const bias: Record<string, Measured> = {};
     const rowsOf: Array<[string, RatingPair[]]> = [...input.set.axes.map((axis, index): [string, RatingPair[]] => [axis, perAxis[index]!.flat()]), [OVERALL, perAxis.flat(2)]];

@@ -12,8 +12,8 @@ export type HtmlDocumentInput = {
       data: string;
     }
   | {
-      /** The page's data already encoded (as `encodeData` does its JSON text). */
-      encodedData: string;
+      /** The page's data already encoded (as `encodeData` does its JSON text), asked for once the chunks are written. */
+      encodedData: () => string;
     }
 );
 
@@ -51,11 +51,12 @@ export function* htmlDocumentParts(input: HtmlDocumentInput): Generator<string> 
     '</head>',
     '<body>',
     '<div id="app"><main><p>Loading the report…</p><noscript><p>This report needs JavaScript to show its data.</p></noscript></main></div>',
-    encodedDataScript('parley-data', 'encodedData' in input ? input.encodedData : encodeData(input.data)),
   ];
+  // The chunks before the data: a writer can write each as it is made, and the list that says
+  // where each case is comes once they all are (the page finds both by id).
   let index = 0;
   for (const chunk of input.encodedChunks ?? []) yield encodedDataScript(`parley-chunk-${index++}`, chunk);
-  yield* [`<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', ''];
+  yield* [encodedDataScript('parley-data', 'encodedData' in input ? input.encodedData() : encodeData(input.data)), `<script>${PAGE_SCRIPT}</script>`, '</body>', '</html>', ''];
 }
 
 function encodedDataScript(id: string, encoded: string): string {

@@ -9,7 +9,7 @@ import { failureMarks, type ReportResult, type RunReport } from '@parley/reports
 import { chunkJson, compressJsonArray, compressPieces, encodeData, jsonArrayText, jsonChunker, readEmbeddedData } from './embedded-data.js';
 import { htmlDocument } from './html-document.js';
 import type { CaseDetail, RunPageData } from './page-data.js';
-import { runPageJson } from './run-page-data.js';
+import { runPageJson, runPageSteps } from './run-page-data.js';
 import { renderRunHtml, writeRunHtml } from './write-html.js';
 
 const cost = { input_tokens: 10, output_tokens: 5, usd: 0.001, calls: 1 };
@@ -179,6 +179,21 @@ describe('writeRunHtml', () => {
       result(`case_${String(index).padStart(3, '0')}`, { reason: `reason ${index} ${'ü'.repeat(6000 + index)}`, metrics: index % 3 === 0 ? [judged] : [metric('content_signals')] }),
     ),
   };
+
+  it('hands out each chunk as soon as it is complete, before the cases after it are made, and the data last', () => {
+    let made = 0;
+    const steps = runPageSteps(many, (items) => ({ chunk: (made += 1), items: items.length }));
+    const seen: number[] = [];
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done === true) {
+        expect(step.value.join('')).toBe(runPageJson(many).data);
+        break;
+      }
+      expect(made).toBe(step.value.chunk); // the one just made, not every chunk at once
+      seen.push(step.value.chunk);
+    }
+    expect(seen).toEqual(runPageJson(many).chunks.map((_, index) => index + 1));
+  });
 
   it('writes, piece by piece, the page built whole from the same data: every chunk in its place', () => {
     const file = writeRunHtml(join(mkdtempSync(join(tmpdir(), 'parley-html-')), 'out'), many);

@@ -31,16 +31,39 @@ export function runPageJson(report: RunReport): RunPageJson {
  * case's list entry one of them), which `renderRunHtml` compresses without joining them.
  */
 export function runPageParts<T>(report: RunReport, sink: (items: readonly string[]) => T): { data: string[]; chunks: T[] } {
+  const steps = runPageSteps(report, sink);
+  const chunks: T[] = [];
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) return { data: step.value, chunks };
+    chunks.push(step.value);
+  }
+}
+
+/**
+ * {@link runPageParts} as it goes: yields what `sink` made of each detail chunk as soon as the
+ * chunk is complete, and returns the page's data pieces at the end, so a writer can write each
+ * chunk and let it go before the next (a page of 10,000 distinct conversations is some 20 MB of
+ * compressed chunks).
+ */
+export function* runPageSteps<T>(report: RunReport, sink: (items: readonly string[]) => T): Generator<T, string[]> {
   const { results, ...header } = report;
-  const chunker = jsonChunker(sink);
+  const ready: T[] = [];
+  let count = 0;
+  const chunker = jsonChunker((items) => {
+    ready.push(sink(items));
+    count += 1;
+  });
   // Each case's list entry as JSON text at once: 10,000 entries held as objects until the end
   // were some 10 MB more than their text.
-  const cases = triageOrder(results).map((result) => {
+  const cases: string[] = [];
+  for (const result of triageOrder(results)) {
     const detail = caseDetail(result);
-    return JSON.stringify(caseSummary(detail, chunker.add(JSON.stringify(detail))));
-  });
-  const chunks = chunker.finish();
-  return { data: runPageDataPieces(header, cases, chunks.length), chunks };
+    cases.push(JSON.stringify(caseSummary(detail, chunker.add(JSON.stringify(detail)))));
+    yield* ready.splice(0);
+  }
+  chunker.finish();
+  yield* ready.splice(0);
+  return runPageDataPieces(header, cases, count);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RunReport } from '@parley/reports';
 import { calibrationPageData } from './calibration-page-data.js';
 import { htmlDocument, htmlDocumentParts } from './html-document.js';
 import { compressJsonArray, compressPieces } from './embedded-data.js';
-import { runPageParts } from './run-page-data.js';
+import { runPageSteps } from './run-page-data.js';
 
 /** The run's page: one self-contained HTML file made from its report.json. */
 export function renderRunHtml(report: RunReport): string {
@@ -22,26 +22,29 @@ export function writeRunHtml(outDir: string, report: RunReport): string {
 }
 
 /**
- * The run's page in pieces, written one after the other: the detail chunks are kept compressed
- * (bytes) until their turn and only then turned into base64 text, so the page is never one
- * string and never all its chunks' text at once.
+ * The run's page in pieces, written one after the other: each detail chunk is compressed,
+ * turned into base64 text and written as soon as it is complete, then let go; the page's data
+ * (the case list) follows them. The page is never one string and its chunks never all held.
  */
 function* runHtmlParts(report: RunReport): Generator<string> {
-  const { data, chunks } = runPageParts(report, compressJsonArray);
+  const steps = runPageSteps(report, compressJsonArray);
+  let data: string[] = [];
   const encodedChunks = (function* () {
-    for (const [index, chunk] of chunks.entries()) {
-      yield chunk.toString('base64');
-      chunks[index] = EMPTY; // written: its bytes can go
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done === true) {
+        data = step.value;
+        return;
+      }
+      yield step.value.toString('base64');
     }
   })();
+  const encodedData = (): string => compressPieces(data).toString('base64');
   let first = true;
-  for (const part of htmlDocumentParts({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, encodedData: compressPieces(data).toString('base64'), encodedChunks })) {
+  for (const part of htmlDocumentParts({ title: `${report.suite} · ${report.status} · Parley run ${report.run_id}`, encodedData, encodedChunks })) {
     yield first ? part : `\n${part}`;
     first = false;
   }
 }
-
-const EMPTY = Buffer.alloc(0);
 
 /** The calibration report's page (see {@link calibrationPageData} for `source`). */
 function renderCalibrationHtml(report: CalibrationReport, source: PairSource | string): string {

@@ -30,7 +30,7 @@ export function runPageJson(report: RunReport): RunPageJson {
  * (that doubled a replay's peak memory). The page's data comes as pieces of its JSON text (each
  * case's list entry one of them), which `renderRunHtml` compresses without joining them.
  */
-export function runPageParts<T>(report: RunReport, sink: (items: readonly string[]) => T): { data: string[]; chunks: T[] } {
+function runPageParts<T>(report: RunReport, sink: (items: readonly string[]) => T): { data: string[]; chunks: T[] } {
   const steps = runPageSteps(report, sink);
   const chunks: T[] = [];
   for (let step = steps.next(); ; step = steps.next()) {

@@ -105,7 +105,7 @@ printf 'rules:\n  - name: any\n    reply: { content: "Hello! I can tell you abou
 PATH="$("$repo/scripts/fetch-node.sh" 22):$PATH" node "$repo/tools/fake-llm/dist/cli.js" --script "$work/fake-llm.yaml" >"$fake_log" 2>&1 &
 fake_pid=$!
 trap 'kill $fake_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do grep -q 'listening on' "$fake_log" && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -qs 'listening on' "$fake_log" && break; sleep 0.1; done
 fake_url="$(grep -o 'http://[^ ]*' "$fake_log" | head -1)"
 echo "fake-llm at $fake_url"
 

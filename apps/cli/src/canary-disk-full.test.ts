@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeLlm } from '@parley/fake-llm';
+import { writeCanaryLog } from './test-support/canary-log.js';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { MONITORED_SUITE } from './test-support/monitored-suite.js';
 import { parleyAsync } from './test-support/parley-process.js';
@@ -23,25 +24,6 @@ afterAll(() => {
   for (const disk of disks.splice(0)) disk.unmount();
 });
 
-/** A canary log (60 conversations on v1, 20 on v2) and its 👎 feedback in `dir`. */
-function production(dir: string): void {
-  const ended = new Date(Date.now() - 3_600_000).toISOString();
-  const logs: string[] = [];
-  const feedback: string[] = [];
-  for (const [version, count, negative] of [['v1', 60, 3], ['v2', 20, 4]] as const) {
-    for (let index = 0; index < count; index += 1) {
-      const id = `${version}-conv-${index}`;
-      const turns = [
-        { role: 'user', content: `Is there a slot on Friday at ${index}?`, timestamp: ended },
-        { role: 'assistant', content: 'Yes, 10:00 or 14:00.', timestamp: ended },
-      ];
-      logs.push(JSON.stringify({ conversation_id: id, tenant: 'zuri_spa', prompt_version: version, turns }));
-      if (index < negative) feedback.push(JSON.stringify({ conversation_id: id, user_feedback: '👎' }));
-    }
-  }
-  writeFileSync(join(dir, 'conversations.jsonl'), `${logs.join('\n')}\n`);
-  writeFileSync(join(dir, 'feedback.jsonl'), `${feedback.join('\n')}\n`);
-}
 
 /** The real binary with stdout redirected to `file` (as a shell's `>` does). */
 async function redirected(args: string[], cwd: string, file: string): Promise<{ status: number | null; stderr: string }> {
@@ -63,7 +45,8 @@ describe('parley canary on a full disk (real tmpfs, the built binary)', () => {
     const suite = writeSuite(MONITORED_SUITE);
     const disk = historyOnSmallDisk(suite);
     disks.push(disk);
-    production(suite);
+    // A canary log: 60 conversations on v1 (3 👎), 20 on v2 (4 👎).
+    writeCanaryLog(suite, [{ version: 'v1', count: 60, negative: 3 }, { version: 'v2', count: 20, negative: 4 }]);
     try {
       const env = { OPENAI_API_KEY: 'sk-test-canary-full-0123', OPENAI_BASE_URL: llm.openaiBaseUrl };
       const monitored = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--sample', '100', '--format', 'json'], { cwd: suite, env });

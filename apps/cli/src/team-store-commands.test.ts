@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { startFakeLlm } from '@parley/fake-llm';
 // The store's PostgreSQL test server is test support, not part of @parley/store's API: shared by path on purpose.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { freshDatabase, type PostgresServer, testPostgresServer } from '../../../libs/store/src/test-support/postgres-server.js';
+import { writeCanaryLog } from './test-support/canary-log.js';
 import { GATE_FAKE_SCRIPT, GATE_SUITE_FILES, writeSuite } from './test-support/gate-suite.js';
 import { MONITORED_SUITE } from './test-support/monitored-suite.js';
 import { REPO_ROOT } from './test-support/example-copy.js';
@@ -98,25 +99,6 @@ async function walk(url: string | undefined): Promise<{ suite: string; steps: St
   }
 }
 
-/** A canary log (30 conversations on v1, 10 on v2) and its 👎 feedback in `dir`. */
-function production(dir: string): void {
-  const ended = new Date(Date.now() - 3_600_000).toISOString();
-  const logs: string[] = [];
-  const feedback: string[] = [];
-  for (const [version, count, negative] of [['v1', 30, 1], ['v2', 10, 3]] as const) {
-    for (let index = 0; index < count; index += 1) {
-      const id = `${version}-conv-${index}`;
-      const turns = [
-        { role: 'user', content: `Is there a slot on Friday at ${index}?`, timestamp: ended },
-        { role: 'assistant', content: 'Yes, 10:00 or 14:00.', timestamp: ended },
-      ];
-      logs.push(JSON.stringify({ conversation_id: id, tenant: 'zuri_spa', prompt_version: version, turns }));
-      if (index < negative) feedback.push(JSON.stringify({ conversation_id: id, user_feedback: '👎' }));
-    }
-  }
-  writeFileSync(join(dir, 'conversations.jsonl'), `${logs.join('\n')}\n`);
-  writeFileSync(join(dir, 'feedback.jsonl'), `${feedback.join('\n')}\n`);
-}
 
 /**
  * What a scheduled production job runs against the store: `parley monitor` judging a log (fake-llm
@@ -125,7 +107,8 @@ function production(dir: string): void {
 async function productionWalk(url: string | undefined): Promise<{ suite: string; steps: Step[]; runIds: string[] }> {
   const llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 40 } } } });
   const suite = writeSuite(MONITORED_SUITE);
-  production(suite);
+  // A canary log: 30 conversations on v1 (1 👎), 10 on v2 (3 👎).
+  writeCanaryLog(suite, [{ version: 'v1', count: 30, negative: 1 }, { version: 'v2', count: 10, negative: 3 }]);
   const env = { ...(url === undefined ? {} : { PARLEY_DATABASE_URL: url }), OPENAI_API_KEY: 'sk-test-WALK-0123456789', OPENAI_BASE_URL: llm.openaiBaseUrl };
   const steps: Step[] = [];
   try {

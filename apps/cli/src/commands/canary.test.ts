@@ -6,6 +6,7 @@ import { manualClock, seededRandom } from '@parley/core';
 import { describe, expect, it } from 'vitest';
 import { main } from '../main.js';
 import { captureOutput } from '../test-support/capture-output.js';
+import { writeCanaryLog, type CanaryArm } from '../test-support/canary-log.js';
 import { REPO_ROOT } from '../test-support/example-copy.js';
 import { writeSuite, ZURI_SUITE } from '../test-support/zuri-suite.js';
 
@@ -18,36 +19,11 @@ async function parley(argv: string[], cwd: string) {
 }
 
 /**
- * A production log and its feedback: `count` conversations on `version`, the first `negative` of
- * them with a 👎 and every fifth of the rest with a 👍; each ended `hoursAgo` before NOW.
+ * A production log and its feedback (writeCanaryLog): `count` conversations on `version`, the first
+ * `negative` of them with a 👎 and every fifth of the rest with a 👍; each ended `hoursAgo` before NOW.
  */
-function production(arms: Array<{ version: string; count: number; negative: number; hoursAgo?: number }>, dir = mkdtempSync(join(tmpdir(), 'parley-canary-'))): { dir: string; logs: string; feedback: string } {
-  const logLines: string[] = [];
-  const feedbackLines: string[] = [];
-  for (const arm of arms) {
-    const ended = new Date(NOW.getTime() - (arm.hoursAgo ?? 1) * 3_600_000).toISOString();
-    for (let index = 0; index < arm.count; index += 1) {
-      const id = `${arm.version}-conv-${index}`;
-      logLines.push(
-        JSON.stringify({
-          conversation_id: id,
-          tenant: 'zuri_spa',
-          prompt_version: arm.version,
-          turns: [
-            { role: 'user', content: 'Is there a slot on Friday?', timestamp: ended },
-            { role: 'assistant', content: 'Yes, 10:00 or 14:00.', timestamp: ended },
-          ],
-        }),
-      );
-      if (index < arm.negative) feedbackLines.push(JSON.stringify({ conversation_id: id, user_feedback: '👎' }));
-      else if (index % 5 === 0) feedbackLines.push(JSON.stringify({ conversation_id: id, user_feedback: '👍' }));
-    }
-  }
-  const logs = join(dir, 'conversations.jsonl');
-  const feedback = join(dir, 'feedback.jsonl');
-  writeFileSync(logs, `${logLines.join('\n')}\n`);
-  writeFileSync(feedback, `${feedbackLines.join('\n')}\n`);
-  return { dir, logs, feedback };
+function production(arms: CanaryArm[], dir = mkdtempSync(join(tmpdir(), 'parley-canary-'))): { dir: string; logs: string; feedback: string } {
+  return { dir, ...writeCanaryLog(dir, arms.map((arm) => ({ positiveEvery: 5, ...arm })), NOW) };
 }
 
 describe('parley canary assign', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { reusedUtf8 } from './reused-utf8.js';
 
 /**
  * The file-system calls an atomic write makes. Tests replace some of them (a `writeSync` that
@@ -229,7 +230,7 @@ export function appendAllSync(descriptor: number, file: string, text: string, op
  * nothing at all means the disk took no more. Returns the number of bytes written.
  */
 export function writeAllSync(descriptor: number, text: string, io: Pick<FileIo, 'writeSync'> = nodeFileIo): number {
-  const bytes = encodedForWrite(text);
+  const bytes = reusedUtf8([text]);
   let offset = 0;
   while (offset < bytes.length) {
     const written = io.writeSync(descriptor, bytes, offset, bytes.length - offset);
@@ -237,24 +238,6 @@ export function writeAllSync(descriptor: number, text: string, io: Pick<FileIo, 
     offset += written;
   }
   return bytes.length;
-}
-
-/** Pieces of up to this many bytes are encoded into one reused buffer. */
-const SCRATCH_BYTES = 1024 * 1024;
-let scratch: Buffer = Buffer.alloc(0);
-
-/**
- * `text` as UTF-8 bytes. A small piece (a report written result by result is ten thousand
- * pieces of a few kB) is encoded into one buffer kept for the next: a fresh buffer per piece
- * left the allocator's freed blocks behind, which a long run does not give back to the system.
- * The bytes are only good until the next call.
- */
-function encodedForWrite(text: string): Buffer {
-  if (text.length > SCRATCH_BYTES) return Buffer.from(text, 'utf8');
-  const length = text.length * 3 <= scratch.length ? -1 : Buffer.byteLength(text, 'utf8');
-  if (length > SCRATCH_BYTES) return Buffer.from(text, 'utf8');
-  if (length > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(length, 2 * scratch.length, 64 * 1024)));
-  return scratch.subarray(0, scratch.write(text, 0, 'utf8'));
 }
 
 /** Some platforms (Windows) cannot open a folder for fsync; the rename is still atomic there. */

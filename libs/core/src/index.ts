@@ -10,6 +10,7 @@ export * from './events.js';
 export * from './comparison-case.js';
 export * from './shorten-case-id.js';
 export * from './atomic-file.js';
+export * from './reused-utf8.js';
 export * from './text-file.js';
 export * from './platform-spawn.js';
 export * from './terminal-text.js';

@@ -1,4 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { reusedUtf8 } from '@parley/core';
 
 /**
  * How a page carries its data: JSON, gzip-compressed and base64-encoded, in inert
@@ -16,11 +17,7 @@ const CHUNK_BYTES = 512 * 1024;
 const GZIP_LEVEL = 6;
 
 export function encodeData(json: string): string {
-  return compressData(json).toString('base64');
-}
-
-function compressData(json: string): Buffer {
-  return compressPieces([json]);
+  return compressPieces([json]).toString('base64');
 }
 
 /**
@@ -38,29 +35,15 @@ export function compressJsonArray(items: readonly string[]): Buffer {
 
 /**
  * The text the pieces make one after the other, gzip-compressed, without making that text: the
- * pieces are encoded into one buffer, reused from call to call when they fit it.
+ * pieces are encoded into the buffer `reusedUtf8` keeps from call to call.
  */
 export function compressPieces(pieces: readonly string[]): Buffer {
-  // At most 3 bytes per UTF-16 unit.
-  const most = pieces.reduce((total, piece) => total + 3 * piece.length, 0);
-  const bytes = most <= SCRATCH_BYTES ? scratchOf(most) : Buffer.allocUnsafe(pieces.reduce((total, piece) => total + Buffer.byteLength(piece, 'utf8'), 0));
-  let end = 0;
-  for (const piece of pieces) end += bytes.write(piece, end, 'utf8');
-  return gzipSync(bytes.subarray(0, end), { level: GZIP_LEVEL });
+  return gzipSync(reusedUtf8(pieces), { level: GZIP_LEVEL });
 }
 
 /** A chunk's items as its JSON array text. */
 export function jsonArrayText(items: readonly string[]): string {
   return `[${items.join(',')}]`;
-}
-
-/** Chunks (512 kB of text, up to 3 bytes a unit) fit the reused buffer; a larger text gets its own. */
-const SCRATCH_BYTES = 2 * 1024 * 1024;
-let scratch: Buffer = Buffer.alloc(0);
-
-function scratchOf(bytes: number): Buffer {
-  if (scratch.length < bytes) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(bytes, 2 * scratch.length)));
-  return scratch;
 }
 
 function decodeData(encoded: string): string {

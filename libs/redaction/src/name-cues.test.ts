@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '@parley/core';
 import { createRedactor } from './redactor.js';
 import { floorRedactor } from './floor-redactor.js';
 import { NAME_CUES_RULE } from './floor-name-cues.js';
-import { nameSpans } from './name-cues.js';
+import { nameSpans, PLAIN_TEXT } from './name-cues.js';
 
 const redactor = floorRedactor();
 
@@ -93,5 +94,66 @@ describe('nameSpans on a text it has seen', () => {
     // "Pasiënt:" is a cue; the accented word after it is not ASCII and takes the general folding.
     const text = 'Pasiënt: Zoë Müller';
     expect(nameSpans(text, NAME_CUES_RULE).map((span) => text.slice(span.start, span.end))).toEqual(['Zoë Müller']);
+  });
+});
+
+describe('nameSpans on plain ASCII text', () => {
+  // A text of plain ASCII is matched with ASCII character classes, any other text with Unicode
+  // ones. A line of non-ASCII in front ("é" and a line break: nothing the cues look at crosses a
+  // line break or starts at a letter before it) sends the same text down the Unicode path: the
+  // spans must be the same, shifted by that line.
+  const viaUnicode = (text: string): string[] => {
+    const shifted = `é\n${text}`;
+    return nameSpans(shifted, NAME_CUES_RULE).map((span) => `${span.start - 2}-${span.end - 2}:${shifted.slice(span.start, span.end)}`);
+  };
+  const viaAscii = (text: string): string[] => nameSpans(text, NAME_CUES_RULE).map((span) => `${span.start}-${span.end}:${text.slice(span.start, span.end)}`);
+  const ascii = (phrase: string): boolean => /^[\x00-\x7f]*$/.test(phrase);
+  const rule = NAME_CUES_RULE;
+  const cues = [
+    ...rule.prefixes,
+    ...rule.introductions,
+    ...rule.weak_introductions,
+    ...rule.titles,
+    ...rule.greetings,
+    ...rule.transfer_introductions,
+    ...rule.following,
+  ].filter(ascii);
+  const words = ['Grace', 'Achieng', 'Azola', 'zizi', 'Zanele Zulu', 'GRACE ACHIENG', 'Sipho', "Ng'ang'a", 'Mary-Jane', "Kevin's", 'amina', 'van der', 'Merwe', 'KwaMashu', 'Durban', 'He', 'The'];
+  const glue = [' ', '  ', '\t', '\n', ', ', '. ', '! ', ': ', '-', '_', '@', '0', ' +254 712 345 432', "'", 'x', '’', '≤', ' – ', '·', '€'];
+
+  it('takes the ASCII classes only for texts whose other characters are no letter, mark or digit', () => {
+    let plain = 0;
+    for (let code = 0x80; code <= 0xffff; code += 1) {
+      const character = String.fromCharCode(code);
+      if (!PLAIN_TEXT.test(character)) continue;
+      plain += 1;
+      // Neither the Unicode classes (with or without case folding, as the cue patterns use them)
+      // nor the ASCII ones (which case folding widens to ſ and K) match it.
+      expect(/[\p{L}\p{M}\p{N}_]/iu.test(character) || /[\p{Lu}\p{Ll}]/u.test(character), character).toBe(false);
+      expect(/[A-Za-z0-9_]/iu.test(character), character).toBe(false);
+    }
+    expect(plain).toBeGreaterThan(1000);
+    expect(PLAIN_TEXT.test('6 user turns ≤ max 6 · 0.07 s – “ok” €5 →')).toBe(true);
+    expect(PLAIN_TEXT.test('Zoë')).toBe(false);
+    expect(PLAIN_TEXT.test('½')).toBe(false);
+    expect(PLAIN_TEXT.test('😀')).toBe(false);
+  });
+
+  it('finds the same names as the Unicode patterns, for every cue of the floor rule', () => {
+    for (const cue of cues) {
+      for (const text of [`${cue} Grace Achieng.`, `Hi. ${cue} amina, bye`, `${cue.toUpperCase()} Sipho van der Merwe!`, `x${cue}Thandiwe`, `${cue} GRACE ACHIENG 0722118904`]) {
+        expect(viaAscii(text), text).toEqual(viaUnicode(text));
+      }
+    }
+  });
+
+  it('finds the same names as the Unicode patterns (property)', () => {
+    const text = fc.array(fc.oneof(fc.constantFrom(...cues), fc.constantFrom(...words), fc.constantFrom(...glue), fc.string({ unit: 'binary-ascii', maxLength: 4 })), { maxLength: 16 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (input) => {
+        expect(viaAscii(input)).toEqual(viaUnicode(input));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -6,8 +6,8 @@ export interface NameSpan {
   end: number;
 }
 
-/** A rule's cues as regular expressions, built once per rule. */
-interface CompiledCues {
+/** A rule's cues as regular expressions for one set of character classes. */
+interface CuePatterns {
   prefix: RegExp | undefined;
   introduction: RegExp | undefined;
   weakIntroduction: RegExp | undefined;
@@ -15,6 +15,12 @@ interface CompiledCues {
   greeting: RegExp | undefined;
   transfer: RegExp | undefined;
   following: RegExp | undefined;
+  words: WordPatterns;
+}
+
+/** A rule compiled once: its patterns (built per set of classes on first use) and its word lists. */
+interface CompiledCues {
+  patterns: (classes: Classes) => CuePatterns;
   notNames: Set<string>;
   places: Set<string>;
   notLowercaseNames: Set<string>;
@@ -22,20 +28,81 @@ interface CompiledCues {
   spansByText: Map<string, readonly NameSpan[]>;
 }
 
-const LETTER = '[\\p{L}\\p{M}]';
+/**
+ * The character classes of the cue patterns. A text whose characters are ASCII or symbols,
+ * punctuation and spaces (most texts: `≤`, `·`, `–`, `’`, `€` included) is matched with ASCII
+ * classes: on such a text they match exactly the characters the Unicode ones do (\p{L} ∩ ASCII is
+ * A-Za-z, \p{N} ∩ ASCII is 0-9, no ASCII character is a mark, and none of the other characters
+ * allowed here is a letter, a mark or a digit), and V8 compiles them in a fraction of the time:
+ * the Unicode property classes made the first texts of a run cost 10-20 ms of CPU. The Unicode
+ * patterns are compiled only when a text with other characters comes.
+ */
+interface Classes {
+  /** An upper-case letter. */
+  upper: string;
+  /** A lower-case letter. */
+  lower: string;
+  /** A lower-case letter or a combining mark. */
+  lowerOrMark: string;
+  /** A letter or a combining mark. */
+  letter: string;
+  /** What may stand right before or after a cue: a letter, a mark, a digit or `_`. */
+  word: string;
+}
+
+const UNICODE: Classes = { upper: '\\p{Lu}', lower: '\\p{Ll}', lowerOrMark: '[\\p{Ll}\\p{M}]', letter: '[\\p{L}\\p{M}]', word: '\\p{L}\\p{M}\\p{N}_' };
+const ASCII_CLASSES: Classes = { upper: '[A-Z]', lower: '[a-z]', lowerOrMark: '[a-z]', letter: '[A-Za-z]', word: 'A-Za-z0-9_' };
+
+/** The patterns that find a name's words, for one set of classes. */
+interface WordPatterns {
+  capitalisedAt: RegExp;
+  lowercaseAt: RegExp;
+  nextWordAt: RegExp;
+  /** Whether a word begins with an upper-case letter. */
+  upperFirst: RegExp;
+}
+
 /** A capitalised word: `Sipho`, `Ng'ang'a`, `Mary-Jane`, `McDonald`, `Thandiwe`. */
-const CAPITALISED = `\\p{Lu}[\\p{Ll}\\p{M}]${LETTER}*(?:['’\\-]${LETTER}+)*`;
-/** A word typed in lower case after an introduction (`my name is amina`). */
-const LOWERCASE = `\\p{Ll}[\\p{Ll}\\p{M}]+(?:['’\\-]\\p{Ll}+)*`;
-/** What may not follow a name word: more of a word, a digit, or an e-mail's `@`. */
-const WORD_END = '(?![\\p{L}\\p{M}\\p{N}_@])';
+function capitalisedWord(c: Classes): string {
+  return `${c.upper}${c.lowerOrMark}${c.letter}*(?:['’\\-]${c.letter}+)*`;
+}
+
+function wordPatterns(c: Classes): WordPatterns {
+  /** A word typed in lower case after an introduction (`my name is amina`). */
+  const lowercase = `${c.lower}${c.lowerOrMark}+(?:['’\\-]${c.lower}+)*`;
+  /** What may not follow a name word: more of a word, a digit, or an e-mail's `@`. */
+  const wordEnd = `(?![${c.word}@])`;
+  return {
+    capitalisedAt: new RegExp(`${capitalisedWord(c)}${wordEnd}`, 'uy'),
+    lowercaseAt: new RegExp(`${lowercase}${wordEnd}`, 'uy'),
+    /** Between the words of one name: spaces (never a line break), particles allowed. */
+    nextWordAt: new RegExp(`[ \\t]+((?:(?:${PARTICLES.join('|')})[ \\t]+){0,2})(?=${c.upper})`, 'uy'),
+    upperFirst: new RegExp(`^${c.upper}`, 'u'),
+  };
+}
+
 /** Particles inside a name (`Pieter van der Merwe`, `Wanjiku wa Kamau`, `Ahmed bin Salim`). */
 const PARTICLES = ['van', 'der', 'den', 'de', 'du', 'le', 'la', 'von', 'wa', 'bin', 'binti', 'ka'];
 
-const CAPITALISED_AT = new RegExp(`${CAPITALISED}${WORD_END}`, 'uy');
-const LOWERCASE_AT = new RegExp(`${LOWERCASE}${WORD_END}`, 'uy');
-/** Between the words of one name: spaces (never a line break), particles allowed. */
-const NEXT_WORD_AT = new RegExp(`[ \\t]+((?:(?:${PARTICLES.join('|')})[ \\t]+){0,2})(?=\\p{Lu})`, 'uy');
+/**
+ * The texts the ASCII classes serve: ASCII, and from outside it only the Latin-1 symbols, General
+ * Punctuation, currency signs, arrows, mathematical and technical symbols, box drawing and
+ * geometric shapes (name-cues.test.ts checks that none of these is a letter, a mark or a digit,
+ * with or without case folding). No `u` flag: a character outside the BMP takes the Unicode path.
+ */
+export const PLAIN_TEXT = /^[\x00-\x7f\xa0-\xa9\xab-\xb1\xb4\xb6-\xb8\xbb\xbf\xd7\xf7\u2000-\u206f\u20a0-\u20cf\u2190-\u23ff\u2500-\u25ff]*$/;
+
+const wordPatternsByClasses = new Map<Classes, WordPatterns>();
+
+function wordPatternsFor(c: Classes): WordPatterns {
+  let patterns = wordPatternsByClasses.get(c);
+  if (patterns === undefined) {
+    patterns = wordPatterns(c);
+    wordPatternsByClasses.set(c, patterns);
+  }
+  return patterns;
+}
+
 /** What ends a greeting's name: punctuation, a line break, or the end of the text. */
 const GREETING_NAME_END = /^[ \t]*(?:[,.!?;:)\n\r]|$)/u;
 /** After an introduction: spaces, optionally a colon, a comma or a dash. */
@@ -57,6 +124,26 @@ const compiledByRule = new WeakMap<NameCuesRule, CompiledCues>();
 function compile(rule: NameCuesRule): CompiledCues {
   const known = compiledByRule.get(rule);
   if (known) return known;
+  const byClasses = new Map<Classes, CuePatterns>();
+  const compiled: CompiledCues = {
+    patterns: (classes) => {
+      let patterns = byClasses.get(classes);
+      if (patterns === undefined) {
+        patterns = cuePatterns(rule, classes);
+        byClasses.set(classes, patterns);
+      }
+      return patterns;
+    },
+    notNames: new Set(rule.not_names.map(fold)),
+    places: new Set(rule.places.map(fold)),
+    notLowercaseNames: new Set(rule.not_lowercase_names.map(fold)),
+    spansByText: new Map(),
+  };
+  compiledByRule.set(rule, compiled);
+  return compiled;
+}
+
+function cuePatterns(rule: NameCuesRule, c: Classes): CuePatterns {
   const words = (phrases: readonly string[]): string | undefined =>
     phrases.length === 0
       ? undefined
@@ -71,28 +158,23 @@ function compile(rule: NameCuesRule): CompiledCues {
   const greetings = words(rule.greetings);
   const transfers = words(rule.transfer_introductions);
   const following = words(rule.following);
-  const before = `(?<![\\p{L}\\p{M}\\p{N}_])`;
-  const after = `(?![\\p{L}\\p{M}\\p{N}_])`;
-  const compiled: CompiledCues = {
+  const before = `(?<![${c.word}])`;
+  const after = `(?![${c.word}])`;
+  const capitalised = capitalisedWord(c);
+  const shouted = `${c.upper}{2,}(?:['’\\-]${c.upper}+)*`;
+  return {
     // A prefix is written in lower case, or capitalised at the start of a sentence (`USipho`);
     // `kwa`/`ka` capitalised begin place names (`KwaMashu`, `KaNyamazane`), so those stay lower case only.
-    prefix: prefixes ? new RegExp(`${before}(?:${prefixes}|${capitalisedPrefixes(rule.prefixes)})-?(?=\\p{Lu}\\p{Ll})`, 'gu') : undefined,
+    prefix: prefixes ? new RegExp(`${before}(?:${prefixes}|${capitalisedPrefixes(rule.prefixes)})-?(?=${c.upper}${c.lower})`, 'gu') : undefined,
     introduction: introductions ? new RegExp(`${before}(?:${introductions})${after}`, 'giu') : undefined,
     weakIntroduction: weak ? new RegExp(`${before}(?:${weak})${after}`, 'giu') : undefined,
     // A title may carry a prefix itself: `uMnu. Khumalo`, `kuDr Pillay`.
     title: titles ? new RegExp(`${before}(?:(?:${prefixes ?? '(?!)'})-?)?(?:${titles})(?:\\.|${after})`, 'giu') : undefined,
     greeting: greetings ? new RegExp(`${before}(?:${greetings})${after}`, 'giu') : undefined,
-    transfer: transfers
-      ? new RegExp(`${before}(?:${transfers})[ \\t]+(\\p{Lu}{2,}(?:['’\\-]\\p{Lu}+)*(?:[ \\t]+\\p{Lu}{2,}(?:['’\\-]\\p{Lu}+)*){1,3})(?=[ \\t]+\\+?\\d)`, 'gu')
-      : undefined,
-    following: following ? new RegExp(`${before}(${CAPITALISED}(?:[ \\t]+${CAPITALISED}){0,2})[ \\t]+(?:${following})${after}`, 'gu') : undefined,
-    notNames: new Set(rule.not_names.map(fold)),
-    places: new Set(rule.places.map(fold)),
-    notLowercaseNames: new Set(rule.not_lowercase_names.map(fold)),
-    spansByText: new Map(),
+    transfer: transfers ? new RegExp(`${before}(?:${transfers})[ \\t]+(${shouted}(?:[ \\t]+${shouted}){1,3})(?=[ \\t]+\\+?\\d)`, 'gu') : undefined,
+    following: following ? new RegExp(`${before}(${capitalised}(?:[ \\t]+${capitalised}){0,2})[ \\t]+(?:${following})${after}`, 'gu') : undefined,
+    words: wordPatternsFor(c),
   };
-  compiledByRule.set(rule, compiled);
-  return compiled;
 }
 
 /** The prefixes that are also written capitalised at the start of a sentence. */
@@ -132,31 +214,34 @@ export function rememberedNameSpans(text: string, rule: NameCuesRule): readonly 
 }
 
 function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
+  const patterns = cues.patterns(PLAIN_TEXT.test(text) ? ASCII_CLASSES : UNICODE);
   const spans: NameSpan[] = [];
   const add = (span: NameSpan | undefined): void => {
     if (span) spans.push(span);
   };
-  for (const at of cueEnds(text, cues.prefix)) add(nameAt(text, at, cues, { lowercase: false }));
-  for (const at of cueEnds(text, cues.introduction)) add(nameAt(text, skipAfterCue(text, at), cues, { lowercase: true }));
-  for (const at of cueEnds(text, cues.weakIntroduction)) add(nameAt(text, skipAfterCue(text, at), cues, { lowercase: false }));
-  for (const at of cueEnds(text, cues.title)) add(nameAt(text, skipAfterCue(text, at), cues, { lowercase: false }));
-  for (const at of cueEnds(text, cues.greeting)) {
-    const span = nameAt(text, skipAfterCue(text, at), cues, { lowercase: false });
+  const nameAfter = (at: number, lowercase: boolean): NameSpan | undefined => nameAt(text, at, cues, patterns.words, { lowercase });
+  for (const at of cueEnds(text, patterns.prefix)) add(nameAfter(at, false));
+  for (const at of cueEnds(text, patterns.introduction)) add(nameAfter(skipAfterCue(text, at), true));
+  for (const at of cueEnds(text, patterns.weakIntroduction)) add(nameAfter(skipAfterCue(text, at), false));
+  for (const at of cueEnds(text, patterns.title)) add(nameAfter(skipAfterCue(text, at), false));
+  for (const at of cueEnds(text, patterns.greeting)) {
+    const span = nameAfter(skipAfterCue(text, at), false);
     // A greeting is followed by so many ordinary capitalised words ("Hi, How can I help") that
     // only a name that closes the greeting counts: "Hi Grace," "Sawubona Sipho!" "Dumela Palesa".
     if (span && GREETING_NAME_END.test(text.slice(span.end))) add(span);
   }
-  if (cues.transfer) {
-    cues.transfer.lastIndex = 0;
-    for (let match = cues.transfer.exec(text); match !== null; match = cues.transfer.exec(text)) {
+  const { transfer, following } = patterns;
+  if (transfer) {
+    transfer.lastIndex = 0;
+    for (let match = transfer.exec(text); match !== null; match = transfer.exec(text)) {
       const name = match[1]!;
       const end = match.index + match[0].length;
       add({ start: end - name.length, end });
     }
   }
-  if (cues.following) {
-    cues.following.lastIndex = 0;
-    for (let match = cues.following.exec(text); match !== null; match = cues.following.exec(text)) {
+  if (following) {
+    following.lastIndex = 0;
+    for (let match = following.exec(text); match !== null; match = following.exec(text)) {
       // The name is the words after the last ordinary word, place or pronoun before the verb:
       // "Yesterday Kevin said" → Kevin; "He said", "waseNelson Mandela Bay uthi" → no name.
       const words = [...match[1]!.matchAll(/\S+/gu)];
@@ -165,7 +250,7 @@ function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
       while (first > 0 && !notName(words[first - 1]![0])) first -= 1;
       if (first === words.length) continue;
       add({ start: match.index + words[first]!.index, end: match.index + match[1]!.length });
-      cues.following.lastIndex = match.index + match[1]!.length;
+      following.lastIndex = match.index + match[1]!.length;
     }
   }
   return mergeSpans(spans);
@@ -207,22 +292,22 @@ function skipAfterCue(text: string, at: number): number {
  * introduction, a lower-case word that is not in `not_lowercase_names`), then further capitalised
  * words of the same name.
  */
-function nameAt(text: string, at: number, cues: CompiledCues, options: { lowercase: boolean }): NameSpan | undefined {
-  const first = wordAt(text, at, CAPITALISED_AT) ?? (options.lowercase ? wordAt(text, at, LOWERCASE_AT) : undefined);
+function nameAt(text: string, at: number, cues: CompiledCues, patterns: WordPatterns, options: { lowercase: boolean }): NameSpan | undefined {
+  const first = wordAt(text, at, patterns.capitalisedAt) ?? (options.lowercase ? wordAt(text, at, patterns.lowercaseAt) : undefined);
   if (first === undefined) return undefined;
   const firstWord = text.slice(at, first);
-  const lowercase = !/^\p{Lu}/u.test(firstWord);
+  const lowercase = !patterns.upperFirst.test(firstWord);
   if (lowercase ? cues.notLowercaseNames.has(fold(firstWord)) : isNotName(firstWord, cues.notNames) || isNotName(firstWord, cues.places)) {
     return undefined;
   }
   let end = first;
   // A name typed in lower case is taken as one word: the next lower-case word is usually not a name.
   for (let words = 1; words < MAX_WORDS && !lowercase; words += 1) {
-    NEXT_WORD_AT.lastIndex = end;
-    const gap = NEXT_WORD_AT.exec(text);
+    patterns.nextWordAt.lastIndex = end;
+    const gap = patterns.nextWordAt.exec(text);
     if (!gap) break;
     const wordStart = end + gap[0].length;
-    const wordEnd = wordAt(text, wordStart, CAPITALISED_AT);
+    const wordEnd = wordAt(text, wordStart, patterns.capitalisedAt);
     if (wordEnd === undefined || isNotName(text.slice(wordStart, wordEnd), cues.notNames)) break;
     end = wordEnd;
   }

@@ -11,11 +11,52 @@
 // ES imports are bound before the file's code runs, and each import statement is blanked with
 // spaces of its own length, so the source maps' lines and columns stay true.
 // es-module-lexer finds the statements exactly (never text inside a string or a comment).
+//
+// A few built-ins Node does not load for itself are loaded on first use instead (LAZY below):
+// node:crypto, node:child_process and node:os cost ~1-3 ms of CPU each to load, and `parley --help`
+// reached all three only through modules that use them in code it never runs (atomic writes, the
+// random source, commander's subcommand spawning). An imported function of one of them becomes a
+// function that takes the module when first called; a default or namespace import, an object that
+// takes it when a property is first read. Anything else imported from them (a constant, a class)
+// is taken at once, as from any other built-in.
 import { builtinModules } from 'node:module';
 import { init, parse } from 'es-module-lexer';
 
 const BUILTINS = new Set(builtinModules);
 const isBuiltin = (specifier) => specifier.startsWith('node:') || BUILTINS.has(specifier);
+const LAZY = new Set(['crypto', 'child_process', 'os']);
+const isLazy = (specifier) => LAZY.has(specifier.replace(/^node:/, ''));
+
+/** A plain function export (not a class, whose `new` and `instanceof` a wrapper would break). */
+function isPlainFunction(specifier, name) {
+  const value = process.getBuiltinModule(specifier)[name];
+  return typeof value === 'function' && /^[a-z]/.test(name) && !/^class\b/.test(Function.prototype.toString.call(value));
+}
+
+/** The name of the file's memo of a lazily loaded module, and the expression that fills it. */
+function lazyModule(specifier) {
+  const memo = `$parleyBuiltin_${specifier.replace(/^node:/, '').replace(/\W/g, '_')}`;
+  return { memo, take: `(${memo}??=process.getBuiltinModule(${JSON.stringify(specifier)}))` };
+}
+
+/** Declarations for an import clause of a lazily loaded module, or undefined to take it at once. */
+function lazyDeclarations(clause, specifier) {
+  const { take } = lazyModule(specifier);
+  const trimmed = clause.trim();
+  // `import "node:os"` loads the module and binds nothing: nothing to do until something uses it.
+  if (trimmed === '') return '';
+  const object = (local) => `var ${local}=new Proxy({},{get:(_,key)=>${take}[key],has:(_,key)=>key in ${take}});`;
+  const namespace = /^\*\s*as\s+([\w$]+)$/.exec(trimmed) ?? /^([\w$]+)$/.exec(trimmed);
+  if (namespace) return object(namespace[1]);
+  const named = /^\{([^}]*)\}$/.exec(trimmed);
+  if (!named) return undefined;
+  const parts = named[1].split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+    const [name, local = name] = part.split(/\s+as\s+/);
+    return { name, local };
+  });
+  if (!parts.every(({ name }) => name !== 'default' && isPlainFunction(specifier, name))) return undefined;
+  return parts.map(({ name, local }) => `var ${local}=(...args)=>${take}.${name}(...args);`).join('');
+}
 
 /** `{a as b, c}` (an import clause's braces) as a destructuring pattern: `{a:b,c}`. */
 function pattern(braces) {
@@ -53,6 +94,7 @@ export async function builtinImports(code) {
   await init;
   const [imports] = parse(code);
   let hoisted = '';
+  const memos = new Set();
   let result = code;
   for (const entry of imports) {
     // Static imports only (d === -1): `import('node:x')` and import.meta stay as they are.
@@ -62,7 +104,13 @@ export async function builtinImports(code) {
     const statement = code.slice(entry.ss, end);
     const match = /^import([\s\S]*?)(?:\bfrom\s*)?["'][^"']+["'];?$/.exec(statement);
     if (!match || !/^import\b/.test(statement)) throw new Error(`builtin-imports: not an import statement: ${statement}`);
-    hoisted += declarations(match[1], entry.n);
+    const lazy = isLazy(entry.n) ? lazyDeclarations(match[1], entry.n) : undefined;
+    if (lazy !== undefined) {
+      const { memo } = lazyModule(entry.n);
+      if (!memos.has(memo)) hoisted += `var ${memo};`;
+      memos.add(memo);
+    }
+    hoisted += lazy ?? declarations(match[1], entry.n);
     result = result.slice(0, entry.ss) + ' '.repeat(statement.length) + result.slice(end);
   }
   if (hoisted === '') return code;

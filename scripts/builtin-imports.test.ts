@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,9 @@ describe('built-in modules without ES imports in the CLI bundle', () => {
       BANNER +
         'var {readFileSync:a,existsSync:c}=process.getBuiltinModule("node:fs");var d=process.getBuiltinModule("node:path");' +
         'var e=process.getBuiltinModule("path");var f=process.getBuiltinModule("node:os"),{EOL:g}=f;' +
-        'process.getBuiltinModule("node:crypto");var h=process.getBuiltinModule("node:child_process");',
+        // node:crypto and node:child_process are loaded on first use: a bare import binds nothing, a default import is an object that loads the module when read.
+        'var $parleyBuiltin_crypto;var $parleyBuiltin_child_process;var h=new Proxy({},{get:(_,key)=>($parleyBuiltin_child_process??=process.getBuiltinModule("node:child_process"))[key],' +
+        'has:(_,key)=>key in ($parleyBuiltin_child_process??=process.getBuiltinModule("node:child_process"))});',
     );
     // Same length and the same columns for what is left, so the source map still points right.
     expect(second).toHaveLength(body.length);
@@ -42,6 +45,35 @@ describe('built-in modules without ES imports in the CLI bundle', () => {
     const { sep } = await import('node:path');
     const { EOL } = await import('node:os');
     expect(loaded.early).toEqual(['function', sep, 'function', EOL]);
+  });
+
+  it('loads node:crypto, node:child_process and node:os when a function of theirs is first called, not when the file loads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-builtin-imports-'));
+    const source =
+      `${BANNER}\nexport const loaded = (name) => process.moduleLoadList.includes(\`NativeModule \${name}\`);` +
+      'export const hash = (text) => h("sha256").update(text).digest("hex");export const spawnIs = () => typeof cp.spawn;export const user = () => typeof u().username;' +
+      'import{createHash as h}from"node:crypto";import*as cp from"node:child_process";import{userInfo as u}from"node:os";\n';
+    const rewritten = await rewrite(source);
+    expect(rewritten.split('\n')[0]).not.toMatch(/[^?]=process\.getBuiltinModule\("node:(crypto|child_process|os)"\)/);
+    const file = join(dir, 'module.mjs');
+    writeFileSync(file, rewritten);
+    // A fresh Node (vitest has loaded all three already): before and after each first use.
+    const script =
+      `const m = await import(${JSON.stringify(pathToFileURL(file).href)});const before = ['crypto', 'child_process'].map(m.loaded);` +
+      'const values = [m.hash("a"), m.spawnIs(), m.user()];console.log(JSON.stringify({ before, values, after: ["crypto", "child_process"].map(m.loaded) }));';
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    const { createHash } = await import('node:crypto');
+    expect(JSON.parse(child.stdout)).toEqual({
+      before: [false, false],
+      values: [createHash('sha256').update('a').digest('hex'), 'function', 'string'],
+      after: [true, true],
+    });
+  });
+
+  it('takes classes and constants of the lazily loaded modules at once (a wrapper would break new and instanceof)', async () => {
+    const code = `${BANNER}\nimport{Hash as H,constants as k,randomUUID as r}from"node:crypto";export{H,k,r};\n`;
+    expect((await rewrite(code)).split('\n')[0]).toBe(`${BANNER}var {Hash:H,constants:k,randomUUID:r}=process.getBuiltinModule("node:crypto");`);
   });
 
   it('leaves dynamic imports, strings and files without built-in imports alone', async () => {

@@ -114,12 +114,22 @@ describe('the parley binary on the examples', () => {
     // registrations are in the entry file (main.ts), not one chunk each: help read 43 files before, 17 now.
     expect(loaded(help.modules).bytes).toBeLessThan(160_000);
     expect(help.modules.split('\n').filter((url) => url.includes('/dist/bundle/')).length).toBeLessThan(20);
+    // node:crypto and node:child_process are loaded when first used (scripts/builtin-imports.mjs):
+    // help reached them only through code it never runs (atomic writes, commander's subcommands).
+    expect(help.modules).not.toMatch(/node:(v8|crypto|child_process)\n/);
     const validate = parleyProcess(['validate', join(REPO_ROOT, 'examples', 'booking')]);
     expect(validate.status, validate.stderr).toBe(0);
     // Loading and checking a suite, not running it: no store, report, provider or judge-run code
     // (scripts/direct-imports.mjs; it was ~870 kB when validate shared chunks with run). Every
     // command's registration is part of it (~65 kB since they moved into the entry file).
-    expect(loaded(validate.modules).bytes).toBeLessThan(620_000);
+    expect(loaded(validate.modules).bytes).toBeLessThan(560_000);
+    // Loading a suite records its store setting (libs/store/src/store-location.ts) without the
+    // store's drivers, migrations and worker thread (~35 kB and node:worker_threads).
+    const validateSources = validate.modules
+      .split('\n')
+      .filter((url) => url.includes('/dist/bundle/'))
+      .flatMap((url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }).sources);
+    expect(validateSources.filter((source) => /libs\/store\/src\/(open-sql|sql\/)/.test(source))).toEqual([]);
     for (const run of [help, validate]) {
       // Built-in modules come from process.getBuiltinModule (scripts/builtin-imports.mjs): an ES
       // import of one makes Node load every module its exports reach (streams, workers, readline).

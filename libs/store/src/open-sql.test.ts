@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keepStoreLocal, openSql, storeExists, storeUrlFor, storeUrlFrom, useSuiteStoreSetting } from './open-sql.js';
+import { openSql } from './open-sql.js';
+import { keepStoreLocal, storeExists, storeUrlFor, storeUrlFrom, useSuiteStoreSetting } from './store-location.js';
 import { useStoreDriver } from './test-support/each-driver.js';
 
 describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's settings.store.url_env names", () => {

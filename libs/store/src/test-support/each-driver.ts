@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { databaseUrlVariable } from '../open-sql.js';
+import { databaseUrlVariable } from '../store-location.js';
 import { freshDatabase, type PostgresServer, testPostgresServer } from './postgres-server.js';
 
 /** The store's two drivers; a store test runs once with each (`describe.each(storeDrivers)`). */

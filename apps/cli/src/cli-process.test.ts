@@ -164,6 +164,26 @@ describe('the parley binary on the examples', () => {
     }
   });
 
+  it("a replay of prompt agents without code metrics loads none of Node's modules for worker threads, line reading or promised files", () => {
+    // Read from process.moduleLoadList at exit, without the module tracer: its loader hooks run in
+    // a worker thread of their own. The module agents, the command agents, the PostgreSQL store,
+    // judge prompt versions and recording writes take these when they start, not when they load.
+    const cwd = mkdtempSync(join(tmpdir(), 'parley-cwd-'));
+    const preload = join(cwd, 'builtins.cjs');
+    const list = join(cwd, 'builtins.txt');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+    const run = spawnSync(process.execPath, ['--require', preload, BIN, 'run', join(REPO_ROOT, 'examples', 'municipal'), '--out', 'out'], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const builtins = readFileSync(list, 'utf8').split('\n');
+    expect(builtins).toContain('NativeModule zlib');
+    expect(builtins.filter((entry) => /^NativeModule (worker_threads|readline|fs\/promises)$/.test(entry))).toEqual([]);
+  });
+
   it('prints help and exits 0; an unknown command exits 2', () => {
     const help = parleyProcess(['--help']);
     expect(help.status).toBe(0);

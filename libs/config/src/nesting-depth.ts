@@ -17,6 +17,10 @@ export const NESTING_MESSAGE = `lists and mappings nest deeper than ${MAX_NESTIN
  * @example pathDeeperThan({ a: [[1]] }, 2) // ['a', 0]
  */
 export function pathDeeperThan(value: unknown, limit: number): DataPath | undefined {
+  // Every recording line and scenario file is checked, and nearly all are shallow: a walk that
+  // allocates nothing says so first (its recursion stops at `limit`, so it cannot overflow the
+  // stack either); only a value that is too deep pays for the walk below, which finds the path.
+  if (!deeperThan(value, limit)) return undefined;
   // Each pending value keeps a link to its parent, so a path is built only for the one returned.
   interface Pending {
     value: object;
@@ -45,4 +49,16 @@ export function pathDeeperThan(value: unknown, limit: number): DataPath | undefi
     }
   }
   return undefined;
+}
+
+/** Whether lists and mappings in `value` nest deeper than `limit` levels; recursion at most `limit` deep. */
+function deeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit <= 0) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) if (deeperThan(value[index], limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
 }

@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '@parley/core';
 import type { ParsedConfigFile } from './config-file.js';
+import { MAX_NESTING_DEPTH } from './nesting-depth.js';
 import type { DataPath } from './yaml-source.js';
 import type { Expectation } from './expectation-schema.js';
 import type { ScenarioFile } from './scenario-schema.js';
@@ -122,6 +123,7 @@ export function inheritedVariables(expectations: readonly Expectation[], basePat
  * returned as it is when it has no such text (its fingerprint stays what it was).
  */
 export function withLiteralBraces(data: ScenarioFile): ScenarioFile {
+  if (!holdsBraces(data)) return data;
   let escaped = false;
   mapTemplates(data, (text) => {
     for (const match of text.matchAll(PLACEHOLDER)) if (match[1] !== '') escaped = true;
@@ -215,6 +217,7 @@ export function variantIssues(data: ScenarioFile, source: Pick<ParsedConfigFile<
 }
 
 function unknownVariableIssues(data: ScenarioFile, names: readonly string[], source: Pick<ParsedConfigFile<ScenarioFile>, 'issueAtText'>): ConfigIssue[] {
+  if (!holdsBraces(data)) return [];
   const issues: ConfigIssue[] = [];
   const known = names.length > 0 ? `; the scenario's variables are ${names.join(', ')}` : '; the scenario has no vars: or cases:';
   const { vars: _vars, cases: _cases, ...rest } = data;
@@ -226,6 +229,23 @@ function unknownVariableIssues(data: ScenarioFile, names: readonly string[], sou
     return text;
   });
   return issues;
+}
+
+/**
+ * Whether any string anywhere in `value` holds `{{`, which every `{{name}}` and `\{{name}}` does.
+ * Most scenarios have none: they are then spared the walks below, which copy the whole scenario
+ * (a tenth of loading a large suite). Looks at more than those walks do, never less.
+ */
+function holdsBraces(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > MAX_NESTING_DEPTH) return true; // deeper than a file may nest: the full walk decides
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) if (holdsBraces(value[index], depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsBraces((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }
 
 type Templated = Omit<ScenarioFile, 'vars' | 'cases'>;

@@ -29,6 +29,18 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('orders keys by UTF-16 code unit, small and large objects alike (property)', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ unit: 'binary' }), fc.integer(), { maxKeys: 40 }), (record) => {
+        const expected = Object.keys(record)
+          .sort()
+          .map((key) => `${JSON.stringify(key)}:${record[key]}`)
+          .join(',');
+        expect(canonicalJson(record)).toBe(`{${expected}}`);
+      }),
+    );
+  });
+
   it('round-trips through JSON.parse to equal data (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -43,7 +43,7 @@ function serialise(value: unknown, cache: WeakMap<object, string> | undefined): 
       const cached = cache?.get(value);
       if (cached !== undefined) return cached;
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort(compareCodePoints);
+      const keys = sortedKeys(Object.keys(record));
       let text = '{';
       let first = true;
       for (const key of keys) {
@@ -95,6 +95,25 @@ function describeProblem(value: unknown, path: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The keys in {@link compareCodePoints} order, sorted in place. Objects here have a handful of
+ * keys, which an insertion sort orders without the scratch copy `Array.prototype.sort` allocates
+ * (that copy was the largest allocation of a replay's request keys); the rare large object is
+ * left to `sort`.
+ */
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length > SMALL_OBJECT) return keys.sort(compareCodePoints);
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    let at = index;
+    for (; at > 0 && compareCodePoints(keys[at - 1]!, key) > 0; at -= 1) keys[at] = keys[at - 1]!;
+    keys[at] = key;
+  }
+  return keys;
+}
+
+const SMALL_OBJECT = 16;
 
 function compareCodePoints(left: string, right: string): number {
   if (left === right) return 0;

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { programPlan } from '@parley/core';
 import { ProviderError } from '@parley/providers';
 import { tail, type AgentTransport } from './agent-transport.js';
@@ -32,6 +31,8 @@ export function commandAgent(options: CommandAgentOptions): AgentTransport {
 
   const start = (): ChildProcessWithoutNullStreams => {
     const process = startProgram(options, (chunk) => (stderr = tail(stderr + chunk, 16_000)));
+    // node:readline is taken here, not imported: every run loads this module, few start a command agent.
+    const { createInterface } = globalThis.process.getBuiltinModule('node:readline');
     createInterface({ input: process.stdout }).on('line', (line) => {
       stdoutSeen = tail(`${stdoutSeen}${line}\n`, 4000);
       if (waiting) {

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { sha256Hex } from '@parley/core';
 
@@ -18,7 +17,8 @@ export async function promptVersion(file: string | undefined, name: string): Pro
   const stem = basename(file, extname(file));
   let content: Buffer;
   try {
-    content = await readFile(file);
+    // node:fs/promises is taken here, not imported: every run loads this module, few ask for a prompt version.
+    content = await process.getBuiltinModule('node:fs/promises').readFile(file);
   } catch {
     return `${stem}@missing`;
   }

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically, writeFileAtomicallyAsync, type CallContext, type Clock, type CompletionRequest, type CompletionResponse, type Provider } from '@parley/core';
 import type { RecordingEntry } from '@parley/config';
@@ -75,7 +74,8 @@ export function writeRecording(path: string, entries: RecordingEntry[]): void {
 export async function writeRecordingAsync(path: string, entries: RecordingEntry[], madeFolders?: Set<string>): Promise<void> {
   const folder = dirname(path);
   if (!madeFolders?.has(folder)) {
-    await mkdir(folder, { recursive: true });
+    // node:fs/promises is taken here, not imported: a replay loads this module but writes no recording.
+    await process.getBuiltinModule('node:fs/promises').mkdir(folder, { recursive: true });
     madeFolders?.add(folder);
   }
   await writeFileAtomicallyAsync(

@@ -25,23 +25,30 @@ function redactStrings<Value>(value: Value, redact: (text: string) => string): V
     const redacted = redact(value);
     return (redacted === value ? value : redacted) as Value;
   }
+  // A copy is begun only at the first string that changes: a replay masks every request it makes,
+  // and nearly all of them hold no secret.
   if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item: unknown) => {
+    let items: unknown[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
       const redacted = redactStrings(item, redact);
-      if (redacted !== item) changed = true;
-      return redacted;
-    });
-    return (changed ? items : value) as Value;
+      if (items === undefined && redacted !== item) items = value.slice(0, index);
+      items?.push(redacted);
+    }
+    return (items ?? value) as Value;
   }
   if (value !== null && typeof value === 'object') {
-    let changed = false;
-    const entries = Object.entries(value).map(([name, item]) => {
+    const record = value as Record<string, unknown>;
+    const names = Object.keys(record);
+    let entries: Array<[string, unknown]> | undefined;
+    for (let index = 0; index < names.length; index += 1) {
+      const name = names[index]!;
+      const item = record[name];
       const redacted = redactStrings(item, redact);
-      if (redacted !== item) changed = true;
-      return [name, redacted] as const;
-    });
-    return (changed ? Object.fromEntries(entries) : value) as Value;
+      if (entries === undefined && redacted !== item) entries = names.slice(0, index).map((earlier) => [earlier, record[earlier]]);
+      entries?.push([name, redacted]);
+    }
+    return (entries ? Object.fromEntries(entries) : value) as Value;
   }
   return value;
 }

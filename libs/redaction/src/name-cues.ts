@@ -193,16 +193,24 @@ function capitalisedPrefixes(prefixes: readonly string[]): string {
  *   → the spans of 'Thandiwe' and 'Sipho Nkosi'
  */
 export function nameSpans(text: string, rule: NameCuesRule): NameSpan[] {
+  // Fresh objects, so a caller may change them.
+  return rememberedNameSpans(text, rule).map((span) => ({ start: span.start, end: span.end }));
+}
+
+/**
+ * {@link nameSpans} as the rule remembers them, for callers that only read them (the masking of a
+ * text, the names it introduces): no copy per call. A pure function of the text and the rule (a
+ * rule is compiled once and never changes), so a text seen recently gets its spans again.
+ */
+export function rememberedNameSpans(text: string, rule: NameCuesRule): readonly Readonly<NameSpan>[] {
   const cues = compile(rule);
-  // A pure function of the text and the rule (a rule is compiled once and never changes): a text
-  // seen recently gets its spans again, as fresh objects so a caller may change them.
   let spans = cues.spansByText.get(text);
   if (spans === undefined) {
     spans = findNameSpans(text, cues);
     if (cues.spansByText.size >= SPANS_MEMO_SIZE) cues.spansByText.clear();
     cues.spansByText.set(text, spans);
   }
-  return spans.map((span) => ({ start: span.start, end: span.end }));
+  return spans;
 }
 
 function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
@@ -250,20 +258,28 @@ function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
 
 /** The distinct names the cues point at in `text` (for masking them wherever else they appear). */
 export function namesByCues(text: string, rule: NameCuesRule): string[] {
-  return [...new Set(nameSpans(text, rule).map((span) => text.slice(span.start, span.end)))];
+  const spans = rememberedNameSpans(text, rule);
+  if (spans.length === 0) return [];
+  if (spans.length === 1) return [text.slice(spans[0]!.start, spans[0]!.end)];
+  return [...new Set(spans.map((span) => text.slice(span.start, span.end)))];
 }
 
-function* cueEnds(text: string, pattern: RegExp | undefined): Generator<number> {
-  if (!pattern) return;
+/** Where each match of a cue ends, leftmost first (a list, not a generator: most texts have none). */
+function cueEnds(text: string, pattern: RegExp | undefined): readonly number[] {
+  if (!pattern) return NO_ENDS;
+  let ends: number[] | undefined;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     if (match[0] === '') {
       pattern.lastIndex += 1;
       continue;
     }
-    yield match.index + match[0].length;
+    (ends ??= []).push(match.index + match[0].length);
   }
+  return ends ?? NO_ENDS;
 }
+
+const NO_ENDS: readonly number[] = [];
 
 function skipAfterCue(text: string, at: number): number {
   AFTER_CUE_AT.lastIndex = at;

@@ -1,5 +1,5 @@
 import { maskPhoneNumbers } from './phone-numbers.js';
-import { nameSpans } from './name-cues.js';
+import { rememberedNameSpans } from './name-cues.js';
 import { NAME_PLACEHOLDER, nameVariants, namesPattern } from './person-names.js';
 import type { RedactionRule } from './redaction-rule.js';
 import { joinPieces, mapFreePieces, piecesOf, splitMatches, splitSpans, type Piece } from './text-pieces.js';
@@ -44,7 +44,7 @@ function compileRule(rule: RedactionRule, names: readonly string[]): CompiledRul
       return pattern ? (text) => splitMatches(text, pattern, () => NAME_PLACEHOLDER) : undefined;
     }
     case 'name_cues':
-      return (text) => splitSpans(text, nameSpans(text, rule), NAME_PLACEHOLDER);
+      return (text) => splitSpans(text, rememberedNameSpans(text, rule), NAME_PLACEHOLDER);
     case 'digit_run': {
       const pattern = new RegExp(`\\d{${rule.min_length},}`, 'g');
       return (text) => splitMatches(text, pattern, (match) => rule.mask.repeat(match[0].length));

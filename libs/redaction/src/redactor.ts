@@ -130,7 +130,11 @@ function buildRedactor(state: RedactorState): Redactor {
   const compiled: CompiledRule[] = compileRules(state.rules, state.names);
   const cues = state.rules.find((rule): rule is NameCuesRule => rule.kind === 'name_cues');
   /** Names the text introduces itself, which are then masked wherever they appear in it. */
-  const introducedNames = (input: string): string[] => (cues ? namesByCues(input, cues).filter((name) => !state.names.includes(name)) : []);
+  const introducedNames = (input: string): string[] => {
+    if (!cues) return [];
+    const found = namesByCues(input, cues);
+    return found.length === 0 ? found : found.filter((name) => !state.names.includes(name));
+  };
   const rulesFor = (input: string): readonly CompiledRule[] => {
     const introduced = introducedNames(input);
     return introduced.length === 0 ? compiled : compileRules(state.rules, [...state.names, ...introduced]);
@@ -212,6 +216,8 @@ function buildRedactor(state: RedactorState): Redactor {
     if (state.nameFields.length === 0 && !cues) return []; // e.g. the store's secrets-only redactor: nothing to look for
     try {
       const value = typeof input === 'string' ? (parseJson(input) ?? input) : input;
+      // A plain text (most messages) has no fields: only the names it introduces.
+      if (typeof value === 'string') return introducedNames(value);
       return [...namesInFields(value, state.isNameField), ...stringsIn(value).flatMap(introducedNames)];
     } catch {
       return [];

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { ConfigError } from '@parley/core';
 import type { DatabaseUrl } from './database-url.js';
 import { DatabaseConnectionError, storeError } from './pg-errors.js';
@@ -38,6 +37,9 @@ interface Reply {
  * (exit 2, the password never shown).
  */
 export function openPgSync(url: DatabaseUrl, options: { connectTimeoutMs?: number } = {}): SyncSql {
+  // Taken here rather than imported: a run on SQLite loads this module with the store but never
+  // opens PostgreSQL, and node:worker_threads is ~2 ms of Node's own modules to load.
+  const { MessageChannel, receiveMessageOnPort, Worker } = process.getBuiltinModule('node:worker_threads');
   const flag = new SharedArrayBuffer(4);
   const signal = new Int32Array(flag);
   const { port1, port2 } = new MessageChannel();

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinImports } from './builtin-imports.mjs';
+import { builtinImports, withoutUnusedRequire } from './builtin-imports.mjs';
 import { directImportsPlugin } from './direct-imports.mjs';
 import { lazyYamlTransform } from './lazy-yaml.mjs';
 
@@ -70,7 +70,7 @@ const bundleDir = fileURLToPath(new URL('../apps/cli/dist/bundle', import.meta.u
 for (const file of readdirSync(bundleDir, { recursive: true }).filter((name) => name.endsWith('.js'))) {
   const path = join(bundleDir, file);
   const code = readFileSync(path, 'utf8');
-  const rewritten = await builtinImports(code);
+  const rewritten = withoutUnusedRequire(await builtinImports(code));
   if (rewritten !== code) writeFileSync(path, rewritten);
 }
 

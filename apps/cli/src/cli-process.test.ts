@@ -141,6 +141,8 @@ describe('the parley binary on the examples', () => {
       // import of one makes Node load every module its exports reach (streams, workers, readline).
       const files = run.modules.split('\n').filter((url) => url.includes('/dist/bundle/'));
       for (const file of files) expect(readFileSync(fileURLToPath(file), 'utf8'), file).not.toMatch(/from\s*["'](node:)?(fs|path|crypto|child_process|process|util|events|url|os)["']/);
+      // Only esbuild's runtime chunk makes a `require` for the CommonJS packages (builtin-imports.mjs, withoutUnusedRequire).
+      expect(files.filter((file) => readFileSync(fileURLToPath(file), 'utf8').includes('createRequire(import.meta.url)')).length).toBeLessThanOrEqual(1);
     }
     for (const run of [version, help, validate]) {
       expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);

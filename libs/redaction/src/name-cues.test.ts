@@ -4,7 +4,7 @@ import type { Transcript } from '@parley/core';
 import { createRedactor } from './redactor.js';
 import { floorRedactor } from './floor-redactor.js';
 import { NAME_CUES_RULE } from './floor-name-cues.js';
-import { nameSpans, PLAIN_TEXT } from './name-cues.js';
+import { nameSpans } from './name-cues.js';
 
 const redactor = floorRedactor();
 
@@ -120,24 +120,6 @@ describe('nameSpans on plain ASCII text', () => {
   ].filter(ascii);
   const words = ['Grace', 'Achieng', 'Azola', 'zizi', 'Zanele Zulu', 'GRACE ACHIENG', 'Sipho', "Ng'ang'a", 'Mary-Jane', "Kevin's", 'amina', 'van der', 'Merwe', 'KwaMashu', 'Durban', 'He', 'The'];
   const glue = [' ', '  ', '\t', '\n', ', ', '. ', '! ', ': ', '-', '_', '@', '0', ' +254 712 345 432', "'", 'x', '’', '≤', ' – ', '·', '€'];
-
-  it('takes the ASCII classes only for texts whose other characters are no letter, mark or digit', () => {
-    let plain = 0;
-    for (let code = 0x80; code <= 0xffff; code += 1) {
-      const character = String.fromCharCode(code);
-      if (!PLAIN_TEXT.test(character)) continue;
-      plain += 1;
-      // Neither the Unicode classes (with or without case folding, as the cue patterns use them)
-      // nor the ASCII ones (which case folding widens to ſ and K) match it.
-      expect(/[\p{L}\p{M}\p{N}_]/iu.test(character) || /[\p{Lu}\p{Ll}]/u.test(character), character).toBe(false);
-      expect(/[A-Za-z0-9_]/iu.test(character), character).toBe(false);
-    }
-    expect(plain).toBeGreaterThan(1000);
-    expect(PLAIN_TEXT.test('6 user turns ≤ max 6 · 0.07 s – “ok” €5 →')).toBe(true);
-    expect(PLAIN_TEXT.test('Zoë')).toBe(false);
-    expect(PLAIN_TEXT.test('½')).toBe(false);
-    expect(PLAIN_TEXT.test('😀')).toBe(false);
-  });
 
   it('finds the same names as the Unicode patterns, for every cue of the floor rule', () => {
     for (const cue of cues) {

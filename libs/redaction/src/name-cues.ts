@@ -1,3 +1,4 @@
+import { classesFor, type Classes } from './plain-text.js';
 import type { NameCuesRule } from './redaction-rule.js';
 
 /** Where a name stands in a text: `text.slice(start, end)` is the name, without its cue or prefix. */
@@ -27,31 +28,6 @@ interface CompiledCues {
   /** Recent texts' spans (see {@link nameSpans}). */
   spansByText: Map<string, readonly NameSpan[]>;
 }
-
-/**
- * The character classes of the cue patterns. A text whose characters are ASCII or symbols,
- * punctuation and spaces (most texts: `≤`, `·`, `–`, `’`, `€` included) is matched with ASCII
- * classes: on such a text they match exactly the characters the Unicode ones do (\p{L} ∩ ASCII is
- * A-Za-z, \p{N} ∩ ASCII is 0-9, no ASCII character is a mark, and none of the other characters
- * allowed here is a letter, a mark or a digit), and V8 compiles them in a fraction of the time:
- * the Unicode property classes made the first texts of a run cost 10-20 ms of CPU. The Unicode
- * patterns are compiled only when a text with other characters comes.
- */
-interface Classes {
-  /** An upper-case letter. */
-  upper: string;
-  /** A lower-case letter. */
-  lower: string;
-  /** A lower-case letter or a combining mark. */
-  lowerOrMark: string;
-  /** A letter or a combining mark. */
-  letter: string;
-  /** What may stand right before or after a cue: a letter, a mark, a digit or `_`. */
-  word: string;
-}
-
-const UNICODE: Classes = { upper: '\\p{Lu}', lower: '\\p{Ll}', lowerOrMark: '[\\p{Ll}\\p{M}]', letter: '[\\p{L}\\p{M}]', word: '\\p{L}\\p{M}\\p{N}_' };
-const ASCII_CLASSES: Classes = { upper: '[A-Z]', lower: '[a-z]', lowerOrMark: '[a-z]', letter: '[A-Za-z]', word: 'A-Za-z0-9_' };
 
 /** The patterns that find a name's words, for one set of classes. */
 interface WordPatterns {
@@ -83,14 +59,6 @@ function wordPatterns(c: Classes): WordPatterns {
 
 /** Particles inside a name (`Pieter van der Merwe`, `Wanjiku wa Kamau`, `Ahmed bin Salim`). */
 const PARTICLES = ['van', 'der', 'den', 'de', 'du', 'le', 'la', 'von', 'wa', 'bin', 'binti', 'ka'];
-
-/**
- * The texts the ASCII classes serve: ASCII, and from outside it only the Latin-1 symbols, General
- * Punctuation, currency signs, arrows, mathematical and technical symbols, box drawing and
- * geometric shapes (name-cues.test.ts checks that none of these is a letter, a mark or a digit,
- * with or without case folding). No `u` flag: a character outside the BMP takes the Unicode path.
- */
-export const PLAIN_TEXT = /^[\x00-\x7f\xa0-\xa9\xab-\xb1\xb4\xb6-\xb8\xbb\xbf\xd7\xf7\u2000-\u206f\u20a0-\u20cf\u2190-\u23ff\u2500-\u25ff]*$/;
 
 const wordPatternsByClasses = new Map<Classes, WordPatterns>();
 
@@ -214,7 +182,7 @@ export function rememberedNameSpans(text: string, rule: NameCuesRule): readonly 
 }
 
 function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
-  const patterns = cues.patterns(PLAIN_TEXT.test(text) ? ASCII_CLASSES : UNICODE);
+  const patterns = cues.patterns(classesFor(text));
   const spans: NameSpan[] = [];
   const add = (span: NameSpan | undefined): void => {
     if (span) spans.push(span);

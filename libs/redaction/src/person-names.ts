@@ -1,8 +1,13 @@
+import { byClasses, type Classes } from './plain-text.js';
+
 /** What a person's name becomes. */
 export const NAME_PLACEHOLDER = '<name>';
 
 /** Letters (any script), combining marks, and the punctuation names carry: `Ng'ang'a`, `Mary-Jane`, `St. John`. */
-const NAME_SHAPE = /^[\p{L}\p{M}][\p{L}\p{M}'’.\- ]*$/u;
+const nameShape = byClasses((c) => new RegExp(`^[${c.letterOrMark}][${c.letterOrMark}'’.\\- ]*$`, 'u'));
+
+/** One letter (any script), to count a name's letters. */
+const aLetter = byClasses((c) => new RegExp(`[${c.letterOnly}]`, 'gu'));
 
 /**
  * Name particles are parts of names but also everyday words (`van`, `de`, `bin`, `wa`), so they
@@ -19,8 +24,8 @@ const PARTICLES = new Set([
  */
 export function cleanName(raw: string): string | undefined {
   const name = raw.normalize('NFC').trim().replace(/\s+/g, ' ');
-  if (!NAME_SHAPE.test(name)) return undefined;
-  const letters = name.match(/[\p{L}]/gu)?.length ?? 0;
+  if (!nameShape(name).test(name)) return undefined;
+  const letters = name.match(aLetter(name))?.length ?? 0;
   return letters >= 2 ? name : undefined;
 }
 
@@ -36,7 +41,7 @@ export function nameVariants(names: Iterable<string>, minPartLength: number): st
     if (name === undefined) continue;
     variants.add(name.toLocaleLowerCase('und'));
     for (const part of name.split(/[ -]/)) {
-      const letters = part.match(/[\p{L}]/gu)?.length ?? 0;
+      const letters = part.match(aLetter(part))?.length ?? 0;
       const lower = part.toLocaleLowerCase('und');
       if (letters >= minPartLength && !PARTICLES.has(lower)) variants.add(lower);
     }
@@ -44,11 +49,14 @@ export function nameVariants(names: Iterable<string>, minPartLength: number): st
   return [...variants].sort((left, right) => right.length - left.length || (left < right ? -1 : 1));
 }
 
-/** A global, case-insensitive pattern matching the variants as whole words; undefined for none. */
-export function namesPattern(variants: readonly string[]): RegExp | undefined {
+/**
+ * A global, case-insensitive pattern matching the variants as whole words, for a text (see
+ * plain-text.ts: each of its two builds is compiled on first use); undefined for none.
+ */
+export function namesPattern(variants: readonly string[]): ((text: string) => RegExp) | undefined {
   if (variants.length === 0) return undefined;
   const alternatives = variants.map((variant) => variant.split(' ').map(escapeRegExp).join('\\s+'));
-  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])(?:${alternatives.join('|')})(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
+  return byClasses((c: Classes) => new RegExp(`(?<![${c.word}])(?:${alternatives.join('|')})(?![${c.word}])`, 'giu'));
 }
 
 export function escapeRegExp(text: string): string {

@@ -1,4 +1,5 @@
 import { countryCodeLength } from './country-codes.js';
+import { byClasses } from './plain-text.js';
 import type { PhoneRule } from './redaction-rule.js';
 import type { Piece } from './text-pieces.js';
 
@@ -7,8 +8,9 @@ import type { Piece } from './text-pieces.js';
  * everything that could be a phone number. Which part of it really is one is decided in code, so
  * the pattern stays linear (every separator is required, so groups cannot be split two ways).
  */
-const CANDIDATE =
-  /(?<![\p{L}\p{N}_+*])\+?(?:\(\d{1,5}\)|\d{1,15})(?:(?:[ .\-\u00A0]|(?<=\))|(?=\())(?:\(\d{1,5}\)|\d{1,15}))*(?!\d)/gu;
+const candidate = byClasses(
+  (c) => new RegExp(String.raw`(?<![${c.letterOrDigit}_+*])\+?(?:\(\d{1,5}\)|\d{1,15})(?:(?:[ .\-\u00A0]|(?<=\))|(?=\())(?:\(\d{1,5}\)|\d{1,15}))*(?!\d)`, 'gu'),
+);
 
 const GROUP = /\(\d+\)|\d+/g;
 
@@ -67,7 +69,7 @@ interface PhoneShape {
 export function maskPhoneNumbers(text: string, rule: PhoneRule): Piece[] | undefined {
   const pieces: Piece[] = [];
   let last = 0;
-  const candidates = CANDIDATE;
+  const candidates = candidate(text);
   candidates.lastIndex = 0;
   const fewest = fewestDigits(rule);
   for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {

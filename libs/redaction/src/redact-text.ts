@@ -41,7 +41,7 @@ function compileRule(rule: RedactionRule, names: readonly string[]): CompiledRul
       return (text) => maskPhoneNumbers(text, rule);
     case 'names': {
       const pattern = namesPattern(nameVariants(names, rule.min_part_length));
-      return pattern ? (text) => splitMatches(text, pattern, () => NAME_PLACEHOLDER) : undefined;
+      return pattern ? (text) => splitMatches(text, pattern(text), () => NAME_PLACEHOLDER) : undefined;
     }
     case 'name_cues':
       return (text) => splitSpans(text, rememberedNameSpans(text, rule), NAME_PLACEHOLDER);

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without declarations
-import { builtinImports } from './builtin-imports.mjs';
+import { builtinImports, withoutUnusedRequire } from './builtin-imports.mjs';
 
 const rewrite = builtinImports as (code: string) => Promise<string>;
+const withoutRequire = withoutUnusedRequire as (code: string) => string;
 const BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 
 describe('built-in modules without ES imports in the CLI bundle', () => {
@@ -79,5 +80,20 @@ describe('built-in modules without ES imports in the CLI bundle', () => {
   it('leaves dynamic imports, strings and files without built-in imports alone', async () => {
     const code = `${BANNER}\nconst s='import{a}from"node:fs"';const m=await import("node:http");import{q}from"./chunk-B.js";\n`;
     expect(await rewrite(code)).toBe(code);
+  });
+});
+
+describe("the banner's require, only in files that use it", () => {
+  it('drops the banner from a file that never names require, keeping its line and what follows', () => {
+    const code = `${BANNER}var {join:j}=process.getBuiltinModule("node:path");\nexport const f=()=>j("a","b");\n`;
+    expect(withoutRequire(code)).toBe('var {join:j}=process.getBuiltinModule("node:path");\nexport const f=()=>j("a","b");\n');
+  });
+
+  it('keeps it where the code below names require (esbuild\'s runtime shim for CommonJS packages), even in a string', () => {
+    const shim = `${BANNER}\nvar m=(a=>typeof require<"u"?require:a)(function(a){throw Error("no "+a)});export{m};\n`;
+    expect(withoutRequire(shim)).toBe(shim);
+    const mention = `${BANNER}\nconst s="require";export{s};\n`;
+    expect(withoutRequire(mention)).toBe(mention);
+    expect(withoutRequire('export const x=1;\n')).toBe('export const x=1;\n');
   });
 });

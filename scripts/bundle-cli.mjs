@@ -8,12 +8,35 @@
 // from the bundle's own location, so it must be installed beside it: a dependency of parley-eval).
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinImports } from './builtin-imports.mjs';
+import { builtinImports, withoutUnusedRequire } from './builtin-imports.mjs';
 import { directImportsPlugin } from './direct-imports.mjs';
+import { lazyYamlTransform } from './lazy-yaml.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// picomatch is installed twice here: the runner pins its own version, and tinyglobby (the config's
+// file globbing) gets the copy hoisted for the build tools. Both are picomatch 4, so the bundle
+// takes the runner's for every importer: `parley validate` loaded and evaluated both (~20 kB each).
+const runnerPicomatch = createRequire(join(root, 'libs/runner/package.json')).resolve('picomatch');
+const onePicomatch = {
+  name: 'one-picomatch',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^picomatch$/ }, () => ({ path: runnerPicomatch }));
+    // fdir (tinyglobby's directory walker) looks for an installed picomatch with Node's own
+    // `require` when it loads, which read and compiled picomatch's six files from node_modules on
+    // every command that reads a suite, beside the bundled copy. It gets the bundled copy instead
+    // (a `require` esbuild resolves), the same package.
+    plugin.onLoad({ filter: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, (args) => {
+      const code = readFileSync(args.path, 'utf8');
+      const lookUp = '__require.resolve("picomatch");\n\tpm = __require("picomatch");';
+      if (!code.includes(lookUp)) throw new Error(`bundle-cli: fdir's look-up of picomatch changed (${args.path}); see onePicomatch`);
+      return { contents: code.replace(lookUp, 'pm = require("picomatch");'), loader: 'js' };
+    });
+  },
+};
 
 // Chunk names carry a content hash: start empty so old chunks do not pile up.
 rmSync(new URL('../apps/cli/dist/bundle', import.meta.url), { recursive: true, force: true });
@@ -38,7 +61,7 @@ await build({
   // CommonJS dependencies inside an ES module bundle need a `require`. One line: builtinImports
   // below adds each file's built-in modules to it.
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
-  plugins: [directImportsPlugin(root)],
+  plugins: [directImportsPlugin(root, lazyYamlTransform(root)), onePicomatch],
   logLevel: 'warning',
 });
 
@@ -47,7 +70,7 @@ const bundleDir = fileURLToPath(new URL('../apps/cli/dist/bundle', import.meta.u
 for (const file of readdirSync(bundleDir, { recursive: true }).filter((name) => name.endsWith('.js'))) {
   const path = join(bundleDir, file);
   const code = readFileSync(path, 'utf8');
-  const rewritten = await builtinImports(code);
+  const rewritten = withoutUnusedRequire(await builtinImports(code));
   if (rewritten !== code) writeFileSync(path, rewritten);
 }
 

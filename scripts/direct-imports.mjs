@@ -62,8 +62,11 @@ export function directImports(source, indexOf) {
   });
 }
 
-/** The plugin: every workspace package's index is read once, from its compiled dist/index.js. */
-export function directImportsPlugin(root) {
+/**
+ * The plugin: every workspace package's index is read once, from its compiled dist/index.js.
+ * `transform` may rewrite a file's code further (esbuild takes the first plugin that loads a file).
+ */
+export function directImportsPlugin(root, transform = (_path, code) => code) {
   const indexes = new Map();
   const indexOf = (specifier) => {
     if (!indexes.has(specifier)) {
@@ -77,7 +80,7 @@ export function directImportsPlugin(root) {
     setup(build) {
       build.onLoad({ filter: /[\\/](libs|apps)[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, (args) => {
         const source = readFileSync(args.path, 'utf8');
-        return { contents: directImports(source, indexOf), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: transform(args.path, directImports(source, indexOf)), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };

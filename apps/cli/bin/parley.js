@@ -42,12 +42,13 @@ if (nodeMajor >= 24 && heavyCommand && !chosen && typeof process.execve === 'fun
 // lets it reach about four times): a 10,000-scenario replay holds every result until its reports
 // are written, and peaked at 330-400 MiB with the default, 305-313 MiB at twice, 265-276 MiB here,
 // for no more CPU (tools/bench/README.md). Set before the bundle is imported, so before the heap grows.
-// Without a command (`parley --help`, a bare `parley`) there is no heap to keep small, and node:v8
-// loads ~30 of Node's modules.
+// Without a command (`parley --help`, a bare `parley`) there is no heap to keep small, nor for
+// `parley validate`, which holds the suite it checks and no results; node:v8 loads ~30 of Node's
+// modules (3 ms of validate's CPU).
 const args = process.argv.slice(2);
 const words = args.filter((arg) => !arg.startsWith('-'));
 const command = words[0];
-if (command !== undefined) process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=50');
+if (command !== undefined && command !== 'validate') process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=50');
 
 const debug = Boolean(process.env.PARLEY_DEBUG) && process.env.PARLEY_DEBUG !== '0';
 // With PARLEY_DEBUG=1 a stack names the TypeScript sources, not the minified bundle.

@@ -130,11 +130,19 @@ describe('the parley binary on the examples', () => {
       .filter((url) => url.includes('/dist/bundle/'))
       .flatMap((url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }).sources);
     expect(validateSources.filter((source) => /libs\/store\/src\/(open-sql|sql\/)/.test(source))).toEqual([]);
+    // One picomatch (the runner's), and the full `yaml` library not evaluated for valid files
+    // (scripts/bundle-cli.mjs, scripts/lazy-yaml.mjs): no package is read from node_modules at run
+    // time, and no heap setting (node:v8) for a command that holds no results.
+    expect(validateSources.filter((source) => source.includes('picomatch/index.js'))).toHaveLength(1);
+    expect(loaded(validate.modules).others.filter((url) => url.includes('/node_modules/'))).toEqual([]);
+    expect(validate.modules).not.toMatch(/node:(v8|child_process)\n/);
     for (const run of [help, validate]) {
       // Built-in modules come from process.getBuiltinModule (scripts/builtin-imports.mjs): an ES
       // import of one makes Node load every module its exports reach (streams, workers, readline).
       const files = run.modules.split('\n').filter((url) => url.includes('/dist/bundle/'));
       for (const file of files) expect(readFileSync(fileURLToPath(file), 'utf8'), file).not.toMatch(/from\s*["'](node:)?(fs|path|crypto|child_process|process|util|events|url|os)["']/);
+      // Only esbuild's runtime chunk makes a `require` for the CommonJS packages (builtin-imports.mjs, withoutUnusedRequire).
+      expect(files.filter((file) => readFileSync(fileURLToPath(file), 'utf8').includes('createRequire(import.meta.url)')).length).toBeLessThanOrEqual(1);
     }
     for (const run of [version, help, validate]) {
       expect(loaded(run.modules).others.join('\n')).not.toMatch(/node:http\b|better-sqlite3|node_modules\/(openai|@anthropic-ai|ink|react)\//);

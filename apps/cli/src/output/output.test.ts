@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, outputColumns } from './output.js';
+import { colorEnabled, outputColumns, processOutput } from './output.js';
 
 describe('colorEnabled', () => {
   it.each([
@@ -23,5 +23,27 @@ describe('outputColumns', () => {
     expect(outputColumns({ COLUMNS: '200' }, undefined)).toBe(200);
     expect(outputColumns({ COLUMNS: 'wide' }, undefined)).toBe(80);
     expect(outputColumns({}, undefined)).toBe(80);
+  });
+});
+
+describe('processOutput', () => {
+  it('reads process.stdin only when a command asks whether it runs in a terminal (making stdin loads stream modules)', () => {
+    const stdin = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+    let reads = 0;
+    Object.defineProperty(process, 'stdin', {
+      configurable: true,
+      get: () => {
+        reads += 1;
+        return { isTTY: true };
+      },
+    });
+    try {
+      const output = processOutput({});
+      expect(reads).toBe(0);
+      expect(output.terminal).toBe(Boolean(process.stdout.isTTY));
+      expect(reads).toBe(1);
+    } finally {
+      Object.defineProperty(process, 'stdin', stdin);
+    }
   });
 });

@@ -115,6 +115,11 @@ user: { opening: "{{lang}} {{persona}}" }
     expect(issuesOf({ 'scenarios/spa_happy.yaml': plain })).toEqual([
       `scenarios/spa_happy.yaml:${whereIs(plain, '{{lang}}')}: unknown variable {{lang}}; the scenario has no vars: or cases: (write \\{{lang}} for the text itself)`,
     ]);
+    // Only inside a list deep in a tool's mock: still found.
+    const deep = 'id: spa_happy\nagent: booking\nuser:\n  opening: Hello\ntools:\n  check_availability: { returns: { slots: [{ note: "for {{who}}" }] } }\n';
+    expect(issuesOf({ 'scenarios/spa_happy.yaml': deep })).toEqual([
+      `scenarios/spa_happy.yaml:${whereIs(deep, '{{who}}')}: unknown variable {{who}}; the scenario has no vars: or cases: (write \\{{who}} for the text itself)`,
+    ]);
   });
 
   it('parley.yaml’s expectations (defaults, the agent’s) are filled in with each variant’s values after the merge', () => {

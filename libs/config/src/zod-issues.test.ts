@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { parseConfigText } from './config-file.js';
 import { ScenarioSchema } from './scenario-schema.js';
@@ -105,5 +105,30 @@ describe('labelOf and describeValue', () => {
     expect(describeValue(null)).toBe('an empty value');
     expect(describeValue({})).toBe('a mapping');
     expect(describeValue(true)).toBe('boolean true');
+  });
+});
+
+describe('validate', () => {
+  it("checks a process's first 64 files with zod's plain checker, then lets zod compile its fast one, with the same results", async () => {
+    vi.resetModules();
+    const { validate } = await import('./zod-issues.js');
+    const schema = z.strictObject({ id: z.string(), turns: z.array(z.strictObject({ user: z.string() })).min(1) });
+    const contexts: unknown[] = [];
+    const safeParse = schema.safeParse.bind(schema);
+    const spied = Object.assign(Object.create(schema) as typeof schema, {
+      safeParse: (data: unknown, context?: { jitless?: boolean }) => {
+        contexts.push(context?.jitless);
+        return safeParse(data, context);
+      },
+    });
+    const inputs = [{ id: 'a', turns: [{ user: 'hi' }] }, { id: 'b', turns: [] }, { id: 'c', turns: [{ user: 1 }], extra: true }];
+    const plain = inputs.map((input) => validate(spied, input));
+    for (let index = plain.length; index < 64; index++) validate(spied, inputs[0]);
+    const compiled = inputs.map((input) => validate(spied, input));
+    expect(contexts.slice(0, 64).every((jitless) => jitless === true)).toBe(true);
+    expect(contexts.slice(64)).toEqual([false, false, false]);
+    const summary = (result: ReturnType<typeof validate>) => (result.success ? result.data : result.error.issues);
+    expect(compiled.map(summary)).toEqual(plain.map(summary));
+    expect(plain.map((result) => result.success)).toEqual([true, false, false]);
   });
 });

@@ -17,9 +17,20 @@ import type { DataPath, LocationTarget, SourcePosition } from './yaml-source.js'
  */
 const BUILT_IN_MESSAGE = '\u0000built-in';
 
+/**
+ * How many files a process checks with zod's plain checker before letting zod compile its fast
+ * one. On an object schema's first parse zod writes a checker for its shape and compiles it with
+ * `new Function`: that pays off over hundreds of files, but `parley validate` of one suite file
+ * spent more on compiling than on checking (tools/bench/README.md, "Start-up, third pass"). The
+ * results are the same either way; only the path zod takes differs.
+ */
+const PLAIN_CHECKS = 64;
+let checks = 0;
+
 /** `schema.safeParse(data)`, marking zod's built-in messages for `describeZodIssues`. */
 export function validate<Schema extends z.ZodType>(schema: Schema, data: unknown): z.ZodSafeParseResult<z.output<Schema>> {
-  return schema.safeParse(data, { error: () => BUILT_IN_MESSAGE });
+  checks += 1;
+  return schema.safeParse(data, { error: () => BUILT_IN_MESSAGE, jitless: checks <= PLAIN_CHECKS });
 }
 
 export interface ZodIssueContext {

@@ -35,7 +35,7 @@ export interface Classes {
   letterOrMark: string;
 }
 
-export const UNICODE_CLASSES: Classes = {
+const UNICODE_CLASSES: Classes = {
   upper: '\\p{Lu}',
   lower: '\\p{Ll}',
   lowerOrMark: '[\\p{Ll}\\p{M}]',
@@ -46,7 +46,7 @@ export const UNICODE_CLASSES: Classes = {
   letterOrMark: '\\p{L}\\p{M}',
 };
 
-export const ASCII_CLASSES: Classes = {
+const ASCII_CLASSES: Classes = {
   upper: '[A-Z]', lower: '[a-z]', lowerOrMark: '[a-z]', letter: '[A-Za-z]', word: 'A-Za-z0-9_',
   letterOrDigit: 'A-Za-z0-9',
   letterOnly: 'A-Za-z',

@@ -112,8 +112,8 @@ describe('the parley binary on the examples', () => {
     // Every command's registration (options and help only), none of their libraries: zod alone is
     // ~450 kB, nor cli-table3 or simple-statistics (their commands import them when they run). The
     // registrations are in the entry file (main.ts), not one chunk each: help read 43 files before, 17 now.
-    expect(loaded(help.modules).bytes).toBeLessThan(160_000);
-    expect(help.modules.split('\n').filter((url) => url.includes('/dist/bundle/')).length).toBeLessThan(20);
+    expect(loaded(help.modules).bytes).toBeLessThan(150_000);
+    expect(help.modules.split('\n').filter((url) => url.includes('/dist/bundle/')).length).toBeLessThan(19);
     // node:crypto and node:child_process are loaded when first used (scripts/builtin-imports.mjs):
     // help reached them only through code it never runs (atomic writes, commander's subcommands).
     expect(help.modules).not.toMatch(/node:(v8|crypto|child_process)\n/);
@@ -122,7 +122,7 @@ describe('the parley binary on the examples', () => {
     // Loading and checking a suite, not running it: no store, report, provider or judge-run code
     // (scripts/direct-imports.mjs; it was ~870 kB when validate shared chunks with run). Every
     // command's registration is part of it (~65 kB since they moved into the entry file).
-    expect(loaded(validate.modules).bytes).toBeLessThan(560_000);
+    expect(loaded(validate.modules).bytes).toBeLessThan(540_000);
     // Loading a suite records its store setting (libs/store/src/store-location.ts) without the
     // store's drivers, migrations and worker thread (~35 kB and node:worker_threads).
     const validateSources = validate.modules

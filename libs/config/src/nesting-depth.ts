@@ -20,7 +20,7 @@ export function pathDeeperThan(value: unknown, limit: number): DataPath | undefi
   // Every recording line and scenario file is checked, and nearly all are shallow: a walk that
   // allocates nothing says so first (its recursion stops at `limit`, so it cannot overflow the
   // stack either); only a value that is too deep pays for the walk below, which finds the path.
-  if (!deeperThan(value, limit)) return undefined;
+  if (!holdsStringOrDepth(value, limit)) return undefined;
   // Each pending value keeps a link to its parent, so a path is built only for the one returned.
   interface Pending {
     value: object;
@@ -51,14 +51,24 @@ export function pathDeeperThan(value: unknown, limit: number): DataPath | undefi
   return undefined;
 }
 
-/** Whether lists and mappings in `value` nest deeper than `limit` levels; recursion at most `limit` deep. */
-function deeperThan(value: unknown, limit: number): boolean {
+/**
+ * Whether `value` holds a string `test` accepts, or lists and mappings nested `limit` levels deep
+ * (which counts as yes: the caller's full walk decides). A quick first answer for the values
+ * checked on every load, nearly all shallow: it allocates nothing, and its recursion stops at
+ * `limit`, so it cannot overflow the stack.
+ */
+export function holdsStringOrDepth(value: unknown, limit: number, test: (text: string) => boolean = noString): boolean {
+  if (typeof value === 'string') return test(value);
   if (value === null || typeof value !== 'object') return false;
   if (limit <= 0) return true;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) if (deeperThan(value[index], limit - 1)) return true;
+    for (let index = 0; index < value.length; index += 1) if (holdsStringOrDepth(value[index], limit - 1, test)) return true;
     return false;
   }
-  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  for (const key in value) if (holdsStringOrDepth((value as Record<string, unknown>)[key], limit - 1, test)) return true;
+  return false;
+}
+
+function noString(): boolean {
   return false;
 }

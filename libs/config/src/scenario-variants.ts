@@ -1,6 +1,6 @@
 import type { ConfigIssue } from '@parley/core';
 import type { ParsedConfigFile } from './config-file.js';
-import { MAX_NESTING_DEPTH } from './nesting-depth.js';
+import { holdsStringOrDepth, MAX_NESTING_DEPTH } from './nesting-depth.js';
 import type { DataPath } from './yaml-source.js';
 import type { Expectation } from './expectation-schema.js';
 import type { ScenarioFile } from './scenario-schema.js';
@@ -234,18 +234,11 @@ function unknownVariableIssues(data: ScenarioFile, names: readonly string[], sou
 /**
  * Whether any string anywhere in `value` holds `{{`, which every `{{name}}` and `\{{name}}` does.
  * Most scenarios have none: they are then spared the walks below, which copy the whole scenario
- * (a tenth of loading a large suite). Looks at more than those walks do, never less.
+ * (a tenth of loading a large suite). Looks at more than those walks do, never less (a value
+ * nested deeper than a file may counts as yes: the full walk decides).
  */
-function holdsBraces(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('{{');
-  if (value === null || typeof value !== 'object') return false;
-  if (depth > MAX_NESTING_DEPTH) return true; // deeper than a file may nest: the full walk decides
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) if (holdsBraces(value[index], depth + 1)) return true;
-    return false;
-  }
-  for (const key in value) if (holdsBraces((value as Record<string, unknown>)[key], depth + 1)) return true;
-  return false;
+function holdsBraces(value: unknown): boolean {
+  return holdsStringOrDepth(value, MAX_NESTING_DEPTH + 1, (text) => text.includes('{{'));
 }
 
 type Templated = Omit<ScenarioFile, 'vars' | 'cases'>;

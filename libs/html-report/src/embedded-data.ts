@@ -27,10 +27,21 @@ export function encodeData(json: string): string {
  * the page was built.
  */
 export function compressJsonArray(items: readonly string[]): Buffer {
-  const pieces = ['['];
-  items.forEach((item, index) => pieces.push(...(index > 0 ? [',', item] : [item])));
-  pieces.push(']');
-  return compressPieces(pieces);
+  return compressPieces(commaSeparatedPieces(items, '[', ']'));
+}
+
+/**
+ * `before`, the items separated by commas, then `after`, as pieces to write or compress one after
+ * the other (`['[', a, ',', b, ']']`) instead of one joined text.
+ */
+export function commaSeparatedPieces(items: readonly string[], before: string, after: string): string[] {
+  const pieces = [before];
+  for (let index = 0; index < items.length; index += 1) {
+    if (index > 0) pieces.push(',');
+    pieces.push(items[index]!);
+  }
+  pieces.push(after);
+  return pieces;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { MetricResult } from '@parley/core';
 import { scenarioOfCase } from '@parley/core';
 import { baselineMetricRows, metricRowsInTriageOrder, triageOrder } from '@parley/gate';
 import { failureMarks, messageJudgements, type ReportResult, type RunReport } from '@parley/reports';
-import { jsonArrayText, jsonChunker } from './embedded-data.js';
+import { commaSeparatedPieces, jsonArrayText, jsonChunker } from './embedded-data.js';
 import type { CaseDetail, CaseSummary, CaseView, RunHeader, RunPageData } from './page-data.js';
 
 /** A run page's data as JSON text: the header and case list, and the detail chunks. */
@@ -74,10 +74,7 @@ function runPageDataPieces(header: RunHeader, cases: readonly string[], chunks: 
   const outline: Omit<RunPageData, 'cases'> & { cases: [] } = { kind: 'run', header, cases: [], chunks };
   const text = JSON.stringify(outline);
   const at = text.lastIndexOf(EMPTY_CASES) + EMPTY_CASES.length - 1; // at its `]`
-  const pieces = [text.slice(0, at)];
-  cases.forEach((item, index) => pieces.push(...(index > 0 ? [',', item] : [item])));
-  pieces.push(text.slice(at));
-  return pieces;
+  return commaSeparatedPieces(cases, text.slice(0, at), text.slice(at));
 }
 
 const EMPTY_CASES = '"cases":[]';

@@ -1,4 +1,4 @@
-import { classesFor, type Classes } from './plain-text.js';
+import { classesFor, perClasses, type Classes } from './plain-text.js';
 import type { NameCuesRule } from './redaction-rule.js';
 
 /** Where a name stands in a text: `text.slice(start, end)` is the name, without its cue or prefix. */
@@ -60,16 +60,7 @@ function wordPatterns(c: Classes): WordPatterns {
 /** Particles inside a name (`Pieter van der Merwe`, `Wanjiku wa Kamau`, `Ahmed bin Salim`). */
 const PARTICLES = ['van', 'der', 'den', 'de', 'du', 'le', 'la', 'von', 'wa', 'bin', 'binti', 'ka'];
 
-const wordPatternsByClasses = new Map<Classes, WordPatterns>();
-
-function wordPatternsFor(c: Classes): WordPatterns {
-  let patterns = wordPatternsByClasses.get(c);
-  if (patterns === undefined) {
-    patterns = wordPatterns(c);
-    wordPatternsByClasses.set(c, patterns);
-  }
-  return patterns;
-}
+const wordPatternsFor = perClasses(wordPatterns);
 
 /** What ends a greeting's name: punctuation, a line break, or the end of the text. */
 const GREETING_NAME_END = /^[ \t]*(?:[,.!?;:)\n\r]|$)/u;
@@ -92,16 +83,8 @@ const compiledByRule = new WeakMap<NameCuesRule, CompiledCues>();
 function compile(rule: NameCuesRule): CompiledCues {
   const known = compiledByRule.get(rule);
   if (known) return known;
-  const byClasses = new Map<Classes, CuePatterns>();
   const compiled: CompiledCues = {
-    patterns: (classes) => {
-      let patterns = byClasses.get(classes);
-      if (patterns === undefined) {
-        patterns = cuePatterns(rule, classes);
-        byClasses.set(classes, patterns);
-      }
-      return patterns;
-    },
+    patterns: perClasses((classes) => cuePatterns(rule, classes)),
     notNames: new Set(rule.not_names.map(fold)),
     places: new Set(rule.places.map(fold)),
     notLowercaseNames: new Set(rule.not_lowercase_names.map(fold)),

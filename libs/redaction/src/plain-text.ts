@@ -58,9 +58,15 @@ export function classesFor(text: string): Classes {
   return PLAIN_TEXT.test(text) ? ASCII_CLASSES : UNICODE_CLASSES;
 }
 
-/** A pattern built for each set of classes on its first use: `patternFor(text)` gives the one for `text`. */
-export function byClasses<Pattern>(build: (classes: Classes) => Pattern): (text: string) => Pattern {
+/** A pattern built for each set of classes on its first use: `patternFor(classes)` gives the one for those classes. */
+export function perClasses<Pattern>(build: (classes: Classes) => Pattern): (classes: Classes) => Pattern {
   let plain: Pattern | undefined;
   let unicode: Pattern | undefined;
-  return (text) => (PLAIN_TEXT.test(text) ? (plain ??= build(ASCII_CLASSES)) : (unicode ??= build(UNICODE_CLASSES)));
+  return (classes) => (classes === ASCII_CLASSES ? (plain ??= build(ASCII_CLASSES)) : (unicode ??= build(UNICODE_CLASSES)));
+}
+
+/** A pattern built for each set of classes on its first use: `patternFor(text)` gives the one for `text`. */
+export function byClasses<Pattern>(build: (classes: Classes) => Pattern): (text: string) => Pattern {
+  const patternFor = perClasses(build);
+  return (text) => patternFor(classesFor(text));
 }

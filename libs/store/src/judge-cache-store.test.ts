@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cachedOrClaimed } from './judge-claiming.js';
 import { openJudgeCache, type JudgeCacheRecord } from './judge-cache-store.js';
 import { openSql } from './open-sql.js';
 import { storeDrivers, useStoreDriver } from './test-support/each-driver.js';
@@ -111,6 +112,36 @@ describe.each(storeDrivers)('openJudgeCache on %s', (driver) => {
     } finally {
       first.close();
       second.close();
+    }
+  });
+
+  it('reads the verdict, not judging it again, when its holder stores it and lets go between a look and a claim', async () => {
+    const holder = openJudgeCache(database.path);
+    const asker = openJudgeCache(database.path);
+    try {
+      expect(holder.claim('k1', 30_000)).toBe('claimed');
+      // The asker looks (nothing yet); before it claims, the holder stores its verdict and releases.
+      let looks = 0;
+      const interleaved = {
+        get: (key: string) => {
+          const found = asker.get(key);
+          looks += 1;
+          if (looks === 1) {
+            holder.put(record('k1'));
+            holder.release('k1');
+          }
+          return found;
+        },
+        claim: (key: string, leaseMs: number) => asker.claim(key, leaseMs),
+        release: (key: string) => asker.release(key),
+      };
+      const found = await cachedOrClaimed(interleaved, 'k1', () => true, () => Promise.reject(new Error('no wait expected')));
+      expect(found).toEqual({ entry: record('k1') });
+      // Nobody is left judging it.
+      expect(asker.stats().judging_now).toBe(0);
+    } finally {
+      holder.close();
+      asker.close();
     }
   });
 });

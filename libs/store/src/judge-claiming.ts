@@ -38,6 +38,13 @@ export async function cachedOrClaimed(
     if (entry !== undefined && usable(entry)) return { entry };
     if (cache.claim === undefined) return { claimed: true, release: () => undefined };
     if (cache.claim(key, JUDGE_CLAIM_LEASE_MS) === 'claimed') {
+      // The holder before us may have stored its verdict and released its claim between our look
+      // and our claim (put, then release): look once more before judging it a second time.
+      const stored = cache.get(key);
+      if (stored !== undefined && usable(stored)) {
+        cache.release?.(key);
+        return { entry: stored };
+      }
       const renewal = setInterval(() => cache.renew?.(key, JUDGE_CLAIM_LEASE_MS), JUDGE_CLAIM_LEASE_MS / 3);
       renewal.unref();
       return {

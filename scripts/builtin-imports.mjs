@@ -119,7 +119,8 @@ export async function builtinImports(code) {
   return `${result.slice(0, firstLineEnd)}${hoisted}${result.slice(firstLineEnd)}`;
 }
 
-const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
+/** The first line of every bundle file (scripts/bundle-cli.mjs): a `require` for the CommonJS packages inside the bundle. */
+export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 
 /**
  * `code` without the banner's `require` when nothing else in the file names `require`: the banner

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinImports, withoutUnusedRequire } from './builtin-imports.mjs';
+import { builtinImports, REQUIRE_BANNER, withoutUnusedRequire } from './builtin-imports.mjs';
 import { directImportsPlugin } from './direct-imports.mjs';
 import { lazyYamlTransform } from './lazy-yaml.mjs';
 
@@ -60,7 +60,7 @@ await build({
   define: { 'process.env.NODE_ENV': '"production"' },
   // CommonJS dependencies inside an ES module bundle need a `require`. One line: builtinImports
   // below adds each file's built-in modules to it.
-  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+  banner: { js: REQUIRE_BANNER },
   plugins: [directImportsPlugin(root, lazyYamlTransform(root)), onePicomatch],
   logLevel: 'warning',
 });

@@ -47,7 +47,11 @@ const UNICODE_CLASSES: Classes = {
 };
 
 const ASCII_CLASSES: Classes = {
-  upper: '[A-Z]', lower: '[a-z]', lowerOrMark: '[a-z]', letter: '[A-Za-z]', word: 'A-Za-z0-9_',
+  upper: '[A-Z]',
+  lower: '[a-z]',
+  lowerOrMark: '[a-z]',
+  letter: '[A-Za-z]',
+  word: 'A-Za-z0-9_',
   letterOrDigit: 'A-Za-z0-9',
   letterOnly: 'A-Za-z',
   letterOrMark: 'A-Za-z',

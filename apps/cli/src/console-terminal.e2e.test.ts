@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,7 +24,7 @@ function start(name: string, command: string[], cwd: string, columns: number): T
 
 /** The screen with its colour codes, as the terminal holds it. */
 function colouredScreen(session: TmuxSession): string {
-  return execFileSync('tmux', ['capture-pane', '-e', '-p', '-t', session.name], { encoding: 'utf8' });
+  return session.styledScreen();
 }
 
 function rowsOf(screen: string): string[] {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +30,7 @@ describe.skipIf(!TmuxSession.available())('parley generate in a real terminal wi
     expect(screen).toMatch(/^wrote 10 scripted scenarios from the SGD dialogues into/m);
     expect(screen.split('\n').filter((line) => /^ {2}sgd_train_29_000\d\d /.test(line))).toHaveLength(10);
     for (const line of screen.split('\n')) expect(line.length, line).toBeLessThan(columns);
-    const coloured = execFileSync('tmux', ['capture-pane', '-e', '-p', '-t', session.name], { encoding: 'utf8' });
+    const coloured = session.styledScreen();
     expect(coloured).toMatch(/\u001b\[32msgd_train_29_00053\u001b\[39m/);
   });
 });

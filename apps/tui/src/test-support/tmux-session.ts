@@ -1,9 +1,17 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A real terminal for end-to-end tests: a detached tmux session of 80×24 running one command.
  * Screens are read with `capture-pane`; waiting polls the screen for a condition (bounded), it
  * never sleeps a fixed time.
+ *
+ * Each session has a tmux server of its own (its socket: {@link socketOf}). On one shared server, a test
+ * killing the last session stops the server while another test's `new-session` is connecting
+ * to it, and that one fails with "server exited unexpectedly" (seen in CI with the test files
+ * running in parallel).
  */
 export class TmuxSession {
   private constructor(readonly name: string) {}
@@ -40,7 +48,7 @@ export class TmuxSession {
       .map(([key, value]) => `${key}=${shellQuote(value as string)}`);
     // The pane stays after the command ends (remain-on-exit) so the last screen can be read.
     const script = `env -i ${exports.join(' ')} ${command.map(shellQuote).join(' ')}; echo "[exit $?]"; sleep 600`;
-    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, 'sh', '-c', script]);
+    tmux(name, ['new-session', '-d', '-s', name, '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, 'sh', '-c', script]);
     return new TmuxSession(name);
   }
 
@@ -54,8 +62,8 @@ export class TmuxSession {
     const exports = Object.entries(env)
       .filter(([key, value]) => value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
       .map(([key, value]) => `${key}=${shellQuote(value as string)}`);
-    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, `env -i ${exports.join(' ')} sh`]);
-    if (options.rawFile) execFileSync('tmux', ['pipe-pane', '-o', '-t', name, `cat >> ${shellQuote(options.rawFile)}`]);
+    tmux(name, ['new-session', '-d', '-s', name, '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, `env -i ${exports.join(' ')} sh`]);
+    if (options.rawFile) tmux(name, ['pipe-pane', '-o', '-t', name, `cat >> ${shellQuote(options.rawFile)}`]);
     return new TmuxSession(name);
   }
 
@@ -67,30 +75,30 @@ export class TmuxSession {
 
   /** Resizes the terminal, as a user dragging the window would (the app gets SIGWINCH). */
   resize(columns: number, rows: number): void {
-    execFileSync('tmux', ['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
+    tmux(this.name, ['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
   }
 
   screen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+    return tmux(this.name, ['capture-pane', '-p', '-t', this.name]);
   }
 
   /** The screen with its colours and attributes as escape sequences (`capture-pane -e`). */
   styledScreen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', this.name], { encoding: 'utf8' });
+    return tmux(this.name, ['capture-pane', '-p', '-e', '-t', this.name]);
   }
 
   /** Sends tmux key names (`Enter`, `Tab`, `Left`, `Escape`, `C-c`) or literal text with `literal`. */
   keys(...keys: string[]): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+    tmux(this.name, ['send-keys', '-t', this.name, ...keys]);
   }
 
   text(text: string): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+    tmux(this.name, ['send-keys', '-t', this.name, '-l', text]);
   }
 
   /** Pid of the command running in the pane's shell (the shell's child). */
   commandPid(): number {
-    const shellPid = execFileSync('tmux', ['display-message', '-p', '-t', this.name, '#{pane_pid}'], { encoding: 'utf8' }).trim();
+    const shellPid = tmux(this.name, ['display-message', '-p', '-t', this.name, '#{pane_pid}']).trim();
     const children = execFileSync('pgrep', ['-P', shellPid], { encoding: 'utf8' }).trim().split('\n');
     return Number(children[0]);
   }
@@ -111,13 +119,25 @@ export class TmuxSession {
     return screen;
   }
 
+  /** Ends the session and with it its own tmux server. */
   kill(): void {
     try {
-      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+      tmux(this.name, ['kill-server']);
     } catch {
       // already gone
     }
+    rmSync(socketOf(this.name), { force: true });
   }
+}
+
+/** The socket of the tmux server of the session `name` (tmux leaves it behind when the server ends). */
+function socketOf(name: string): string {
+  return join(tmpdir(), `parley-tmux-${name}`);
+}
+
+/** Runs a tmux command on the server of the session `name`; returns what it printed. */
+function tmux(name: string, args: string[]): string {
+  return execFileSync('tmux', ['-S', socketOf(name), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function shellQuote(value: string): string {

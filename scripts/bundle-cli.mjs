@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (apps/cli/dist/main.js, from `tsc -b`) and every library it uses into
 // minified files under apps/cli/dist/bundle/: the entry `parley.js`, the package's programmatic API
-// `index.js` (apps/cli/dist/index.js), and one chunk per shared or dynamically imported part, so a command loads only what it uses. Loading a few files instead of ~300 modules
-// halves start-up time, which dominates short runs. Native and lazily loaded packages stay external:
+// `index.js` (apps/cli/dist/index.js), and one chunk per shared or dynamically imported part, so a
+// command loads only what it uses; the chunks the entry always loads are then folded into it
+// (merge-entry-chunks.mjs). Loading a few files instead of ~300 modules halves start-up time,
+// which dominates short runs. Native and lazily loaded packages stay external:
 // better-sqlite3 (native addon), the provider SDKs (imported on the first live call), ajv
 // (required on the first json_schema check) and pg (required by the team store's worker thread
 // from the bundle's own location, so it must be installed beside it: a dependency of parley-eval).
@@ -14,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinImports, REQUIRE_BANNER, withoutUnusedRequire } from './builtin-imports.mjs';
 import { directImportsPlugin } from './direct-imports.mjs';
 import { lazyYamlTransform } from './lazy-yaml.mjs';
+import { mergeEntryChunks } from './merge-entry-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -41,7 +44,11 @@ const onePicomatch = {
 // Chunk names carry a content hash: start empty so old chunks do not pile up.
 rmSync(new URL('../apps/cli/dist/bundle', import.meta.url), { recursive: true, force: true });
 
+// The output's form, for the build below and for merge-entry-chunks.mjs's build of the entry.
+const output = { minify: true, sourcemap: 'linked', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning' };
+
 await build({
+  ...output,
   absWorkingDir: root,
   entryPoints: { parley: 'apps/cli/dist/main.js', index: 'apps/cli/dist/index.js' },
   outdir: 'apps/cli/dist/bundle',
@@ -49,11 +56,6 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   bundle: true,
-  minify: true,
-  sourcemap: 'linked',
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
   // react-devtools-core: Ink imports it only when DEV=true, and we do not ship it.
   external: ['better-sqlite3', 'openai', '@anthropic-ai/sdk', 'ajv', 'pg', 'react-devtools-core'],
   // React's production build for the TUI (no development checks at run time).
@@ -62,12 +64,25 @@ await build({
   // below adds each file's built-in modules to it.
   banner: { js: REQUIRE_BANNER },
   plugins: [directImportsPlugin(root, lazyYamlTransform(root)), onePicomatch],
-  logLevel: 'warning',
 });
 
-// Built-in modules taken with process.getBuiltinModule instead of ES imports (scripts/builtin-imports.mjs).
 const bundleDir = fileURLToPath(new URL('../apps/cli/dist/bundle', import.meta.url));
-for (const file of readdirSync(bundleDir, { recursive: true }).filter((name) => name.endsWith('.js'))) {
+const bundleFiles = () => readdirSync(bundleDir, { recursive: true }).filter((name) => name.endsWith('.js'));
+// Each file's `require` only where it is used, before the entry's chunks are folded into it: a
+// folded chunk's banner would be code of the entry that makes a `require` for nothing.
+for (const file of bundleFiles()) {
+  const path = join(bundleDir, file);
+  const code = readFileSync(path, 'utf8');
+  const rewritten = withoutUnusedRequire(code);
+  if (rewritten !== code) writeFileSync(path, rewritten);
+}
+
+// The chunks the CLI's entry always loads, folded into it: one file for Node to load, not 17
+// (scripts/merge-entry-chunks.mjs).
+await mergeEntryChunks({ folder: bundleDir, entry: join(bundleDir, 'parley.js'), output });
+
+// Built-in modules taken with process.getBuiltinModule instead of ES imports (scripts/builtin-imports.mjs).
+for (const file of bundleFiles()) {
   const path = join(bundleDir, file);
   const code = readFileSync(path, 'utf8');
   const rewritten = withoutUnusedRequire(await builtinImports(code));

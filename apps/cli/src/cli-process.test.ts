@@ -111,9 +111,10 @@ describe('the parley binary on the examples', () => {
     expect(help.status).toBe(0);
     // Every command's registration (options and help only), none of their libraries: zod alone is
     // ~450 kB, nor cli-table3 or simple-statistics (their commands import them when they run). The
-    // registrations are in the entry file (main.ts), not one chunk each: help read 43 files before, 17 now.
+    // registrations are in the entry file (main.ts), not one chunk each, and the chunks the entry
+    // always loads are folded into it (scripts/merge-entry-chunks.mjs): help read 43 files, then 17, now 1.
     expect(loaded(help.modules).bytes).toBeLessThan(150_000);
-    expect(help.modules.split('\n').filter((url) => url.includes('/dist/bundle/')).length).toBeLessThan(19);
+    expect(help.modules.split('\n').filter((url) => url.includes('/dist/bundle/'))).toEqual([expect.stringMatching(/\/dist\/bundle\/parley\.js$/)]);
     // node:crypto and node:child_process are loaded when first used (scripts/builtin-imports.mjs):
     // help reached them only through code it never runs (atomic writes, commander's subcommands).
     expect(help.modules).not.toMatch(/node:(v8|crypto|child_process)\n/);

@@ -69,6 +69,25 @@ describe('parley run', () => {
     expect(result.stderr).toMatch(/scenarios\/spa_price_question_sw\.yaml:\d+:5: .*"treshold".*did you mean "threshold"/);
   });
 
+  it('validates one scenario file in its suite, reading no other scenario; run refuses it naming the suite', async () => {
+    const suite = copyExample('booking');
+    // Another scenario broken: the whole suite is invalid, the one file given is not.
+    writeFileSync(join(suite, 'scenarios', 'spa_reschedule_sw.yaml'), 'id: spa_reschedule_sw\nagent: [\n');
+    expect((await parley(['validate', '.'], suite)).code).toBe(2);
+    const one = await parley(['validate', 'scenarios/spa_price_question_sw.yaml'], suite);
+    expect(one.stderr).toBe('');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toBe('valid: suite ratiba_booking · 1 scenario (scenarios/spa_price_question_sw.yaml alone) · 2 agents · 5 metrics\n');
+    const file = join(suite, 'scenarios', 'spa_price_question_sw.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('    max: 4', '    max: 4\n    treshold: 1'));
+    const broken = await parley(['validate', join(suite, 'scenarios', 'spa_price_question_sw.yaml')], tmpdir());
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/scenarios\/spa_price_question_sw\.yaml:\d+:5: .*"treshold".*did you mean "threshold"/);
+    const run = await parley(['run', 'scenarios/spa_price_question_sw.yaml'], suite);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: scenarios/spa_price_question_sw.yaml:1:1: a scenario file, not a suite (parley.yaml): its suite is ../parley.yaml\n');
+  });
+
   it('exits 2 for unknown flags, unknown reporters and bad values', async () => {
     const suite = copyExample('booking');
     const unknown = await parley(['run', '.', '--frobnicate'], suite);

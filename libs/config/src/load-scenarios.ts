@@ -1,5 +1,5 @@
 import { globSync as globSyncNode, readdirSync, statSync } from 'node:fs';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
@@ -56,6 +56,8 @@ export interface ScenarioLoadContext {
   /** `fluency_<language>` → the suite metric that `replaces` it (metrics/*.yaml). */
   fluencyReplacements?: ReadonlyMap<string, string>;
   filter?: ScenarioFilter;
+  /** One scenario file (absolute) to load instead of every file the glob matches; it must be one of them. */
+  only?: string;
 }
 
 export interface ScenariosResult {
@@ -81,8 +83,12 @@ export function displayPath(dir: string, file: string): string {
 export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const { dir, config, suite } = context;
   const issues: ConfigIssue[] = [];
-  const files = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualFiles(context)])].sort();
-  if (files.length === 0) {
+  const matched = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualFiles(context)])].sort();
+  const files = context.only === undefined ? matched : matched.filter((file) => file === context.only);
+  if (context.only !== undefined && files.length === 0) {
+    const message = `not a scenario of the suite ${displayPath(dirname(context.only), suite.file)}: its scenarios are the files "${config.scenarios}" matches`;
+    issues.push({ file: context.only, line: 1, column: 1, message, severity: 'error' });
+  } else if (files.length === 0) {
     issues.push(suite.issueAt(['scenarios'], `no scenario files match "${config.scenarios}"`, { severity: 'warning' }));
   }
   const agentNames = Object.keys(config.agents);

@@ -307,6 +307,47 @@ describe('loadSuite: filter', () => {
   });
 });
 
+describe('loadSuite: one scenario file given as the suite', () => {
+  /** Loads `path` (relative to the written suite) as the suite; answers the suite or the ConfigError's issues. */
+  function loadFile(files: Record<string, string>, path: string, scenarioFile: boolean) {
+    const dir = writeFiles(files);
+    try {
+      return { suite: loadSuite(join(dir, path), { metricParams: METRIC_PARAMS, scenarioFile }), issues: undefined };
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return { suite: undefined, issues: error.issues.map((issue) => formatIssue({ ...issue, file: issue.file.slice(dir.length + 1) })) };
+    }
+  }
+  const files = { ...validSuiteFiles(), 'scenarios/nested/other.yaml': scenarioYaml('other'), 'scenarios/broken.yaml': 'id: broken\nagent: [' };
+
+  it('is that file alone in its suite (the nearest parley.yaml above), no other scenario file read', () => {
+    const { suite, issues } = loadFile(files, 'scenarios/nested/other.yaml', true);
+    expect(issues).toBeUndefined();
+    expect(suite!.config.suite).toBe('ratiba_booking');
+    expect(suite!.scenarios.map((scenario) => scenario.data.id)).toEqual(['other']);
+    // Checked against the suite as in a whole load: an unknown agent is an error at its line.
+    const unknownAgent = loadFile({ ...files, 'scenarios/nested/other.yaml': scenarioYaml('other').replace('agent: booking', 'agent: bookin') }, 'scenarios/nested/other.yaml', true);
+    expect(unknownAgent.issues).toEqual([expect.stringMatching(/^scenarios\/nested\/other\.yaml:\d+:\d+: unknown agent "bookin"/)]);
+  });
+
+  it('must be one of the files the suite\'s scenarios glob matches', () => {
+    const { issues } = loadFile({ ...files, 'drafts/draft.yaml': scenarioYaml('draft') }, 'drafts/draft.yaml', true);
+    expect(issues).toEqual(['drafts/draft.yaml:1:1: not a scenario of the suite ../parley.yaml: its scenarios are the files "scenarios/**/*.yaml" matches']);
+  });
+
+  it('is one error naming its suite where a command takes only suites', () => {
+    const { issues } = loadFile(files, 'scenarios/nested/other.yaml', false);
+    expect(issues).toEqual(['scenarios/nested/other.yaml:1:1: a scenario file, not a suite (parley.yaml): its suite is ../../parley.yaml']);
+  });
+
+  it('without a parley.yaml above, and any other file, is read as a suite file as before', () => {
+    const lone = writeFiles({ 'other.yaml': scenarioYaml('other') });
+    expect(() => loadSuite(join(lone, 'other.yaml'), { metricParams: METRIC_PARAMS, scenarioFile: true })).toThrow(/a scenario file, not a suite \(parley\.yaml\): no parley\.yaml in its folder or above/);
+    const { issues } = loadFile({ ...files, 'other.yaml': 'name: x\n' }, 'other.yaml', true);
+    expect(issues).toContain('other.yaml:1:1: missing required key "suite"');
+  });
+});
+
 describe('loadSuite: files are read as data', () => {
   it('gives the same scenarios for CRLF and LF files', () => {
     const lf = loaded(validSuiteFiles()).suite;

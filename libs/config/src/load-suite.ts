@@ -19,6 +19,13 @@ export interface LoadSuiteOptions {
   metricParams: Record<string, z.ZodType>;
   /** Only load scenarios whose id matches (used by --scenario); all when omitted. */
   filter?: ScenarioFilter;
+  /**
+   * `suitePath` may be one scenario file (`parley validate scenarios/x.yaml`): the suite it belongs
+   * to is loaded (the nearest parley.yaml in the file's folder or above) with that file alone as
+   * its scenarios; no other scenario file is read. Without it, a scenario file given as the suite
+   * is one error naming its suite.
+   */
+  scenarioFile?: boolean;
 }
 
 export interface LoadedSuite {
@@ -52,9 +59,19 @@ export interface LoadedSuite {
  * is an error, one ConfigError carrying all of them (sorted by file, line, column) is thrown.
  */
 export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedSuite {
-  const file = resolveSuiteFile(suitePath);
+  return loadSuiteFile(resolveSuiteFile(suitePath), options);
+}
+
+function loadSuiteFile(file: string, options: LoadSuiteOptions, onlyScenario?: string): LoadedSuite {
   const dir = dirname(file);
   const suite = readConfigFile(file, SuiteSchema, { format: 'yaml' });
+  if (suite.data === undefined && onlyScenario === undefined && isScenarioShaped(suite.raw)) {
+    const owner = suiteAbove(dirname(file));
+    if (owner !== undefined && options.scenarioFile) return loadSuiteFile(owner, options, file);
+    // The suite named from the scenario's folder: the message is read beside the file's path.
+    const where = owner === undefined ? `no ${SUITE_FILE_NAME} in its folder or above` : `its suite is ${displayPath(dirname(file), owner)}`;
+    throw new ConfigError({ file, line: 1, column: 1, message: `a scenario file, not a suite (${SUITE_FILE_NAME}): ${where}`, severity: 'error' });
+  }
   const config = suite.data;
   // Without a valid parley.yaml there are no agents, metrics or scenario glob to check the rest against.
   if (config === undefined) throw new ConfigError(sortIssues(suite.issues.filter(isError)));
@@ -92,6 +109,7 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
     ignore: nonScenarioFiles(dir, file, metricsFolder),
     fluencyReplacements: rubricMetrics.replacements,
     ...(options.filter ? { filter: options.filter } : {}),
+    ...(onlyScenario !== undefined ? { only: onlyScenario } : {}),
   });
   issues.push(...scenarioIssues);
 
@@ -147,6 +165,21 @@ function resolveSuiteFile(suitePath: string): string {
   const file = join(absolute, SUITE_FILE_NAME);
   if (!existsSync(file)) throw new ConfigError({ file: absolute, message: `no ${SUITE_FILE_NAME} in this folder`, severity: 'error' });
   return file;
+}
+
+/** A parsed YAML file that reads as a scenario (its id and agent) and not as a suite (no suite name or agents). */
+function isScenarioShaped(raw: unknown): boolean {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  return typeof (raw as { id?: unknown }).id === 'string' && hasKey(raw, 'agent') && !hasKey(raw, 'suite') && !hasKey(raw, 'agents');
+}
+
+/** The nearest parley.yaml in `folder` or a folder above it. */
+function suiteAbove(folder: string): string | undefined {
+  for (let current = folder; ; current = dirname(current)) {
+    const file = join(current, SUITE_FILE_NAME);
+    if (existsSync(file)) return file;
+    if (dirname(current) === current) return undefined;
+  }
 }
 
 /** Glob patterns (relative to the suite folder) of files a broad scenarios glob must not pick up. */

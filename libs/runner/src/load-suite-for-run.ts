@@ -12,9 +12,12 @@ import { resolveInSuite } from './suite-paths.js';
 // shared code by file, and plan-run.ts or run-judging.ts would bring the store, the providers and
 // the reports along).
 
-/** Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError. */
-export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}): LoadedSuite {
-  const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection) });
+/**
+ * Loads a suite for a run (or for `parley validate`): every problem becomes one ConfigError.
+ * `scenarioFile`: `suitePath` may be one scenario file, loaded alone in its suite (validate).
+ */
+export function loadSuiteForRun(suitePath: string, selection: ScenarioSelection = {}, options: { scenarioFile?: boolean } = {}): LoadedSuite {
+  const suite = loadSuite(suitePath, { metricParams: metricParamSchemas(), filter: scenarioFilter(selection), ...options });
   checkSuiteJudging(suite);
   // The suite says where its store is (settings.store); every store this process opens from now on is there.
   useSuiteStoreSetting(suite.config.settings?.store);

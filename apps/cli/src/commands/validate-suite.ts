@@ -17,7 +17,7 @@ export function validateCommand(suiteArgument: string | undefined, flags: Valida
   const issuesOf = (issues: readonly ConfigIssue[]) => issues.map((issue) => ({ ...issue, file: displayPath(issue.file, context.cwd) }));
   let suite;
   try {
-    suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'));
+    suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'), {}, { scenarioFile: true });
     // The redactor a run would build: reads the identities file (a line that is not a name is an error).
     suiteRedactor(suite);
     // `${AGENT_URL}` in an agent's url with AGENT_URL unset: no run could talk to that agent.
@@ -37,7 +37,10 @@ export function validateCommand(suiteArgument: string | undefined, flags: Valida
   // A scenario with vars:/cases: is one scenario of several cases (its variants).
   const scenarios = new Set(suite.scenarios.map((scenario) => scenario.variant?.scenario ?? scenario.data.id)).size;
   const cases = suite.scenarios.length;
-  const counts = `${counted(scenarios, 'scenario')}${cases !== scenarios ? ` (${counted(cases, 'case')})` : ''}`;
+  // `parley validate scenarios/x.yaml`: that file alone, checked in its suite.
+  const given = resolve(context.cwd, suiteArgument ?? '.');
+  const onlyFile = suite.scenarios.length > 0 && suite.scenarios.every((scenario) => scenario.file === given) ? displayPath(given, context.cwd) : undefined;
+  const counts = `${counted(scenarios, 'scenario')}${cases !== scenarios ? ` (${counted(cases, 'case')})` : ''}${onlyFile !== undefined ? ` (${onlyFile} alone)` : ''}`;
   if (json) {
     const facts = { valid: true, suite: suite.config.suite, scenarios, ...(cases !== scenarios ? { cases } : {}), agents, metrics: [...metrics].sort(), warnings: issuesOf(suite.warnings) };
     context.output.out(`${JSON.stringify(facts, null, 2)}\n`);

@@ -11,8 +11,8 @@ export interface ValidateFlags {
 export function register(program: Command, context: ProgramContext): void {
   program
     .command('validate')
-    .description('check a suite without running it (exit 2 with file:line:column on problems)')
-    .argument('[suite]', 'suite folder or parley.yaml', '.')
+    .description('check a suite, or one scenario file in its suite, without running it (exit 2 with file:line:column on problems)')
+    .argument('[suite]', 'suite folder, parley.yaml, or one scenario file (checked alone, with its suite)', '.')
     .addOption(formatOption())
     .option('--strict', 'treat warnings as errors (exit 2), as `parley run --strict` does')
     .action(async (suite: string, flags: ValidateFlags) => {

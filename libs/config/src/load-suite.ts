@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue, type ToolDefinition } from '@parley/core';
-import type { z } from 'zod';
+import * as z from 'zod';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
 import { didYouMean } from './did-you-mean.js';
 import { checkExpectations, MetricCatalog } from './expectation-params.js';
@@ -63,15 +63,17 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
 }
 
 function loadSuiteFile(file: string, options: LoadSuiteOptions, onlyScenario?: string): LoadedSuite {
-  const dir = dirname(file);
-  const suite = readConfigFile(file, SuiteSchema, { format: 'yaml' });
-  if (suite.data === undefined && onlyScenario === undefined && isScenarioShaped(suite.raw)) {
+  // A file of another name may be a scenario: read as plain data first, since checking it against
+  // the suite's schema would fail and locate each problem with the full YAML parser (~15 ms).
+  if (onlyScenario === undefined && basename(file) !== SUITE_FILE_NAME && isScenarioShaped(readConfigFile(file, z.unknown(), { format: 'yaml' }).raw)) {
     const owner = suiteAbove(dirname(file));
     if (owner !== undefined && options.scenarioFile) return loadSuiteFile(owner, options, file);
     // The suite named from the scenario's folder: the message is read beside the file's path.
     const where = owner === undefined ? `no ${SUITE_FILE_NAME} in its folder or above` : `its suite is ${displayPath(dirname(file), owner)}`;
     throw new ConfigError({ file, line: 1, column: 1, message: `a scenario file, not a suite (${SUITE_FILE_NAME}): ${where}`, severity: 'error' });
   }
+  const dir = dirname(file);
+  const suite = readConfigFile(file, SuiteSchema, { format: 'yaml' });
   const config = suite.data;
   // Without a valid parley.yaml there are no agents, metrics or scenario glob to check the rest against.
   if (config === undefined) throw new ConfigError(sortIssues(suite.issues.filter(isError)));

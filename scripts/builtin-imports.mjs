@@ -48,22 +48,24 @@ function lazyDeclarations(clause, specifier) {
   const object = (local) => `var ${local}=new Proxy({},{get:(_,key)=>${take}[key],has:(_,key)=>key in ${take}});`;
   const namespace = /^\*\s*as\s+([\w$]+)$/.exec(trimmed) ?? /^([\w$]+)$/.exec(trimmed);
   if (namespace) return object(namespace[1]);
-  const named = /^\{([^}]*)\}$/.exec(trimmed);
-  if (!named) return undefined;
-  const parts = named[1].split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const [name, local = name] = part.split(/\s+as\s+/);
-    return { name, local };
-  });
+  if (!/^\{[^}]*\}$/.test(trimmed)) return undefined;
+  const parts = clauseNames(trimmed);
   if (!parts.every(({ name }) => name !== 'default' && isPlainFunction(specifier, name))) return undefined;
   return parts.map(({ name, local }) => `var ${local}=(...args)=>${take}.${name}(...args);`).join('');
 }
 
+/** `{a as b, c}` (an import or export clause's braces) as its names: `[{name: 'a', local: 'b'}, {name: 'c', local: 'c'}]`. */
+export function clauseNames(braces) {
+  return braces.slice(1, -1).split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+    const [name, local = name] = part.split(/\s+as\s+/);
+    return { name, local };
+  });
+}
+
 /** `{a as b, c}` (an import clause's braces) as a destructuring pattern: `{a:b,c}`. */
 function pattern(braces) {
-  const parts = braces.slice(1, -1).split(',').map((part) => part.trim()).filter(Boolean);
-  return `{${parts.map((part) => {
-    const [name, local = name] = part.split(/\s+as\s+/);
-    if (name === 'default') throw new Error(`builtin-imports: a default import by name (${part}) is not handled`);
+  return `{${clauseNames(braces).map(({ name, local }) => {
+    if (name === 'default') throw new Error(`builtin-imports: a default import by name (${name} as ${local}) is not handled`);
     return name === local ? name : `${name}:${local}`;
   }).join(',')}}`;
 }

@@ -85,7 +85,7 @@ await mergeEntryChunks({ folder: bundleDir, entry: join(bundleDir, 'parley.js'),
 for (const file of bundleFiles()) {
   const path = join(bundleDir, file);
   const code = readFileSync(path, 'utf8');
-  const rewritten = withoutUnusedRequire(await builtinImports(code));
+  const rewritten = await builtinImports(code);
   if (rewritten !== code) writeFileSync(path, rewritten);
 }
 

@@ -22,6 +22,7 @@ import { build } from 'esbuild';
 import { init, parse } from 'es-module-lexer';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { clauseNames } from './builtin-imports.mjs';
 
 const isRelative = (specifier) => specifier.startsWith('./') || specifier.startsWith('../');
 const asSpecifier = (from, to) => {
@@ -29,15 +30,15 @@ const asSpecifier = (from, to) => {
   return path.startsWith('.') ? path : `./${path}`;
 };
 
-/** The relative static and dynamic imports and the exports of every `.js` file under `folder`. */
+/** The relative static and dynamic imports of every `.js` file under `folder`. */
 async function readModules(folder) {
   await init;
   const modules = new Map();
   for (const name of readdirSync(folder, { recursive: true }).filter((file) => file.endsWith('.js'))) {
     const path = join(folder, name);
     const code = readFileSync(path, 'utf8');
-    const [imports, exports] = parse(code);
-    modules.set(path, { code, imports: imports.filter((entry) => entry.n !== undefined && isRelative(entry.n)).map((entry) => ({ ...entry, target: resolve(dirname(path), entry.n) })), exports });
+    const [imports] = parse(code);
+    modules.set(path, { code, imports: imports.filter((entry) => entry.n !== undefined && isRelative(entry.n)).map((entry) => ({ ...entry, target: resolve(dirname(path), entry.n) })) });
   }
   return modules;
 }
@@ -55,14 +56,6 @@ function staticClosure(modules, entry) {
   };
   visit(entry);
   return closure;
-}
-
-/** `{a as b, c}` (an import or export clause's braces) as [name, local] pairs. */
-function clauseNames(braces) {
-  return braces.slice(1, -1).split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const [name, local = name] = part.split(/\s+as\s+/);
-    return [name, local];
-  });
 }
 
 /**
@@ -84,7 +77,7 @@ function redirectImports(path, { code, imports }, folded, entry, exportName) {
       if (keyword === 'export') throw new Error(`merge-entry-chunks: export * from a folded chunk, in ${path}: ${statement}`);
       hoisted += `import${specifier};`;
     } else {
-      const names = clauseNames(braces).map(([name, local]) => `${exportName(entryImport.target, name)} as ${local}`);
+      const names = clauseNames(braces).map(({ name, local }) => `${exportName(entryImport.target, name)} as ${local}`);
       hoisted += `${keyword}{${names.join(',')}}from${specifier};`;
     }
     result = result.slice(0, entryImport.ss) + ' '.repeat(statement.length) + result.slice(entryImport.se);

@@ -15,9 +15,10 @@ export function validateCommand(suiteArgument: string | undefined, flags: Valida
   // JSON owns stdout: problems go into it, not into annotations beside it.
   if (json) context.githubAnnotations = false;
   const issuesOf = (issues: readonly ConfigIssue[]) => issues.map((issue) => ({ ...issue, file: displayPath(issue.file, context.cwd) }));
+  const given = resolve(context.cwd, suiteArgument ?? '.');
   let suite;
   try {
-    suite = loadSuiteForRun(resolve(context.cwd, suiteArgument ?? '.'), {}, { scenarioFile: true });
+    suite = loadSuiteForRun(given, {}, { scenarioFile: true });
     // The redactor a run would build: reads the identities file (a line that is not a name is an error).
     suiteRedactor(suite);
     // `${AGENT_URL}` in an agent's url with AGENT_URL unset: no run could talk to that agent.
@@ -38,7 +39,6 @@ export function validateCommand(suiteArgument: string | undefined, flags: Valida
   const scenarios = new Set(suite.scenarios.map((scenario) => scenario.variant?.scenario ?? scenario.data.id)).size;
   const cases = suite.scenarios.length;
   // `parley validate scenarios/x.yaml`: that file alone, checked in its suite.
-  const given = resolve(context.cwd, suiteArgument ?? '.');
   const onlyFile = suite.scenarios.length > 0 && suite.scenarios.every((scenario) => scenario.file === given) ? displayPath(given, context.cwd) : undefined;
   const counts = `${counted(scenarios, 'scenario')}${cases !== scenarios ? ` (${counted(cases, 'case')})` : ''}${onlyFile !== undefined ? ` (${onlyFile} alone)` : ''}`;
   if (json) {

@@ -5,6 +5,7 @@ import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample, REPO_ROOT } from './test-support/example-copy.js';
 import { parleyAsync } from './test-support/parley-process.js';
+import { until } from './test-support/until.js';
 
 /** The booking example's scenarios that use its two code metrics (metrics/booking_reference.mts, metrics/booked_slot_offered.py). */
 const USING_CODE_METRICS = ['spa_booking_codeswitch', 'spa_booking_english_happy', 'spa_booking_swahili_happy', 'spa_reschedule_sw', 'spa_slot_unavailable_en'];
@@ -158,7 +159,7 @@ describe('code metrics in the booking example (the real binary)', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
     // A condition, not a clock: the first hanging evaluation has begun.
-    while (!readdirSync(suite).some((name) => name.startsWith('hung-'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => readdirSync(suite).some((name) => name.startsWith('hung-')));
     expect(readFileSync(join(suite, 'loads.count'), 'utf8')).toBe('1');
     child.kill('SIGINT');
     // An idle thread left running would keep the process alive: the test would time out here.

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite.js';
 import { parleyAsync } from './test-support/parley-process.js';
+import { until } from './test-support/until.js';
 import { writeSuite } from './test-support/zuri-suite.js';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
@@ -15,11 +16,6 @@ afterEach(async () => {
   await llm?.close();
   llm = undefined;
 });
-
-/** Waits until `check` holds, polling the fake's state (no fixed sleep). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setImmediate(resolve));
-}
 
 /** The real binary, sent `signal` once `ready()` holds. */
 function monitorUntilSignal(cwd: string, env: NodeJS.ProcessEnv, signal: NodeJS.Signals, ready: () => boolean) {

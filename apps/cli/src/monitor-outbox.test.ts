@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './test-support/example-copy.js';
 import { MONITORED_SUITE, writeMonitorLog } from './test-support/monitored-suite.js';
 import { parleyAsync } from './test-support/parley-process.js';
+import { until } from './test-support/until.js';
 import { writeSuite } from './test-support/zuri-suite.js';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
@@ -28,11 +29,6 @@ async function fakes(): Promise<{ llm: FakeLlmServer; langfuse: FakeLangfuse }> 
   const langfuse = await startFakeLangfuse({ publicKey: KEYS.LANGFUSE_PUBLIC_KEY, secretKey: KEYS.LANGFUSE_SECRET_KEY, scores: [] });
   started.push(langfuse);
   return { llm, langfuse };
-}
-
-/** Waits until `check` holds, polling the fakes' state (no fixed sleep). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 async function savedConversations(suite: string): Promise<number> {

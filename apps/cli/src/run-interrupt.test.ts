@@ -8,6 +8,7 @@ import { startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { storeDrivers, useStoreDriver } from '../../../libs/store/src/test-support/each-driver.js';
 import { REPO_ROOT } from './test-support/example-copy.js';
+import { until } from './test-support/until.js';
 
 const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
 const IDS = ['s1', 's2', 's3', 's4', 's5', 's6'];
@@ -40,8 +41,8 @@ agents:
   booking: { kind: openai, model: gpt-4.1-mini }
 settings: { concurrency: 2 }
 isolation:
-  setup: 'echo "setup $PARLEY_SCENARIO_ID $PARLEY_TENANT" >> ../hooks.log'
-  teardown: 'echo "teardown $PARLEY_SCENARIO_ID $PARLEY_TENANT" >> ../hooks.log'
+  setup: 'echo "setup $PARLEY_RUN_ID $PARLEY_SCENARIO_ID $PARLEY_TENANT" >> ../hooks.log'
+  teardown: 'echo "teardown $PARLEY_RUN_ID $PARLEY_SCENARIO_ID $PARLEY_TENANT" >> ../hooks.log'
 `,
   );
   for (const id of IDS) writeFileSync(join(suite, 'scenarios', `${id}.yaml`), `id: ${id}\nagent: booking\nuser: { opening: "Habari" }\nexpect:\n  - { metric: content_signals, required: ["Karibu"] }\n`);
@@ -81,10 +82,29 @@ function parley(args: string[], onStderrLine: (line: string, child: ReturnType<t
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 
-function hookPairs(): { setups: string[]; teardowns: string[] } {
+/**
+ * A stderr handler for `parley()` that sends `signal` once, after the progress line `[2/6]` and once
+ * the next two scenarios (the concurrency) wait on the fake's hang: both were set up and are cut short,
+ * however slowly the machine starts them.
+ */
+function signalWhileTwoHang(signal: NodeJS.Signals): (line: string, child: ReturnType<typeof spawn>) => void {
+  const from = server.requests.length;
+  let sent = false;
+  return (line, child) => {
+    if (sent || !/^\[2\/6\]/.test(line)) return;
+    sent = true;
+    void until(() => server.requests.slice(from).filter((request) => request.fault === 'hang').length >= 2).then(() => child.kill(signal));
+  };
+}
+
+/** The setups and teardowns the hooks logged for one run (the log holds every run of this file). */
+function hookPairs(runId: string): { setups: string[]; teardowns: string[] } {
   const lines = readFileSync(join(cwd, 'hooks.log'), 'utf8').trim().split('\n');
-  const rest = (prefix: string) => lines.filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)).sort();
-  return { setups: rest('setup '), teardowns: rest('teardown ') };
+  const rest = (hook: string) => {
+    const prefix = `${hook} ${runId} `;
+    return lines.filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)).sort();
+  };
+  return { setups: rest('setup'), teardowns: rest('teardown') };
 }
 
 describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)', (driver) => {
@@ -93,13 +113,7 @@ describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)'
 
   it('keeps finished results (store and reports), tears down every started scenario, exits 130; --resume completes the run', async () => {
     await script(TWO_THEN_HANG);
-    let interrupted = false;
-    const first = await parley(['run', 'suite', '--mode', 'live', '--out', out], (line, child) => {
-      if (!interrupted && /^\[2\/6\]/.test(line)) {
-        interrupted = true;
-        child.kill('SIGINT');
-      }
-    });
+    const first = await parley(['run', 'suite', '--mode', 'live', '--out', out], signalWhileTwoHang('SIGINT'));
     expect(first.status, first.stderr).toBe(130);
     expect(first.stderr).toContain('interrupted: finished results are kept');
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(first.stderr)![1]!;
@@ -133,8 +147,8 @@ describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)'
       store.close();
     }
     // Scenarios cut short by Ctrl-C were torn down too: every setup has its teardown.
-    const afterInterrupt = hookPairs();
-    expect(afterInterrupt.setups.length).toBeGreaterThan(finished.length);
+    const afterInterrupt = hookPairs(runId);
+    expect(afterInterrupt.setups.length).toBe(finished.length + 2);
     expect(afterInterrupt.teardowns).toEqual(afterInterrupt.setups);
 
     // --resume continues in the run's own folder: another --out is refused, not silently ignored.
@@ -149,7 +163,7 @@ describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)'
     const completed = JSON.parse(readFileSync(join(cwd, out, 'report.json'), 'utf8')) as typeof report;
     expect(completed.exit_code).toBe(0);
     expect(completed.results.map((result) => [result.scenario_id, result.status])).toEqual(IDS.map((id) => [id, 'pass']));
-    const afterResume = hookPairs();
+    const afterResume = hookPairs(runId);
     expect(afterResume.teardowns).toEqual(afterResume.setups);
   });
 });
@@ -157,20 +171,15 @@ describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)'
 describe('SIGTERM, SIGKILL and refused flags of a live run', () => {
   it('SIGTERM (CI runners, timeout) is handled like Ctrl-C: reports written, every setup torn down, status interrupted, exit 143', async () => {
     await script(TWO_THEN_HANG);
-    let terminated = false;
-    const run = await parley(['run', 'suite', '--mode', 'live', '--out', 'out-term'], (line, child) => {
-      if (!terminated && /^\[2\/6\]/.test(line)) {
-        terminated = true;
-        child.kill('SIGTERM');
-      }
-    });
+    const run = await parley(['run', 'suite', '--mode', 'live', '--out', 'out-term'], signalWhileTwoHang('SIGTERM'));
     expect(run.status, run.stderr).toBe(143);
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(run.stderr)![1]!;
     const report = JSON.parse(readFileSync(join(cwd, 'out-term/report.json'), 'utf8')) as { status: string; exit_code: number; interruption?: { signal: string }; results: unknown[] };
     expect(report).toMatchObject({ status: 'interrupted', exit_code: 143, interruption: { signal: 'SIGTERM' } });
     expect(report.results).toHaveLength(2);
     expect(run.stdout).toMatch(/INTERRUPTED · \d of 6 ran: .* exit 143/);
-    const hooks = hookPairs();
+    const hooks = hookPairs(runId);
+    expect(hooks.setups).toHaveLength(report.results.length + 2);
     expect(hooks.teardowns).toEqual(hooks.setups);
     const { openStore } = await import('@parley/store');
     const store = openStore(join(cwd, '.parley/parley.db'));

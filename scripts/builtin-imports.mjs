@@ -113,12 +113,25 @@ export async function builtinImports(code) {
       memos.add(memo);
     }
     hoisted += lazy ?? declarations(match[1], entry.n);
-    result = result.slice(0, entry.ss) + ' '.repeat(statement.length) + result.slice(end);
+    result = blanked(result, entry.ss, end);
   }
-  if (hoisted === '') return code;
-  const firstLineEnd = result.indexOf('\n');
-  if (firstLineEnd === -1) throw new Error('builtin-imports: a file of one line: the banner is missing');
-  return `${result.slice(0, firstLineEnd)}${hoisted}${result.slice(firstLineEnd)}`;
+  return hoisted === '' ? code : ontoFirstLine(result, hoisted, 'builtin-imports: a file');
+}
+
+/** `code` with its characters from `start` to `end` replaced by spaces: every line and column after them stays where the source map says. */
+export function blanked(code, start, end) {
+  return code.slice(0, start) + ' '.repeat(end - start) + code.slice(end);
+}
+
+/**
+ * `code` with `text` added at the end of its first line, the banner's, which maps to no source:
+ * statements moved there shift no line or column the source map points at. `what` names the file
+ * in the error for a file of one line.
+ */
+export function ontoFirstLine(code, text, what) {
+  const firstLineEnd = code.indexOf('\n');
+  if (firstLineEnd === -1) throw new Error(`${what} is one line: the banner is missing`);
+  return `${code.slice(0, firstLineEnd)}${text}${code.slice(firstLineEnd)}`;
 }
 
 /** The first line of every bundle file (scripts/bundle-cli.mjs): a `require` for the CommonJS packages inside the bundle. */

@@ -22,7 +22,7 @@ import { build } from 'esbuild';
 import { init, parse } from 'es-module-lexer';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { clauseNames } from './builtin-imports.mjs';
+import { blanked, clauseNames, ontoFirstLine } from './builtin-imports.mjs';
 
 const isRelative = (specifier) => specifier.startsWith('./') || specifier.startsWith('../');
 const asSpecifier = (from, to) => {
@@ -80,12 +80,9 @@ function redirectImports(path, { code, imports }, folded, entry, exportName) {
       const names = clauseNames(braces).map(({ name, local }) => `${exportName(entryImport.target, name)} as ${local}`);
       hoisted += `${keyword}{${names.join(',')}}from${specifier};`;
     }
-    result = result.slice(0, entryImport.ss) + ' '.repeat(statement.length) + result.slice(entryImport.se);
+    result = blanked(result, entryImport.ss, entryImport.se);
   }
-  if (hoisted === '') return code;
-  const firstLineEnd = result.indexOf('\n');
-  if (firstLineEnd === -1) throw new Error(`merge-entry-chunks: ${path} is one line: the banner is missing`);
-  return `${result.slice(0, firstLineEnd)}${hoisted}${result.slice(firstLineEnd)}`;
+  return hoisted === '' ? code : ontoFirstLine(result, hoisted, `merge-entry-chunks: ${path}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ConfigError, type ConfigIssue, type ToolDefinition } from '@parley/core';
+import { ConfigError, nearestFolder, type ConfigIssue, type ToolDefinition } from '@parley/core';
 import * as z from 'zod';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
 import { didYouMean } from './did-you-mean.js';
@@ -177,11 +177,8 @@ function isScenarioShaped(raw: unknown): boolean {
 
 /** The nearest parley.yaml in `folder` or a folder above it. */
 function suiteAbove(folder: string): string | undefined {
-  for (let current = folder; ; current = dirname(current)) {
-    const file = join(current, SUITE_FILE_NAME);
-    if (existsSync(file)) return file;
-    if (dirname(current) === current) return undefined;
-  }
+  const suiteFolder = nearestFolder(folder, (candidate) => existsSync(join(candidate, SUITE_FILE_NAME)));
+  return suiteFolder === undefined ? undefined : join(suiteFolder, SUITE_FILE_NAME);
 }
 
 /** Glob patterns (relative to the suite folder) of files a broad scenarios glob must not pick up. */

@@ -15,3 +15,4 @@ export * from './text-file.js';
 export * from './platform-spawn.js';
 export * from './terminal-text.js';
 export * from './display-path.js';
+export * from './nearest-folder.js';

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { nearestFolder } from '@parley/core';
 import { ProviderError } from '@parley/providers';
 import { tail, type AgentTransport } from './agent-transport.js';
 import { MODULE_AGENT_WORKER_SOURCE } from './module-agent-worker.js';
@@ -193,17 +194,13 @@ function commonJsTypeScriptMessage(file: string): string {
 
 /** The `type` of the nearest package.json above a folder (undefined when it has none). */
 function packageTypeOf(folder: string): string | undefined {
-  for (let current = folder; ; current = dirname(current)) {
-    const manifest = join(current, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        const type = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type;
-        return typeof type === 'string' ? type : undefined;
-      } catch {
-        return undefined;
-      }
-    }
-    if (dirname(current) === current) return undefined;
+  const packageFolder = nearestFolder(folder, (candidate) => existsSync(join(candidate, 'package.json')));
+  if (packageFolder === undefined) return undefined;
+  try {
+    const type = (JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : undefined;
+  } catch {
+    return undefined;
   }
 }
 

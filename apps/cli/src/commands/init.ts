@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { displayPath, writeFileAtomically, writeNewFileAtomically, writeTargetOf } from '@parley/core';
+import { displayPath, nearestFolder, writeFileAtomically, writeNewFileAtomically, writeTargetOf } from '@parley/core';
 import { Option, type Command } from 'commander';
 import type * as Config from '@parley/config';
 import type { JsonSchemaKind, ScaffoldAgentKind } from '@parley/config';
@@ -136,10 +136,7 @@ function agentKindsOf(file: string, parse: (text: string) => unknown): string[] 
 
 /** The nearest folder at or above `dir` with a .git (folder, or file in a worktree): the repository's root. */
 function findGitRoot(dir: string): string | undefined {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(join(current, '.git'))) return current;
-    if (dirname(current) === current) return undefined;
-  }
+  return nearestFolder(dir, (folder) => existsSync(join(folder, '.git')));
 }
 
 /** Where setup-node should read the Node version: .nvmrc / .node-version, else package.json's engines.node. */
@@ -227,10 +224,7 @@ function ensureGitignoreLines(named: string, { SCAFFOLD_GITIGNORE_LINES }: typeo
 
 /** The nearest folder at or above `dir` holding package.json or .git: where node_modules and .github live. */
 function findProjectRoot(dir: string): string {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(join(current, 'package.json')) || existsSync(join(current, '.git'))) return current;
-    if (dirname(current) === current) return dir;
-  }
+  return nearestFolder(dir, (folder) => existsSync(join(folder, 'package.json')) || existsSync(join(folder, '.git'))) ?? dir;
 }
 
 /**
@@ -247,12 +241,11 @@ function schemaReference(kind: JsonSchemaKind, fromDir: string, packageRoot: str
  * one up the tree); before it is installed, the nearest folder with a package.json, else the suite.
  */
 function packageRootFor(suiteDir: string): string {
-  let manifest: string | undefined;
-  for (let current = suiteDir; ; current = dirname(current)) {
-    if (existsSync(join(current, 'node_modules', PARLEY_PACKAGE_NAME, 'package.json'))) return current;
-    if (manifest === undefined && existsSync(join(current, 'package.json'))) manifest = current;
-    if (dirname(current) === current) return manifest ?? suiteDir;
-  }
+  return (
+    nearestFolder(suiteDir, (folder) => existsSync(join(folder, 'node_modules', PARLEY_PACKAGE_NAME, 'package.json'))) ??
+    nearestFolder(suiteDir, (folder) => existsSync(join(folder, 'package.json'))) ??
+    suiteDir
+  );
 }
 
 function suiteNameFor(dir: string): string {

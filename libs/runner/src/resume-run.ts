@@ -1,5 +1,5 @@
 import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
-import { isInterruptedExit } from '@parley/gate';
+import { isInterruptedExit, parseShard, type Shard } from '@parley/gate';
 import { openStore } from '@parley/store';
 
 /** What `--resume RUN_ID` carries over from the interrupted run. */
@@ -9,7 +9,11 @@ export interface ResumeState {
   outDir: string;
   /** Results the run had finished before it was stopped: kept, not run again. */
   previous: ScenarioResult[];
-  /** The interrupted run's own choices: suite, mode, selection, concurrency, strictness, budget. */
+  /**
+   * The interrupted run's own choices: suite, mode, selection, concurrency, strictness, budget, and
+   * what decides its gate (baseline, shard, repeats, changed-since): a resumed run that dropped them
+   * would run other scenarios or pass a regression the interrupted run was gating on.
+   */
   options: {
     suitePath: string;
     mode: RunMode;
@@ -26,6 +30,11 @@ export interface ResumeState {
     noCache?: boolean;
     /** `--agent`: the agents a comparison run compared. */
     agents?: string[];
+    repeat?: number;
+    baseline?: string;
+    exportBaseline?: string;
+    shard?: Shard;
+    changedSince?: string;
   };
 }
 
@@ -67,6 +76,11 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
         ...(stored.judge === 'live' || stored.judge === 'replay' ? { judgeMode: stored.judge } : {}),
         ...(stored.no_cache === true ? { noCache: true } : {}),
         ...(stringList(stored.agents) ? { agents: stringList(stored.agents)! } : {}),
+        ...(typeof stored.repeat === 'number' ? { repeat: stored.repeat } : {}),
+        ...(stringOption(stored.baseline) ? { baseline: stringOption(stored.baseline)! } : {}),
+        ...(stringOption(stored.export_baseline) ? { exportBaseline: stringOption(stored.export_baseline)! } : {}),
+        ...(stringOption(stored.shard) ? { shard: parseShard(stringOption(stored.shard)!) } : {}),
+        ...(stringOption(stored.changed_since) ? { changedSince: stringOption(stored.changed_since)! } : {}),
       },
     };
   } finally {

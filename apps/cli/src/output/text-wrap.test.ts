@@ -24,6 +24,32 @@ describe('hangingWrap', () => {
   });
 });
 
+describe('a word longer than the line', () => {
+  it('breaks after a comma or a slash, never inside a file name (the reports line off a terminal, 80 columns)', () => {
+    const text = 'reports: .parley/runs/20261127-233755-1e007f/{report.json,junit.xml,summary.md,report.html} (in a browser: parley show-report 20261127-233755-1e007f)';
+    const lines = hangingWrap(text, 79, '  ');
+    expect(lines).toEqual([
+      'reports:',
+      '  .parley/runs/20261127-233755-1e007f/{report.json,junit.xml,summary.md,',
+      '  report.html} (in a browser: parley show-report 20261127-233755-1e007f)',
+    ]);
+  });
+
+  it('is cut at the width when it has no comma or slash in the second half of the line', () => {
+    expect(wrapText('abcdefghijklmnopqrstuvwxyz0123456789', 20)).toEqual(['abcdefghijklmnopqrst', 'uvwxyz0123456789']);
+  });
+
+  it('never makes a line wider than asked and loses no character', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z,/.]{1,200}$/), { maxLength: 10 }), fc.integer({ min: 30, max: 120 }), (words, width) => {
+        const lines = wrapText(words.join(' '), width, '  ');
+        for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+        expect(lines.join('').replace(/\s+/g, '')).toBe(words.join(''));
+      }),
+    );
+  });
+});
+
 describe('fitLine', () => {
   it('cuts a long line with an ellipsis', () => {
     expect(fitLine('spa_booking_swahili_happy_path', 10)).toBe('spa_booki…');

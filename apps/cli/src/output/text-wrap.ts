@@ -1,6 +1,7 @@
 /**
  * Word-wraps plain text (no colour codes: colour is applied to the lines after wrapping) to
- * `width` columns, every line starting with `indent`; a word longer than a line is cut.
+ * `width` columns, every line starting with `indent`; a word longer than a line is cut, after a
+ * `,` or `/` when one is in its second half (a path or a file list breaks between names).
  * Whitespace runs, newlines included, count as one space.
  *
  * @example
@@ -32,13 +33,24 @@ export function wrapWithPrefixes(text: string, width: number, firstPrefix: strin
     }
     current = current ? `${current} ${word}` : word;
     while (current.length > room()) {
-      const cut = room();
+      const cut = cutPoint(current, room());
       push(current.slice(0, cut));
       current = current.slice(cut);
     }
   }
   if (current || lines.length === 0) push(current);
   return lines;
+}
+
+/**
+ * Where to cut a word longer than `room`: just after its last `,` or `/` that leaves at least half
+ * the line filled, so that `…/{report.json,junit.xml,summary.md,report.html}` never breaks
+ * inside a name; else at `room`.
+ */
+function cutPoint(word: string, room: number): number {
+  const head = word.slice(0, room);
+  const after = Math.max(head.lastIndexOf(','), head.lastIndexOf('/')) + 1;
+  return after >= room / 2 ? after : room;
 }
 
 /** Wraps each line of a multi-line text (a blank line stays blank); continuation lines get `indent`. */

@@ -119,6 +119,19 @@ describe('parley init', () => {
     expect(again.stdout).toContain('wrote  .github/workflows/parley.yml');
   });
 
+  it('the built command also takes a second init of the same kind, and names the kind it refuses', async () => {
+    // The shipped bundle, not the sources: there a dynamic import('yaml') has no named exports.
+    const project = emptyProject();
+    expect((await parleyAsync(['init', '--yes'], { cwd: project })).status).toBe(0);
+    const again = await parleyAsync(['init', '--yes'], { cwd: project });
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('kept   parley.yaml (exists; not overwritten)');
+    const refused = await parleyAsync(['init', '--agent-kind', 'http'], { cwd: project });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('exists with a openai agent, not http');
+  });
+
   it('refuses another kind over an existing suite without --force, writing nothing; --force replaces the scaffold', async () => {
     const project = emptyProject();
     expect((await parley(['init', '--yes'], project)).code).toBe(0);

@@ -44,8 +44,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const shown = (path: string): string => displayPath(path, context.cwd);
 
   // Another kind over an existing suite would keep parley.yaml and add a stub nothing uses.
-  const { parse } = await import('yaml');
-  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'), parse);
+  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'), config);
   if (existingKinds !== undefined && !existingKinds.includes(agentKind) && !flags.force) {
     context.output.err(
       `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `a ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
@@ -123,15 +122,17 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   return 0;
 }
 
-/** The agent kinds of an existing parley.yaml (undefined when there is none; [] when it has no readable agents). */
-function agentKindsOf(file: string, parse: (text: string) => unknown): string[] | undefined {
+/**
+ * The agent kinds of an existing parley.yaml (undefined when there is none; [] when it has no
+ * readable agents). Read with the configuration library's reader, as every command reads YAML: a
+ * dynamic `import('yaml')` has no named exports in the CLI's bundle.
+ */
+function agentKindsOf(file: string, config: typeof Config): string[] | undefined {
   if (!existsSync(file)) return undefined;
-  try {
-    const suite = parse(readFileSync(file, 'utf8')) as { agents?: Record<string, { kind?: unknown }> } | null;
-    return Object.values(suite?.agents ?? {}).flatMap((agent) => (typeof agent?.kind === 'string' ? [agent.kind] : []));
-  } catch {
-    return [];
-  }
+  const suite = config.readConfigFile(file, config.SuiteSchema, { format: 'yaml' }).raw as { agents?: Record<string, { kind?: unknown } | null> } | null | undefined;
+  const agents = suite !== null && typeof suite === 'object' && !Array.isArray(suite) ? suite.agents : undefined;
+  if (agents === null || typeof agents !== 'object' || Array.isArray(agents)) return [];
+  return Object.values(agents).flatMap((agent) => (typeof agent?.kind === 'string' ? [agent.kind] : []));
 }
 
 /** The nearest folder at or above `dir` with a .git (folder, or file in a worktree): the repository's root. */

@@ -169,13 +169,17 @@ describe('parley init', () => {
     }
   });
 
-  it('prints next steps without shell syntax, and git add names only what exists', async () => {
+  it('prints next steps without shell syntax (no comment after a command), and git add names only what exists', async () => {
     for (const kind of SCAFFOLD_AGENT_KINDS) {
       const project = emptyProject();
       const init = await parley(['init', 'evals', '--agent-kind', kind], project);
       const steps = init.stdout.slice(init.stdout.indexOf('next'));
       expect(steps).not.toMatch(/ &(\s|$)|^\s*export |\s[A-Z_]+=\S+ npx/m);
-      const add = /^ {2}git add (.*)$/m.exec(steps)?.[1]?.split(' ') ?? [];
+      // cmd has no comment after a command: a `# note` there would be the command's arguments.
+      const commands = steps.split('\n').filter((line) => /^\s*(npx|node|git) /.test(line));
+      expect(commands.length, kind).toBeGreaterThanOrEqual(4);
+      for (const line of commands) expect(line, kind).not.toContain('#');
+      const add = /^ {4}git add (.*)$/m.exec(steps)?.[1]?.split(' ') ?? [];
       expect(add.length).toBeGreaterThan(3);
       for (const path of add) expect(existsSync(join(project, path)), `${kind}: ${path}`).toBe(true);
       expect(add.some((path) => path.endsWith('prompts'))).toBe(['openai', 'openai-responses', 'anthropic', 'openai-compatible'].includes(kind));

@@ -114,7 +114,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     .concat(gitignore === 'kept' ? [] : [gitignorePath])
     .concat(files.filter((file) => file.path.endsWith(join('.github', 'workflows', 'parley.yml')) && existsSync(file.path)).map((file) => file.path));
   const relativePath = (path: string): string => toPosix(relative(context.cwd, path)) || '.';
-  lines.push('', 'next (each line works in bash, zsh, PowerShell and cmd):', ...nextSteps(agentKind, relativePath(suiteDir), toAdd.map(relativePath)));
+  lines.push('', 'next (each npx, node and git line works as pasted in bash, zsh, PowerShell and cmd):', ...nextSteps(agentKind, relativePath(suiteDir), toAdd.map(relativePath)));
   context.output.out(`${lines.join('\n')}\n`);
   if (recorded !== 'written' && recorded !== 'kept') {
     context.output.err(`parley init: could not record the starter conversation (${recorded}); npx parley run --mode record records it against your agent\n`);
@@ -255,29 +255,37 @@ function suiteNameFor(dir: string): string {
 }
 
 /**
- * What to do next, one line each, written so every line works in bash, zsh, PowerShell and cmd
- * (no `export`, no `&`, no `VAR=value command`): commands to run, or one sentence of what to set.
+ * What to do next: each command on a line of its own (indented by four), under a line saying what
+ * it does (indented by two), so that every command line works as pasted in bash, zsh, PowerShell
+ * and cmd: no `export`, no `&`, no `VAR=value command`, and no `# note` after a command (cmd has
+ * no comments there: the note's words would be the command's arguments).
  */
 function nextSteps(kind: ScaffoldAgentKind, suite: string, toAdd: readonly string[]): string[] {
   const target = suite === '.' ? '' : ` ${suite}`;
   const file = (path: string): string => (suite === '.' ? path : `${suite}/${path}`);
-  const keyStep = (variable: string): string =>
-    `  set ${variable} in your environment (bash/zsh: export ${variable}=…  PowerShell: $env:${variable}="…"), then:`;
+  const record = 'record your agent for real into recordings/:';
+  const keyStep = (variable: string): string[] => [`  set ${variable} in your environment (bash/zsh: export ${variable}=…  PowerShell: $env:${variable}="…"), then ${record}`];
   const setup: Record<ScaffoldAgentKind, string[]> = {
-    openai: [keyStep('OPENAI_API_KEY')],
-    'openai-responses': [keyStep('OPENAI_API_KEY')],
-    anthropic: [keyStep('ANTHROPIC_API_KEY')],
-    'openai-compatible': [`  set base_url in ${file('parley.yaml')} to your server (or OPENAI_BASE_URL in your environment), then:`],
-    http: [`  node ${file('agents/http-agent.mjs')}              # in a second terminal: the stub on http://127.0.0.1:8787 (or start your service and set AGENT_URL)`],
-    command: [`  edit ${file('agents/command-agent.mjs')} to call your assistant, then:`],
-    module: [`  edit ${file('agents/module-agent.mjs')} to call your assistant, then:`],
+    openai: keyStep('OPENAI_API_KEY'),
+    'openai-responses': keyStep('OPENAI_API_KEY'),
+    anthropic: keyStep('ANTHROPIC_API_KEY'),
+    'openai-compatible': [`  set base_url in ${file('parley.yaml')} to your server (or OPENAI_BASE_URL in your environment), then ${record}`],
+    http: [
+      '  in a second terminal, start the stub on http://127.0.0.1:8787 (or start your service and set AGENT_URL):',
+      `    node ${file('agents/http-agent.mjs')}`,
+      `  then ${record}`,
+    ],
+    command: [`  edit ${file('agents/command-agent.mjs')} to call your assistant, then ${record}`],
+    module: [`  edit ${file('agents/module-agent.mjs')} to call your assistant, then ${record}`],
   };
   return [
-    `  npx parley run${target}                   # passes now, offline: replays the starter recording`,
-    `  npx parley validate${target}`,
+    '  run the suite: it passes now, offline (it replays the starter recording); check every file:',
+    `    npx parley run${target}`,
+    `    npx parley validate${target}`,
     ...setup[kind],
-    `  npx parley run${target} --mode record     # records your agent for real into recordings/`,
-    `  git add ${toAdd.join(' ')}`,
+    `    npx parley run${target} --mode record`,
+    '  commit what init wrote:',
+    `    git add ${toAdd.join(' ')}`,
   ];
 }
 

@@ -274,7 +274,7 @@ ${node}${npmCache}
         env:
           REPORT_URL: \${{ steps.upload.outputs.artifact-url }}
         run: |
-          echo "Parley report: [download the artifact]($REPORT_URL), unzip it and open report.html (or run npx parley show-report in its folder)" >> "$GITHUB_STEP_SUMMARY"
+          echo "Parley report: [download the artifact]($REPORT_URL), unzip it and open report.html, or serve it from your project: npx parley show-report path/to/the/unzipped/folder" >> "$GITHUB_STEP_SUMMARY"
 `,
   };
 }

@@ -210,7 +210,7 @@ describe('parley init', () => {
       'actions/cache',
       'npx parley run evals --reporter github --out reports/parley',
       'actions/upload-artifact',
-      'echo "Parley report: [download the artifact]($REPORT_URL), unzip it and open report.html (or run npx parley show-report in its folder)" >> "$GITHUB_STEP_SUMMARY"',
+      'echo "Parley report: [download the artifact]($REPORT_URL), unzip it and open report.html, or serve it from your project: npx parley show-report path/to/the/unzipped/folder" >> "$GITHUB_STEP_SUMMARY"',
     ]);
     // The uploaded report folder (with report.html) is linked from the job summary.
     expect(job.steps[5]).toMatchObject({ id: 'upload' });

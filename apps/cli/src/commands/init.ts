@@ -41,6 +41,11 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const suiteDir = resolve(context.cwd, dir);
   const config = await import('@parley/config');
   const agentKind = await chooseAgentKind(flags, context, ask, config);
+  if (agentKind === undefined) {
+    // Ctrl-C or Ctrl-D at the question: the person stopped init, which has not written anything yet.
+    context.output.err('\nparley init: stopped at the question; nothing was written\n');
+    return (await import('@parley/gate')).EXIT_INTERRUPTED;
+  }
   const shown = (path: string): string => displayPath(path, context.cwd);
 
   // Another kind over an existing suite would keep parley.yaml and add a stub nothing uses.
@@ -166,7 +171,7 @@ async function chooseAgentKind(
   context: CommandContext,
   ask: Ask | undefined,
   { isScaffoldAgentKind, SCAFFOLD_AGENT_KINDS, SCAFFOLD_AGENT_KIND_HELP }: typeof Config,
-): Promise<ScaffoldAgentKind> {
+): Promise<ScaffoldAgentKind | undefined> {
   if (flags.agentKind !== undefined && isScaffoldAgentKind(flags.agentKind)) return flags.agentKind;
   if (flags.yes || (!context.output.terminal && ask === undefined)) return 'openai';
   const question = [
@@ -176,7 +181,14 @@ async function chooseAgentKind(
   ].join('\n');
   const answerWith = ask ?? askOnTerminal;
   for (;;) {
-    const answer = (await answerWith(question)).trim();
+    let answer: string;
+    try {
+      answer = (await answerWith(question)).trim();
+    } catch (error) {
+      // readline ends the question with an AbortError on Ctrl-C and Ctrl-D.
+      if (error instanceof Error && error.name === 'AbortError') return undefined;
+      throw error;
+    }
     const chosen = answer === '' ? SCAFFOLD_AGENT_KINDS[0] : (SCAFFOLD_AGENT_KINDS[Number(answer) - 1] ?? SCAFFOLD_AGENT_KINDS.find((kind) => kind === answer));
     if (chosen !== undefined) return chosen;
     context.output.err(`"${answer}" is not one of 1-${SCAFFOLD_AGENT_KINDS.length} or ${SCAFFOLD_AGENT_KINDS.join(', ')}\n`);

@@ -129,7 +129,7 @@ describe('parley init', () => {
     expect(again.stdout).toContain('kept   parley.yaml (exists; not overwritten)');
     const refused = await parleyAsync(['init', '--agent-kind', 'http'], { cwd: project });
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain('exists with a openai agent, not http');
+    expect(refused.stderr).toContain('exists with an openai agent, not http');
   });
 
   it('refuses another kind over an existing suite without --force, writing nothing; --force replaces the scaffold', async () => {
@@ -138,8 +138,11 @@ describe('parley init', () => {
     const before = readFileSync(join(project, 'parley.yaml'), 'utf8');
     const refused = await parley(['init', '--agent-kind', 'module'], project);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('parley init: parley.yaml exists with a openai agent, not module; nothing was written.');
+    expect(refused.stderr).toContain('parley init: parley.yaml exists with an openai agent, not module; nothing was written.');
     expect(refused.stderr).toContain('--force');
+    // Points at what the project has: the schema (docs/ is in Parley's repository, not the package).
+    expect(refused.stderr).toContain('parley schema suite');
+    expect(refused.stderr).not.toContain('docs/');
     expect(existsSync(join(project, 'agents'))).toBe(false);
     expect(readFileSync(join(project, 'parley.yaml'), 'utf8')).toBe(before);
 

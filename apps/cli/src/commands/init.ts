@@ -52,8 +52,8 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'), config);
   if (existingKinds !== undefined && !existingKinds.includes(agentKind) && !flags.force) {
     context.output.err(
-      `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `a ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
-        `  add a ${agentKind} agent to it yourself (docs/file-formats.md lists the keys), or run parley init again with --force to replace the scaffold's files\n`,
+      `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `${article(existingKinds[0]!)} ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
+        `  add ${article(agentKind)} ${agentKind} agent to it yourself (its editor schema, printed by parley schema suite, lists the keys), or run parley init again with --force to replace the scaffold's files\n`,
     );
     return 2;
   }
@@ -125,6 +125,11 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     context.output.err(`parley init: could not record the starter conversation (${recorded}); npx parley run --mode record records it against your agent\n`);
   }
   return 0;
+}
+
+/** `an` before the kinds said with a vowel first (an openai, an anthropic, an http agent), else `a`. */
+function article(kind: string): string {
+  return /^[aeiouh]/.test(kind) ? 'an' : 'a';
 }
 
 /**

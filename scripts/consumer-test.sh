@@ -57,32 +57,33 @@ offline_step() {
   test ! -s network.log
 }
 
-# Runs the next steps `parley init` printed (lines of commands: npx, node, git), as printed, in
-# bash. The first, `npx parley run` (a replay), runs with the network refused and no keys: green
-# at once, offline. The http stub's line ("in a second terminal") runs in the background until the
+# Runs the next steps `parley init` printed (its command lines: npx, node, git, indented by four
+# under a line saying what each does), as printed, in bash. The first, `npx parley run` (a replay),
+# runs with the network refused and no keys: green at once, offline. The http stub's line (to
+# start "in a second terminal") runs in the background until the
 # steps end, on a free port given to the suite as AGENT_URL; the record step of prompt kinds talks
 # to tools/fake-llm (OPENAI_BASE_URL / ANTHROPIC_BASE_URL). Quick mode runs only the replay.
 run_printed_steps() {
   local printed=$1 mode=$2 stub_pid="" port=$((20000 + RANDOM % 20000))
   while IFS= read -r line; do
-    local command="${line%%#*}"
+    local command="${line#    }"
     case "$line" in
-      *"in a second terminal"*)
+      "    node "*"/http-agent.mjs")
         echo "\$ $command &"
         PORT=$port bash -c "exec $command" >"$work/stub.out" 2>&1 </dev/null &
         stub_pid=$!
         for _ in $(seq 1 150); do grep -q 'listening on' "$work/stub.out" && break; sleep 0.2; done
         grep -q 'listening on' "$work/stub.out" || { cat "$work/stub.out"; return 1; }
         ;;
-      "  npx parley run "*"--mode record"*) record_step "$command" "http://127.0.0.1:$port" ;;
-      "  npx parley run"*) offline_step "$command" ;;
+      "    npx parley run "*"--mode record"*) record_step "$command" "http://127.0.0.1:$port" ;;
+      "    npx parley run"*) offline_step "$command" ;;
       *)
         echo "\$ $command"
         bash -c "$command" >/dev/null
         ;;
     esac
     [ "$mode" = quick ] && break
-  done < <(sed -n '/^next/,$p' <<<"$printed" | grep -E '^  (npx|node|git) ')
+  done < <(sed -n '/^next/,$p' <<<"$printed" | grep -E '^    (npx|node|git) ')
   if [ -n "$stub_pid" ]; then kill "$stub_pid" 2>/dev/null || true; wait "$stub_pid" 2>/dev/null || true; fi
 }
 

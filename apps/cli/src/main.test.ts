@@ -150,7 +150,7 @@ describe('parley run: gates and strictness', () => {
     writeFileSync(file, lines.join('\n'));
     const result = await parley(['run', '.', '--out', 'a'], suite);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/recordings\/spa_reschedule_sw\.jsonl:2:1: not valid JSON/);
+    expect(result.stderr).toMatch(/recordings\/spa_reschedule_sw\.jsonl:2:27: not valid JSON/);
   });
 });
 

@@ -340,6 +340,14 @@ describe('loadSuite: one scenario file given as the suite', () => {
     expect(issues).toEqual(['scenarios/nested/other.yaml:1:1: a scenario file, not a suite (parley.yaml): its suite is ../../parley.yaml']);
   });
 
+  it('a metric file given as the suite is one error naming its suite, not the keys a parley.yaml lacks', () => {
+    const metric = 'name: politeness\nversion: 1.0.0\nrubric: |\n  Rate politeness.\n';
+    const { issues } = loadFile({ ...files, 'metrics/politeness.yaml': metric }, 'metrics/politeness.yaml', true);
+    expect(issues).toEqual(['metrics/politeness.yaml:1:1: a metric file, not a suite (parley.yaml): its suite is ../parley.yaml: validate the suite, which checks its metrics']);
+    const lone = writeFiles({ 'politeness.yaml': metric });
+    expect(() => loadSuite(join(lone, 'politeness.yaml'), { metricParams: METRIC_PARAMS, scenarioFile: true })).toThrow(/a metric file, not a suite \(parley\.yaml\): no parley\.yaml in its folder or above$/);
+  });
+
   it('without a parley.yaml above, and any other file, is read as a suite file as before', () => {
     const lone = writeFiles({ 'other.yaml': scenarioYaml('other') });
     expect(() => loadSuite(join(lone, 'other.yaml'), { metricParams: METRIC_PARAMS, scenarioFile: true })).toThrow(/a scenario file, not a suite \(parley\.yaml\): no parley\.yaml in its folder or above/);

@@ -65,12 +65,15 @@ export function loadSuite(suitePath: string, options: LoadSuiteOptions): LoadedS
 function loadSuiteFile(file: string, options: LoadSuiteOptions, onlyScenario?: string): LoadedSuite {
   // A file of another name may be a scenario: read as plain data first, since checking it against
   // the suite's schema would fail and locate each problem with the full YAML parser (~15 ms).
-  if (onlyScenario === undefined && basename(file) !== SUITE_FILE_NAME && isScenarioShaped(readConfigFile(file, z.unknown(), { format: 'yaml' }).raw)) {
+  const shape = onlyScenario === undefined && basename(file) !== SUITE_FILE_NAME ? otherFileShape(readConfigFile(file, z.unknown(), { format: 'yaml' }).raw) : undefined;
+  if (shape !== undefined) {
     const owner = suiteAbove(dirname(file));
-    if (owner !== undefined && options.scenarioFile) return loadSuiteFile(owner, options, file);
-    // The suite named from the scenario's folder: the message is read beside the file's path.
+    if (shape === 'scenario' && owner !== undefined && options.scenarioFile) return loadSuiteFile(owner, options, file);
+    // The suite named from the file's folder: the message is read beside the file's path.
     const where = owner === undefined ? `no ${SUITE_FILE_NAME} in its folder or above` : `its suite is ${displayPath(dirname(file), owner)}`;
-    throw new ConfigError({ file, line: 1, column: 1, message: `a scenario file, not a suite (${SUITE_FILE_NAME}): ${where}`, severity: 'error' });
+    // A metric is checked with its suite (against the scenarios that use it), not alone.
+    const check = shape === 'metric' && owner !== undefined ? ': validate the suite, which checks its metrics' : '';
+    throw new ConfigError({ file, line: 1, column: 1, message: `a ${shape} file, not a suite (${SUITE_FILE_NAME}): ${where}${check}`, severity: 'error' });
   }
   const dir = dirname(file);
   const suite = readConfigFile(file, SuiteSchema, { format: 'yaml' });
@@ -169,10 +172,16 @@ function resolveSuiteFile(suitePath: string): string {
   return file;
 }
 
-/** A parsed YAML file that reads as a scenario (its id and agent) and not as a suite (no suite name or agents). */
-function isScenarioShaped(raw: unknown): boolean {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
-  return typeof (raw as { id?: unknown }).id === 'string' && hasKey(raw, 'agent') && !hasKey(raw, 'suite') && !hasKey(raw, 'agents');
+/**
+ * What a parsed YAML file that is not a suite (no suite name or agents) reads as: a scenario (its
+ * id and agent) or a metric of metrics/ (its name and rubric or kind); undefined for anything else,
+ * which is then read as a suite file and told what it lacks.
+ */
+function otherFileShape(raw: unknown): 'scenario' | 'metric' | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || hasKey(raw, 'suite') || hasKey(raw, 'agents')) return undefined;
+  if (typeof (raw as { id?: unknown }).id === 'string' && hasKey(raw, 'agent')) return 'scenario';
+  if (typeof (raw as { name?: unknown }).name === 'string' && (hasKey(raw, 'rubric') || hasKey(raw, 'kind'))) return 'metric';
+  return undefined;
 }
 
 /** The nearest parley.yaml in `folder` or a folder above it. */

@@ -202,7 +202,8 @@ describe('readRecording validation', () => {
   });
 
   it('names the file and line of a damaged or invalid line', async () => {
-    await expect(read([entry, '{"v":1,'])).rejects.toThrow(/lines\.jsonl:2:1: not valid JSON/);
+    // The column where the line stops being JSON, as an editor jumps to it.
+    await expect(read([entry, '{"v":1,'])).rejects.toThrow(/lines\.jsonl:2:8: not valid JSON/);
     await expect(read([entry, entry, { ...entry, usage: { input_tokens: -1, output_tokens: 0 } }])).rejects.toThrow(/lines\.jsonl:3:1: not a recording entry: usage\.input_tokens/);
     await expect(read([{ ...entry, key: 'short' }])).rejects.toThrow(/lines\.jsonl:1:1: not a recording entry: key/);
     await expect(read([{ ...entry, turn: 1.5 }])).rejects.toThrow(/:1:1: not a recording entry: turn/);

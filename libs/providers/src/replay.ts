@@ -59,6 +59,12 @@ function readRecordingText(path: string): string | undefined {
   return decoded.text;
 }
 
+/** The column of a `JSON.parse` error of one line: V8 says "(line 1 column C)" (1 when it does not). */
+function jsonErrorColumn(error: Error): number {
+  const column = /\(line \d+ column (\d+)\)/.exec(error.message)?.[1];
+  return column === undefined ? 1 : Number(column);
+}
+
 function parseRecording(text: string, path: string): RecordingEntry[] {
   const entries: RecordingEntry[] = [];
   const lines = text.split('\n');
@@ -68,7 +74,7 @@ function parseRecording(text: string, path: string): RecordingEntry[] {
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      throw new ConfigError({ file: path, line: index + 1, column: 1, message: `not valid JSON: ${(error as Error).message}` });
+      throw new ConfigError({ file: path, line: index + 1, column: jsonErrorColumn(error as Error), message: `not valid JSON: ${(error as Error).message}` });
     }
     if (pathDeeperThan(parsed, MAX_NESTING_DEPTH)) throw new ConfigError({ file: path, line: index + 1, column: 1, message: NESTING_MESSAGE });
     const checked = wellFormedEntry(parsed);

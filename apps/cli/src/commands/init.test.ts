@@ -119,14 +119,30 @@ describe('parley init', () => {
     expect(again.stdout).toContain('wrote  .github/workflows/parley.yml');
   });
 
+  it('the built command also takes a second init of the same kind, and names the kind it refuses', async () => {
+    // The shipped bundle, not the sources: there a dynamic import('yaml') has no named exports.
+    const project = emptyProject();
+    expect((await parleyAsync(['init', '--yes'], { cwd: project })).status).toBe(0);
+    const again = await parleyAsync(['init', '--yes'], { cwd: project });
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('kept   parley.yaml (exists; not overwritten)');
+    const refused = await parleyAsync(['init', '--agent-kind', 'http'], { cwd: project });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('exists with an openai agent, not http');
+  });
+
   it('refuses another kind over an existing suite without --force, writing nothing; --force replaces the scaffold', async () => {
     const project = emptyProject();
     expect((await parley(['init', '--yes'], project)).code).toBe(0);
     const before = readFileSync(join(project, 'parley.yaml'), 'utf8');
     const refused = await parley(['init', '--agent-kind', 'module'], project);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('parley init: parley.yaml exists with a openai agent, not module; nothing was written.');
+    expect(refused.stderr).toContain('parley init: parley.yaml exists with an openai agent, not module; nothing was written.');
     expect(refused.stderr).toContain('--force');
+    // Points at what the project has: the schema (docs/ is in Parley's repository, not the package).
+    expect(refused.stderr).toContain('parley schema suite');
+    expect(refused.stderr).not.toContain('docs/');
     expect(existsSync(join(project, 'agents'))).toBe(false);
     expect(readFileSync(join(project, 'parley.yaml'), 'utf8')).toBe(before);
 
@@ -156,13 +172,17 @@ describe('parley init', () => {
     }
   });
 
-  it('prints next steps without shell syntax, and git add names only what exists', async () => {
+  it('prints next steps without shell syntax (no comment after a command), and git add names only what exists', async () => {
     for (const kind of SCAFFOLD_AGENT_KINDS) {
       const project = emptyProject();
       const init = await parley(['init', 'evals', '--agent-kind', kind], project);
       const steps = init.stdout.slice(init.stdout.indexOf('next'));
       expect(steps).not.toMatch(/ &(\s|$)|^\s*export |\s[A-Z_]+=\S+ npx/m);
-      const add = /^ {2}git add (.*)$/m.exec(steps)?.[1]?.split(' ') ?? [];
+      // cmd has no comment after a command: a `# note` there would be the command's arguments.
+      const commands = steps.split('\n').filter((line) => /^\s*(npx|node|git) /.test(line));
+      expect(commands.length, kind).toBeGreaterThanOrEqual(4);
+      for (const line of commands) expect(line, kind).not.toContain('#');
+      const add = /^ {4}git add (.*)$/m.exec(steps)?.[1]?.split(' ') ?? [];
       expect(add.length).toBeGreaterThan(3);
       for (const path of add) expect(existsSync(join(project, path)), `${kind}: ${path}`).toBe(true);
       expect(add.some((path) => path.endsWith('prompts'))).toBe(['openai', 'openai-responses', 'anthropic', 'openai-compatible'].includes(kind));

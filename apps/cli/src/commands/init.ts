@@ -41,15 +41,19 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const suiteDir = resolve(context.cwd, dir);
   const config = await import('@parley/config');
   const agentKind = await chooseAgentKind(flags, context, ask, config);
+  if (agentKind === undefined) {
+    // Ctrl-C or Ctrl-D at the question: the person stopped init, which has not written anything yet.
+    context.output.err('\nparley init: stopped at the question; nothing was written\n');
+    return (await import('@parley/gate')).EXIT_INTERRUPTED;
+  }
   const shown = (path: string): string => displayPath(path, context.cwd);
 
   // Another kind over an existing suite would keep parley.yaml and add a stub nothing uses.
-  const { parse } = await import('yaml');
-  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'), parse);
+  const existingKinds = agentKindsOf(join(suiteDir, 'parley.yaml'), config);
   if (existingKinds !== undefined && !existingKinds.includes(agentKind) && !flags.force) {
     context.output.err(
-      `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `a ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
-        `  add a ${agentKind} agent to it yourself (docs/file-formats.md lists the keys), or run parley init again with --force to replace the scaffold's files\n`,
+      `parley init: ${shown(join(suiteDir, 'parley.yaml'))} exists with ${existingKinds.length === 0 ? 'no agent init knows' : `${article(existingKinds[0]!)} ${existingKinds.join(', ')} agent`}, not ${agentKind}; nothing was written.\n` +
+        `  add ${article(agentKind)} ${agentKind} agent to it yourself (its editor schema, printed by parley schema suite, lists the keys), or run parley init again with --force to replace the scaffold's files\n`,
     );
     return 2;
   }
@@ -115,7 +119,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
     .concat(gitignore === 'kept' ? [] : [gitignorePath])
     .concat(files.filter((file) => file.path.endsWith(join('.github', 'workflows', 'parley.yml')) && existsSync(file.path)).map((file) => file.path));
   const relativePath = (path: string): string => toPosix(relative(context.cwd, path)) || '.';
-  lines.push('', 'next (each line works in bash, zsh, PowerShell and cmd):', ...nextSteps(agentKind, relativePath(suiteDir), toAdd.map(relativePath)));
+  lines.push('', 'next (each npx, node and git line works as pasted in bash, zsh, PowerShell and cmd):', ...nextSteps(agentKind, relativePath(suiteDir), toAdd.map(relativePath)));
   context.output.out(`${lines.join('\n')}\n`);
   if (recorded !== 'written' && recorded !== 'kept') {
     context.output.err(`parley init: could not record the starter conversation (${recorded}); npx parley run --mode record records it against your agent\n`);
@@ -123,15 +127,22 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   return 0;
 }
 
-/** The agent kinds of an existing parley.yaml (undefined when there is none; [] when it has no readable agents). */
-function agentKindsOf(file: string, parse: (text: string) => unknown): string[] | undefined {
+/** `an` before the kinds said with a vowel first (an openai, an anthropic, an http agent), else `a`. */
+function article(kind: string): string {
+  return /^[aeiouh]/.test(kind) ? 'an' : 'a';
+}
+
+/**
+ * The agent kinds of an existing parley.yaml (undefined when there is none; [] when it has no
+ * readable agents). Read with the configuration library's reader, as every command reads YAML: a
+ * dynamic `import('yaml')` has no named exports in the CLI's bundle.
+ */
+function agentKindsOf(file: string, config: typeof Config): string[] | undefined {
   if (!existsSync(file)) return undefined;
-  try {
-    const suite = parse(readFileSync(file, 'utf8')) as { agents?: Record<string, { kind?: unknown }> } | null;
-    return Object.values(suite?.agents ?? {}).flatMap((agent) => (typeof agent?.kind === 'string' ? [agent.kind] : []));
-  } catch {
-    return [];
-  }
+  const suite = config.readConfigFile(file, config.SuiteSchema, { format: 'yaml' }).raw as { agents?: Record<string, { kind?: unknown } | null> } | null | undefined;
+  const agents = suite !== null && typeof suite === 'object' && !Array.isArray(suite) ? suite.agents : undefined;
+  if (agents === null || typeof agents !== 'object' || Array.isArray(agents)) return [];
+  return Object.values(agents).flatMap((agent) => (typeof agent?.kind === 'string' ? [agent.kind] : []));
 }
 
 /** The nearest folder at or above `dir` with a .git (folder, or file in a worktree): the repository's root. */
@@ -165,7 +176,7 @@ async function chooseAgentKind(
   context: CommandContext,
   ask: Ask | undefined,
   { isScaffoldAgentKind, SCAFFOLD_AGENT_KINDS, SCAFFOLD_AGENT_KIND_HELP }: typeof Config,
-): Promise<ScaffoldAgentKind> {
+): Promise<ScaffoldAgentKind | undefined> {
   if (flags.agentKind !== undefined && isScaffoldAgentKind(flags.agentKind)) return flags.agentKind;
   if (flags.yes || (!context.output.terminal && ask === undefined)) return 'openai';
   const question = [
@@ -175,7 +186,14 @@ async function chooseAgentKind(
   ].join('\n');
   const answerWith = ask ?? askOnTerminal;
   for (;;) {
-    const answer = (await answerWith(question)).trim();
+    let answer: string;
+    try {
+      answer = (await answerWith(question)).trim();
+    } catch (error) {
+      // readline ends the question with an AbortError on Ctrl-C and Ctrl-D.
+      if (error instanceof Error && error.name === 'AbortError') return undefined;
+      throw error;
+    }
     const chosen = answer === '' ? SCAFFOLD_AGENT_KINDS[0] : (SCAFFOLD_AGENT_KINDS[Number(answer) - 1] ?? SCAFFOLD_AGENT_KINDS.find((kind) => kind === answer));
     if (chosen !== undefined) return chosen;
     context.output.err(`"${answer}" is not one of 1-${SCAFFOLD_AGENT_KINDS.length} or ${SCAFFOLD_AGENT_KINDS.join(', ')}\n`);
@@ -254,29 +272,37 @@ function suiteNameFor(dir: string): string {
 }
 
 /**
- * What to do next, one line each, written so every line works in bash, zsh, PowerShell and cmd
- * (no `export`, no `&`, no `VAR=value command`): commands to run, or one sentence of what to set.
+ * What to do next: each command on a line of its own (indented by four), under a line saying what
+ * it does (indented by two), so that every command line works as pasted in bash, zsh, PowerShell
+ * and cmd: no `export`, no `&`, no `VAR=value command`, and no `# note` after a command (cmd has
+ * no comments there: the note's words would be the command's arguments).
  */
 function nextSteps(kind: ScaffoldAgentKind, suite: string, toAdd: readonly string[]): string[] {
   const target = suite === '.' ? '' : ` ${suite}`;
   const file = (path: string): string => (suite === '.' ? path : `${suite}/${path}`);
-  const keyStep = (variable: string): string =>
-    `  set ${variable} in your environment (bash/zsh: export ${variable}=…  PowerShell: $env:${variable}="…"), then:`;
+  const record = 'record your agent for real into recordings/:';
+  const keyStep = (variable: string): string[] => [`  set ${variable} in your environment (bash/zsh: export ${variable}=…  PowerShell: $env:${variable}="…"), then ${record}`];
   const setup: Record<ScaffoldAgentKind, string[]> = {
-    openai: [keyStep('OPENAI_API_KEY')],
-    'openai-responses': [keyStep('OPENAI_API_KEY')],
-    anthropic: [keyStep('ANTHROPIC_API_KEY')],
-    'openai-compatible': [`  set base_url in ${file('parley.yaml')} to your server (or OPENAI_BASE_URL in your environment), then:`],
-    http: [`  node ${file('agents/http-agent.mjs')}              # in a second terminal: the stub on http://127.0.0.1:8787 (or start your service and set AGENT_URL)`],
-    command: [`  edit ${file('agents/command-agent.mjs')} to call your assistant, then:`],
-    module: [`  edit ${file('agents/module-agent.mjs')} to call your assistant, then:`],
+    openai: keyStep('OPENAI_API_KEY'),
+    'openai-responses': keyStep('OPENAI_API_KEY'),
+    anthropic: keyStep('ANTHROPIC_API_KEY'),
+    'openai-compatible': [`  set base_url in ${file('parley.yaml')} to your server (or OPENAI_BASE_URL in your environment), then ${record}`],
+    http: [
+      '  in a second terminal, start the stub on http://127.0.0.1:8787 (or start your service and set AGENT_URL):',
+      `    node ${file('agents/http-agent.mjs')}`,
+      `  then ${record}`,
+    ],
+    command: [`  edit ${file('agents/command-agent.mjs')} to call your assistant, then ${record}`],
+    module: [`  edit ${file('agents/module-agent.mjs')} to call your assistant, then ${record}`],
   };
   return [
-    `  npx parley run${target}                   # passes now, offline: replays the starter recording`,
-    `  npx parley validate${target}`,
+    '  run the suite: it passes now, offline (it replays the starter recording); check every file:',
+    `    npx parley run${target}`,
+    `    npx parley validate${target}`,
     ...setup[kind],
-    `  npx parley run${target} --mode record     # records your agent for real into recordings/`,
-    `  git add ${toAdd.join(' ')}`,
+    `    npx parley run${target} --mode record`,
+    '  commit what init wrote:',
+    `    git add ${toAdd.join(' ')}`,
   ];
 }
 

@@ -51,6 +51,16 @@ describe('renderRunSummary', () => {
     expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 · 1\.00 s · exit 1/);
   });
 
+  it('never cuts the reports folder: beside reports: when it fits, else on a line of its own', () => {
+    const where = '.parley/runs/20261127-233753-934814/{report.json,junit.xml,summary.md,report.html}';
+    const narrow = renderRunSummary(report, paint(false), '.parley/runs/20261127-233753-934814', 80).split('\n');
+    expect(narrow).toContain(`  ${where}`);
+    // Only the folder, which no line of 80 holds, is wider than the terminal.
+    for (const line of narrow.filter((text) => !text.includes(where))) expect(line.length, line).toBeLessThanOrEqual(80);
+    const wide = renderRunSummary(report, paint(false), '.parley/runs/20261127-233753-934814', 160).split('\n');
+    expect(wide.find((line) => line.startsWith('reports:'))).toMatch(`reports: ${where} (in a browser`);
+  });
+
   it('writes no colour codes when colour is off', () => {
     expect(renderRunSummary(report, paint(false), 'x', 100)).not.toMatch(/\u001b\[/);
   });

@@ -95,10 +95,21 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     colors.status(report.status, verdict) + first.slice(verdict.length),
     ...rest,
     ...(interruption !== undefined ? hangingWrap(`finish it with: ${interruption.resume}`, columns - 1, '  ') : []),
-    ...hangingWrap(`reports: ${outDir}/{report.json,junit.xml,summary.md,report.html} (in a browser: parley show-report ${report.run_id})`, columns - 1, '  ').map(colors.dim),
+    ...reportsLines(outDir, report.run_id, columns - 1).map(colors.dim),
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * Where the reports went, wrapped at spaces with the folder never cut (a path cut in two cannot be
+ * pasted, nor found in a CI log): on the line of `reports:` when it fits there, else on its own.
+ */
+function reportsLines(outDir: string, runId: string, width: number): string[] {
+  const where = `${outDir}/{report.json,junit.xml,summary.md,report.html}`;
+  const browse = `(in a browser: parley show-report ${runId})`;
+  if (`reports: ${where}`.length <= width) return hangingWrap(`reports: ${where} ${browse}`, width, '  ');
+  return ['reports:', `  ${where}`, ...wrapText(browse, width, '  ')];
 }
 
 function describeHidden(results: RunReport['results']): string {

@@ -487,6 +487,26 @@ describe('parley tui rate', () => {
     expect(readFileSync(setFile(dir), 'utf8')).toBe('schema_version: 1\nitems: [\n');
   });
 
+  it('a save refused by a broken set says every problem whole, with its file:line:column, within 80×24', async () => {
+    const dir = exampleCalibrationCopy();
+    const [first] = orderIn(dir);
+    const rendered = open(dir);
+    await until(rendered, (text) => text.includes(first!));
+    // A typo made in an editor while the session is open: two problems, each longer than a row.
+    const broken = readFileSync(setFile(dir), 'utf8').replace(/content: "([^"\n]*)" \}/, 'content: "$1 }');
+    writeFileSync(setFile(dir), broken);
+    await press(rendered, '4', '5', '3', KEYS.enter);
+    const frame = await until(rendered, (text) => text.includes('not saved:'));
+    expectFits(frame);
+    const lines = frame.split('\n');
+    expect(lines[0]).toMatch(/^Rate · rev-c/);
+    for (const axis of ['intent_comprehension', 'response_naturalness', 'cultural_appropriateness']) expect(axisLine(frame, axis)).not.toBe('');
+    expect(frame).not.toContain('…');
+    const message = lines.slice(lines.findIndex((line) => line.startsWith('not saved:')), -2).map((line) => line.trim()).join(' ');
+    expect(message).toMatch(/human_labelled\.yaml:\d+:\d+: invalid YAML: Missing closing "quote/);
+    expect(readFileSync(setFile(dir), 'utf8')).toBe(broken);
+  });
+
   it('shows what is wrong when the set cannot be read', async () => {
     const dir = calibrationFolderWith('schema_version: 1\nrubric_version: "1.0.0"\nowner: x\naxes: [a]\nitems:\n  - id: 1\n');
     const frame = await until(open(dir), (text) => text.includes('cannot be rated'));

@@ -85,7 +85,11 @@ export function reportText(report: CalibrationReport, colors: Paint, format: Rep
     row('bias', (entry) => formatBias(entry.bias));
     row('α ordinal', (entry) => formatMeasure(entry.alpha.ordinal));
     row('band', (entry) => entry.band ?? 'undefined');
-    lines.push(table.toString(), '');
+    lines.push(table.toString());
+    if (comparison.axes.some((entry) => entry.bootstrap_interval.quadratic.undefined_resamples > 0)) {
+      lines.push(colors.dim('  Nu: N bootstrap resamples with an undefined kappa were left out'));
+    }
+    lines.push('');
   }
 
   const overall = report.comparisons[0]?.axes.find((row) => row.axis === 'overall');

@@ -29,4 +29,13 @@ describe('reportText', () => {
     // Tables without such an interval have no note.
     expect(tables.find((table) => table.includes('judge vs human') && table.includes('κ quadratic'))).not.toContain('Nu: N bootstrap');
   });
+
+  it('shows an undefined gate kappa and bias whole, within 80 columns (a judge that rated nothing)', () => {
+    const report = exampleReport();
+    report.gate.axes = report.gate.axes.map((axis) => ({ ...axis, kappa_quadratic: null, bias: null, passed: false, problems: ['no judge-vs-human pairs'] }));
+    const text = reportText(report, paint(false), FORMAT, 80);
+    const gate = text.split('\n\n')[1]!;
+    expect(gate).toMatch(/│ intent_comprehension\s+│ undefined\s+│ undefined\s+│ no judge-vs-human pairs\s+│/);
+    for (const line of gate.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(80);
+  });
 });

@@ -423,6 +423,15 @@ describe('parley tui rate', () => {
     expect(frame).toContain('1 done · 0 to do');
   });
 
+  it('on a set without items says how to add some, instead of "all done"', async () => {
+    const dir = calibrationFolderWith(smallSet(0).replace(/items:\n$/, 'items: []\n'));
+    const frame = await until(open(dir), (text) => text.includes('no items'));
+    expect(frame).toContain('The calibration set has no items yet: nothing to rate.');
+    expect(frame.replace(/\s+/g, ' ')).toContain('Add conversations with `parley calibrate import FILE` (or `c` on a scenario in triage), then rate them here.');
+    expect(frame).not.toContain('All done');
+    expectFits(frame);
+  });
+
   it('Esc and q are text in an open input; Esc then leaves the session at once when nothing is unsaved', async () => {
     for (const key of [KEYS.escape]) {
       const dir = exampleCalibrationCopy();

@@ -147,6 +147,17 @@ describe('parley calibrate judge, status and import', () => {
     expect((await parley(['calibrate', 'import', '--dir', 'fresh'], cwd)).code).toBe(2);
   });
 
+  it('report on a new, empty set says to import items first (judging an empty set is refused too)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-empty-'));
+    cpSync(join(REPO_ROOT, 'calibration/rubric.md'), join(cwd, 'calibration/rubric.md'));
+    writeFileSync(join(cwd, 'calibration/human_labelled.yaml'), 'schema_version: 1\nrubric_version: "1.0.0"\nowner: x\naxes: [intent_comprehension, response_naturalness, cultural_appropriateness]\nitems: []\n');
+    const result = await parley(['calibrate', 'report'], cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: no judge ratings for calibration yet, and the set has no items: add some with `parley calibrate import FILE --dir calibration`, then run `parley calibrate judge --dir calibration`\n',
+    );
+  });
+
   it('importing into a new folder writes a starter rubric, so the set can be rated and judged at once; an edited rubric is never replaced', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-import-'));
     const inbox = join(REPO_ROOT, 'calibration/inbox/2026-11-production.jsonl');

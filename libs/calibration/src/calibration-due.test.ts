@@ -28,6 +28,19 @@ describe('calibrationDue', () => {
     expect(due.warnings).toEqual(['the last judge calibration (2026-12-28) came with 2 new items; add at least 10 each month (`parley calibrate import`)']);
   });
 
+  it('counts a round judged twice on one day (another judge, a resumed session) from the session of the day before it', () => {
+    const sessions = [
+      session('s-3', { started_at: '2026-12-28T15:00:00.000Z' }),
+      session('s-2', { started_at: '2026-12-28T09:00:00.000Z' }),
+      session('s-1', { started_at: '2026-11-30T09:00:00.000Z' }),
+    ];
+    const december = items(Array.from({ length: 11 }, () => '2026-12-28'));
+    const due = calibrationDue({ items: [...twelveInNovember.items, ...december.items] }, sessions, new Date('2027-01-06T10:00:00Z'));
+    expect(due.last_session_at).toBe('2026-12-28T15:00:00.000Z');
+    expect(due.items_added_last_session).toBe(11);
+    expect(due.warnings).toEqual([]);
+  });
+
   it('says the judges were never calibrated when there is no session', () => {
     expect(calibrationDue(twelveInNovember, [], new Date('2027-01-06T10:00:00Z')).warnings).toEqual([
       'the monthly judge calibration is overdue: the judges have never been calibrated against this set (`parley calibrate judge`)',

@@ -14,8 +14,9 @@ export interface CalibrationDue {
   /** Whole days since then (by the injected clock), null without a session. */
   days_since_last_session: number | null;
   /**
-   * Items whose `added` date falls after the session before the last one and on or before the
-   * last one: what the last monthly round added. Null without a session.
+   * Items whose `added` date falls after the day of the session before the last one (the newest
+   * of an earlier day) and on or before the last one: what the last monthly round added. Null
+   * without a session.
    */
   items_added_last_session: number | null;
   /** What a person should do, one sentence each; empty when the calibration is up to date. */
@@ -47,7 +48,10 @@ export function calibrationDue(set: { items: ReadonlyArray<Pick<CalibrationSet['
   }
   const days = Math.floor((now.getTime() - Date.parse(last.started_at)) / DAY_MS);
   const lastDay = last.started_at.slice(0, 10);
-  const previousDay = finished[1]?.started_at.slice(0, 10);
+  // Items carry the day they were added, not the time: the round before is the newest session of
+  // an earlier day (judging the set again on the same day, another judge or a resumed session,
+  // belongs to the same round and must not make that round's items look old).
+  const previousDay = finished.map((session) => session.started_at.slice(0, 10)).find((day) => day < lastDay);
   const added = set.items.filter((item) => item.added <= lastDay && (previousDay === undefined || item.added > previousDay)).length;
   const warnings: string[] = [];
   if (days > CALIBRATION_INTERVAL_DAYS) {

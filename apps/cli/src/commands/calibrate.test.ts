@@ -146,6 +146,39 @@ describe('parley calibrate judge, status and import', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ added: [], refused: [] });
     expect((await parley(['calibrate', 'import', '--dir', 'fresh'], cwd)).code).toBe(2);
   });
+
+  it('report on a new, empty set says to import items first (judging an empty set is refused too)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-empty-'));
+    cpSync(join(REPO_ROOT, 'calibration/rubric.md'), join(cwd, 'calibration/rubric.md'));
+    writeFileSync(join(cwd, 'calibration/human_labelled.yaml'), 'schema_version: 1\nrubric_version: "1.0.0"\nowner: x\naxes: [intent_comprehension, response_naturalness, cultural_appropriateness]\nitems: []\n');
+    const result = await parley(['calibrate', 'report'], cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: no judge ratings for calibration yet, and the set has no items: add some with `parley calibrate import FILE --dir calibration`, then run `parley calibrate judge --dir calibration`\n',
+    );
+  });
+
+  it('importing into a new folder writes a starter rubric, so the set can be rated and judged at once; an edited rubric is never replaced', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-import-'));
+    const inbox = join(REPO_ROOT, 'calibration/inbox/2026-11-production.jsonl');
+    const result = await parley(['calibrate', 'import', inbox, '--dir', 'fresh'], cwd);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('wrote a starter rubric, fresh/rubric.md: edit it to describe your agents before the first rating session');
+    const rubric = readFileSync(join(cwd, 'fresh/rubric.md'), 'utf8');
+    expect(rubric).toMatch(/^---\nversion: 1\.0\.0\n---\n/);
+    // The judges read it: the session runs (exit 1 here: there is no recording to replay) instead
+    // of stopping at "rubric.md: file not found" (exit 2).
+    const judged = await parley(['calibrate', 'judge', '--dir', 'fresh', '--mode', 'replay'], cwd);
+    expect(judged.stderr).not.toContain('rubric.md');
+    expect(judged.code).toBe(1);
+
+    writeFileSync(join(cwd, 'fresh/rubric.md'), rubric.replace('# Calibration rubric (starter)', '# Our rubric'));
+    writeFileSync(join(cwd, 'more.jsonl'), `${JSON.stringify({ conversation_id: 'c-1', language: 'en', turns: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi, how can I help?' }] })}\n`);
+    const more = await parley(['calibrate', 'import', 'more.jsonl', '--dir', 'fresh'], cwd);
+    expect(more.stdout).toMatch(/^1 added/);
+    expect(more.stdout).not.toContain('starter rubric');
+    expect(readFileSync(join(cwd, 'fresh/rubric.md'), 'utf8')).toContain('# Our rubric');
+  });
 });
 
 describe('the parley binary', () => {

@@ -154,20 +154,22 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
     defaults: { ...(flags.language !== undefined ? { language: flags.language } : {}), ...(flags.vertical !== undefined ? { vertical: flags.vertical } : {}) },
     now: context.clock.now(),
     initialText: calibration.newCalibrationSetText({ rubricVersion: existingRubric, owner: flags.owner ?? 'calibration-owner' }),
+    rubricFile: folder.rubricFile,
   });
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color)));
+  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color), (path) => displayPath(path, context.cwd)));
   return 0;
 }
 
-function importSummary(result: ImportResult, setFile: string, colors: Paint): string {
+function importSummary(result: ImportResult, setFile: string, colors: Paint, shown: (path: string) => string): string {
   const lines = [colors.bold(`${result.added.length} added, ${result.skipped.length} skipped, ${result.refused.length} refused → ${setFile}`)];
   for (const item of result.added) lines.push(`  ${colors.status('pass', 'added')}    ${item.id}  ${item.origin}`);
   for (const item of result.skipped) lines.push(`  ${colors.status('skipped', 'skipped')}  ${item.origin}: ${item.reason}`);
   for (const item of result.refused) lines.push(`  ${colors.status('fail', 'refused')}  ${item.origin}: ${item.reason}`);
+  if (result.rubric !== undefined) lines.push(`wrote a starter rubric, ${shown(result.rubric)}: edit it to describe your agents before the first rating session`);
   if (result.added.length > 0) lines.push(colors.dim('next: reviewers rate them (`parley tui rate`), then `parley calibrate judge` and `parley calibrate report`'));
   return `${lines.join('\n')}\n`;
 }

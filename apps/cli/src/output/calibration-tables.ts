@@ -57,7 +57,9 @@ export function reportText(report: CalibrationReport, colors: Paint, format: Rep
   const verdict = gate.passed ? colors.status('pass', 'PASS') : colors.status('fail', 'FAIL');
   lines.push(`${verdict} gate: judge vs human quadratic kappa ≥ ${gate.min_kappa} and |bias| ≤ ${gate.max_bias} on every axis`);
   const axisWidth = Math.max(6, ...gate.axes.map((axis) => axis.axis.length)) + 2;
-  const gateTable = plainTable(['axis', 'κ quadratic', 'bias', 'result'], [axisWidth, 13, 9, Math.max(20, Math.max(columns, 80) - axisWidth - 13 - 9 - 5)]);
+  // The bias column holds `undefined` whole (a session whose judge rated nothing has no bias).
+  const biasWidth = 11;
+  const gateTable = plainTable(['axis', 'κ quadratic', 'bias', 'result'], [axisWidth, 13, biasWidth, Math.max(20, Math.max(columns, 80) - axisWidth - 13 - biasWidth - 5)]);
   for (const axis of gate.axes) {
     gateTable.push([axis.axis, formatMeasure(axis.kappa_quadratic), formatBias(axis.bias), axis.passed ? colors.status('pass', 'pass') : colors.status('fail', axis.problems.join('; '))]);
   }
@@ -85,7 +87,11 @@ export function reportText(report: CalibrationReport, colors: Paint, format: Rep
     row('bias', (entry) => formatBias(entry.bias));
     row('α ordinal', (entry) => formatMeasure(entry.alpha.ordinal));
     row('band', (entry) => entry.band ?? 'undefined');
-    lines.push(table.toString(), '');
+    lines.push(table.toString());
+    if (comparison.axes.some((entry) => entry.bootstrap_interval.quadratic.undefined_resamples > 0)) {
+      lines.push(colors.dim('  Nu: N bootstrap resamples with an undefined kappa were left out'));
+    }
+    lines.push('');
   }
 
   const overall = report.comparisons[0]?.axes.find((row) => row.axis === 'overall');

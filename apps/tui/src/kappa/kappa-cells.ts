@@ -9,19 +9,30 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
   return align === 'left' ? cut.padEnd(width) : cut.padStart(width);
 }
 
-/** A statistic in a narrow column: three decimals, `undef` where it is undefined (never 0 or 1). */
+/**
+ * A statistic in a narrow column: three decimals, two when three do not fit (a negative kappa such
+ * as `-0.80` in the five columns of `ceil`: cut to `-0.8…` it would read as another number), `undef`
+ * where it is undefined (never 0 or 1).
+ */
 export function measureCell(value: Measured | undefined, width: number = TABLE_COLUMNS.kappa): string {
-  return fit(value === null || value === undefined ? 'undef' : formatMeasure(value), width, 'right');
+  if (value === null || value === undefined) return fit('undef', width, 'right');
+  const text = formatMeasure(value);
+  return fit(text.length > width ? formatMeasure(value, 2) : text, width, 'right');
 }
 
 export function biasCell(value: Measured | undefined): string {
   return fit(value === null || value === undefined ? 'undef' : formatBias(value), TABLE_COLUMNS.bias, 'right');
 }
 
-/** `0.944–0.991`: a 95 % interval; `—` when the report has none. */
+/**
+ * `0.944–0.991`: a 95 % interval, with two decimals when three do not fit (`-0.47–-0.03`: a
+ * negative bound would otherwise cut off the upper one); `—` when the report has none.
+ */
 export function intervalCell(interval: { low: Measured; high: Measured } | undefined): string {
-  const text = interval === undefined || interval.low === null || interval.high === null ? '—' : `${interval.low.toFixed(3)}–${interval.high.toFixed(3)}`;
-  return fit(text, TABLE_COLUMNS.interval, 'right');
+  if (interval === undefined || interval.low === null || interval.high === null) return fit('—', TABLE_COLUMNS.interval, 'right');
+  const { low, high } = interval;
+  const text = `${low.toFixed(3)}–${high.toFixed(3)}`;
+  return fit(text.length > TABLE_COLUMNS.interval ? `${low.toFixed(2)}–${high.toFixed(2)}` : text, TABLE_COLUMNS.interval, 'right');
 }
 
 /** The change of a kappa since the previous report: `+0.031`, `−0.120`; blank without one. */

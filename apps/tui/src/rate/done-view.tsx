@@ -7,6 +7,16 @@ export function DoneView({ reviewer, progress, skipped, savedNow, rows }: { revi
   // under this view; one more for `… and N more` when the list is cut.
   const room = Math.max(0, rows - 7);
   const listed = skipped.length <= room ? skipped : skipped.slice(0, Math.max(0, room - 1));
+  if (progress.total === 0) {
+    // A new set: "rated all 0 items" would read as work finished.
+    return (
+      <Box flexDirection="column">
+        <Text bold>The calibration set has no items yet: nothing to rate.</Text>
+        <Text> </Text>
+        <Text>Add conversations with `parley calibrate import FILE` (or `c` on a scenario in triage), then rate them here.</Text>
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column">
       <Text bold>

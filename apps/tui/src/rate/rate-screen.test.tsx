@@ -423,6 +423,15 @@ describe('parley tui rate', () => {
     expect(frame).toContain('1 done · 0 to do');
   });
 
+  it('on a set without items says how to add some, instead of "all done"', async () => {
+    const dir = calibrationFolderWith(smallSet(0).replace(/items:\n$/, 'items: []\n'));
+    const frame = await until(open(dir), (text) => text.includes('no items'));
+    expect(frame).toContain('The calibration set has no items yet: nothing to rate.');
+    expect(frame.replace(/\s+/g, ' ')).toContain('Add conversations with `parley calibrate import FILE` (or `c` on a scenario in triage), then rate them here.');
+    expect(frame).not.toContain('All done');
+    expectFits(frame);
+  });
+
   it('Esc and q are text in an open input; Esc then leaves the session at once when nothing is unsaved', async () => {
     for (const key of [KEYS.escape]) {
       const dir = exampleCalibrationCopy();
@@ -485,6 +494,26 @@ describe('parley tui rate', () => {
     expect(frame).toContain('0 done · 25 to do');
     expect(axisLine(frame, 'cultural_appropriateness')).toMatch(/\[3\]/);
     expect(readFileSync(setFile(dir), 'utf8')).toBe('schema_version: 1\nitems: [\n');
+  });
+
+  it('a save refused by a broken set says every problem whole, with its file:line:column, within 80×24', async () => {
+    const dir = exampleCalibrationCopy();
+    const [first] = orderIn(dir);
+    const rendered = open(dir);
+    await until(rendered, (text) => text.includes(first!));
+    // A typo made in an editor while the session is open: two problems, each longer than a row.
+    const broken = readFileSync(setFile(dir), 'utf8').replace(/content: "([^"\n]*)" \}/, 'content: "$1 }');
+    writeFileSync(setFile(dir), broken);
+    await press(rendered, '4', '5', '3', KEYS.enter);
+    const frame = await until(rendered, (text) => text.includes('not saved:'));
+    expectFits(frame);
+    const lines = frame.split('\n');
+    expect(lines[0]).toMatch(/^Rate · rev-c/);
+    for (const axis of ['intent_comprehension', 'response_naturalness', 'cultural_appropriateness']) expect(axisLine(frame, axis)).not.toBe('');
+    expect(frame).not.toContain('…');
+    const message = lines.slice(lines.findIndex((line) => line.startsWith('not saved:')), -2).map((line) => line.trim()).join(' ');
+    expect(message).toMatch(/human_labelled\.yaml:\d+:\d+: invalid YAML: Missing closing "quote/);
+    expect(readFileSync(setFile(dir), 'utf8')).toBe(broken);
   });
 
   it('shows what is wrong when the set cannot be read', async () => {

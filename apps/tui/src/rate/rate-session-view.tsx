@@ -14,6 +14,7 @@ import { RubricView } from './rubric-view.js';
 import { transcriptLines, type TranscriptLine } from './transcript-lines.js';
 import { TranscriptView } from './transcript-view.js';
 import { ItemListView } from './item-list-view.js';
+import { wrapText } from './wrap-text.js';
 import { askToLeave, hasUnsavedWork, openItem, useRateSession, type RateLayout, type RateState, type RatingClash } from './use-rate-session.js';
 
 export interface RateSessionSource {
@@ -138,8 +139,11 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
   const lines = measure(state);
   const typing = state.mode === 'note' || state.mode === 'skip';
   const clash = state.mode === 'conflict' ? state.clash : undefined;
+  // A message that does not fit one row (why a save failed: every problem of a broken set, each
+  // with its file:line:column) is shown whole, wrapped; the transcript gives up the rows it takes.
+  const messageLines = state.mode === 'rate' && state.message ? messageRows(state.message.text, columns, transcriptRows) : [];
   // The question about a rating saved in another session takes two more rows.
-  const shownRows = clash ? Math.max(1, transcriptRows - 2) : transcriptRows;
+  const shownRows = clash ? Math.max(1, transcriptRows - 2) : Math.max(1, transcriptRows - Math.max(0, messageLines.length - 1));
   const keys: readonly KeyHint[] = clash
     ? [
         ['o', 'save yours over it'],
@@ -185,7 +189,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
       ) : state.mode === 'leave' ? (
         <Message message={{ text: typeof state.leaving === 'object' ? `${item.id} has scores that are not saved: drop them and move on? y/n` : `${item.id} has scores that are not saved: leave anyway and drop them? y/n`, error: true }} />
       ) : state.message ? (
-        <Message message={state.message} />
+        <Message message={{ ...state.message, text: messageLines.join('\n') }} />
       ) : (
         <Text dimColor wrap="truncate-end">
           {item.own ? 'you rated this item: Enter saves changed scores over your rating' : '4 5 3 Enter rates the three axes and saves; r shows the rubric'}
@@ -234,6 +238,20 @@ function Input({ label, text }: { label: string; text: string }) {
       <Text inverse> </Text>
     </Text>
   );
+}
+
+/**
+ * The message's lines wrapped to the terminal, at most as many as leave the transcript one row
+ * (the last one marked … when more were cut).
+ */
+function messageRows(text: string, columns: number, transcriptRows: number): string[] {
+  const lines = wrapText(text, columns, 2);
+  const room = Math.max(1, transcriptRows);
+  if (lines.length <= room) return lines;
+  const shown = lines.slice(0, room);
+  const last = shown[room - 1]!;
+  shown[room - 1] = `${Array.from(last).slice(0, Math.max(0, columns - 1)).join('')}…`;
+  return shown;
 }
 
 function Message({ message }: { message: { text: string; error: boolean } }) {

@@ -64,6 +64,19 @@ describe('index screen', () => {
     expect(lineOf(frame, 'desk_http')).toMatch(/100%\s+passing/);
   });
 
+  it('at 80 columns the selected agent\'s line wraps instead of cutting off that its last run was partial', () => {
+    const [run3] = THREE_RUNS.filter((run) => run.id === 'run-3');
+    writeRuns(storePath, [{ id: '20261127-234450-edd039', minute: 5, results: run3!.results.filter((stored) => stored.scenario_id === 'book_b') }]);
+    const frame = renderIndex().lastFrame() ?? '';
+    const lines = frame.split('\n');
+    const first = lines.findIndex((line) => line.startsWith('booking: newest result'));
+    expect(`${lines[first]!.trimEnd()} ${lines[first + 1]!.trimEnd()}`).toBe(
+      'booking: newest result of each scenario 50% of 2 (1 failing) · last run 20261127-234450-edd039 was partial: 1 of 2 scenarios, 100% passing',
+    );
+    expect(lineOf(frame, 'booking')).toMatch(/^> booking\s+prompt\s+openai\s+2\s+50%\s+failing\s/);
+    expectFits(frame);
+  });
+
   it('/ filters the agents by text in name, type, kind, status or tags; Enter keeps it, Esc clears it', async () => {
     const rendered = renderIndex();
     await waitForFrame(rendered, (text) => text.includes('4 of 4 agents'));

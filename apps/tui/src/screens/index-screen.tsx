@@ -17,11 +17,14 @@ import { useServices } from '../tui-context.js';
 import { useKeys } from '../components/keyboard.js';
 import { matchesQuery } from '../components/filter-query.js';
 import { useFilter } from '../components/use-filter.js';
+import { wrapText } from '../rate/wrap-text.js';
 
 /** Runs per agent the trend reads; the sparkline draws as many as fit. */
 const TREND_RUNS = 20;
 /** Lines a problem (suite that did not load, unreadable history) may take. */
 const PROBLEM_LINES = 2;
+/** Rows of the selected agent's line above the table. */
+const SELECTED_ROWS = 2;
 
 const KEYS: readonly KeyHint[] = [
   ['↑↓', 'move'],
@@ -54,9 +57,10 @@ export function IndexScreen(_props: Record<string, unknown>) {
   );
 
   const problemLines = index.problems.flatMap((problem) => wrapLines(problem, columns, PROBLEM_LINES));
-  // The filter line, the selected agent's line and the table header take a row each; a `/` filter one more.
+  // The filter line and the table header take a row each, the selected agent's line two (it
+  // wraps: after a partial run its end says so); a `/` filter one more.
   const textRows = text.editing || text.text !== '' ? 1 : 0;
-  const visible = Math.max(1, useBodyRows() - problemLines.length - 3 - textRows);
+  const visible = Math.max(1, useBodyRows() - problemLines.length - 2 - SELECTED_ROWS - textRows);
   const cursor = useListCursor(rows.length, visible, { isActive: !text.editing, filter: text.text });
   const selected = rows[cursor.index];
 
@@ -98,7 +102,11 @@ export function IndexScreen(_props: Record<string, unknown>) {
         <FilterValue label="status" value={filters.filter.status} />
       </Text>
       <FilterLine filter={text} count={rows.length} />
-      <Text dimColor>{fit(selected ? selectedLine(selected) : ' ', columns)}</Text>
+      {selectedRows(selected ? selectedLine(selected) : '', columns).map((line, row) => (
+        <Text key={`selected-${row}`} dimColor>
+          {line}
+        </Text>
+      ))}
       <Text bold>{headerLine(columns)}</Text>
       {rows.length === 0 ? (
         <Text dimColor>{emptyMessage(index.rows.length, index.suite !== undefined)}</Text>
@@ -129,6 +137,18 @@ function AgentLine({ row, selected, width, theme }: { row: AgentIndexRow; select
       <Sparkline values={row.trend} width={width} colour={theme.paint('cyan')} />
     </ListRow>
   );
+}
+
+/**
+ * The selected agent's line wrapped at spaces onto SELECTED_ROWS rows (the last one cut with …
+ * when more would be needed), blank rows filling the rest so that the table does not move.
+ */
+function selectedRows(text: string, columns: number): string[] {
+  const lines = wrapText(text, columns);
+  const rows = lines.slice(0, SELECTED_ROWS);
+  if (lines.length > SELECTED_ROWS) rows[SELECTED_ROWS - 1] = fit(lines.slice(SELECTED_ROWS - 1).join(' '), columns);
+  while (rows.length < SELECTED_ROWS) rows.push(' ');
+  return rows.map((row) => (row === '' ? ' ' : row));
 }
 
 /** What the table has no room for: the selected agent's last run and its tags. */

@@ -236,6 +236,23 @@ describe('kappa screen', () => {
     expectFits(frame);
   });
 
+  it('shows negative kappas and intervals whole at 80 columns: two decimals where three do not fit', () => {
+    // A small set where the judge and people disagree: intervals reach below zero, and two
+    // reviewers who rated three items each disagree with each other (a negative ceiling).
+    const report: CalibrationReport = structuredClone(REAL_REPORT);
+    const judgeRow = report.comparisons[0]!.axes[0]!;
+    judgeRow.kappa.quadratic = 0.121;
+    judgeRow.bootstrap_interval.quadratic = { ...judgeRow.bootstrap_interval.quadratic, low: -0.296, high: 0.491 };
+    const humanRow = report.comparisons.find((entry) => entry.id === 'human_vs_human')!.axes[0]!;
+    humanRow.kappa.quadratic = -0.8;
+    humanRow.bootstrap_interval.quadratic = { ...humanRow.bootstrap_interval.quadratic, low: -1, high: -0.032 };
+    writeReport('2026-11-26.json', report);
+    const frame = renderKappa().lastFrame() ?? '';
+    expect(frame).toMatch(/> intent_comprehension\s+0\.121\s+-0\.30–0\.49\s+\S+\s+\S+\s+-0\.80 pass/);
+    expect(frame).not.toContain('…');
+    expectFits(frame);
+  });
+
   it('without a report says which command makes one', () => {
     writeReport('broken.json', '[]');
     const frame = renderKappa().lastFrame() ?? '';

@@ -174,6 +174,27 @@ describe('RunsScreen', () => {
     expect(supportFrame).toMatch(/^ {2}11-25 09:00 ratiba\s+pass\s+1\s+·/m);
   });
 
+  it("for one agent keeps the selected run's details whole (suite, time, duration) above the agent's line, within 80×24", async () => {
+    const store = openStore(history.storePath);
+    const results = store.getScenarioResults('run-b').filter((result) => result.agent === 'booking');
+    for (let index = 0; index < 30; index += 1) {
+      // Run ids as parley makes them: the details of a partial run take two lines at 80 columns.
+      const id = `20261127-2344${String(index).padStart(2, '0')}-edd039`;
+      const started = `2026-11-27T23:44:${String(index).padStart(2, '0')}.000Z`;
+      store.createRun({ id, suite: 'ratiba_booking', mode: 'replay', started_at: started, parley_version: '0.1.0', options: { scenario: ['spa_reschedule_sw'] }, out_dir: '.' });
+      store.saveScenarioResults(id, results);
+      store.finishRun(id, { status: 'fail', exit_code: 1, finished_at: started, duration_ms: 522, cost: { input_tokens: 0, output_tokens: 0, usd: 0, calls: 0 }, counts: counts({ pass: 6 }), git_sha: null });
+    }
+    store.close();
+    const rendered = renderApp({ screen: 'runs', agent: 'booking' }, { services: { storePath: history.storePath } });
+    const frame = await waitForFrame(rendered, (text) => text.includes('run 20261127-234429-edd039'));
+    const lines = frame.split('\n');
+    const details = lines.findIndex((line) => line.startsWith('run 20261127-234429-edd039'));
+    expect(`${lines[details]} ${lines[details + 1]}`).toBe('run 20261127-234429-edd039 · partial: --scenario spa_reschedule_sw · suite ratiba_booking · 2026-11-27 23:44 UTC · took 522 ms');
+    expect(lines[details + 2]).toBe("6 of the run's 6 scenarios are booking's");
+    expect(overflow(frame)).toEqual({ wide: [], rows: 0 });
+  });
+
   it('says how to make a run when nothing was run here, without creating the store', async () => {
     const storePath = join(history.folder, 'elsewhere', '.parley', 'parley.db');
     const rendered = renderApp({ screen: 'runs' }, { services: { storePath } });

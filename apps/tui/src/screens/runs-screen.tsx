@@ -23,8 +23,16 @@ import type { KeyHint } from '../components/footer.js';
 /** Runs read per page: the first frame reads one page whatever the size of the history. */
 export const RUNS_PAGE = 200;
 
-/** Body rows around the list: column header, two lines about the selected run. */
-const CHROME_ROWS = 3;
+/** Lines about the selected run under the list (its details wrap onto the second). */
+const DETAIL_ROWS = 2;
+
+/**
+ * Body rows around the list: column header and the lines about the selected run; opened for one
+ * agent, one more for how many of the run's scenarios are the agent's.
+ */
+function chromeRows(agent: string | undefined): number {
+  return 1 + DETAIL_ROWS + (agent === undefined ? 0 : 1);
+}
 
 const COLUMNS = { started: 11, status: 11, cost: 7, duration: 8, mode: 6 } as const;
 /** The suite column takes what the others leave, within these widths. */
@@ -86,7 +94,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
   const all = more ? fetched.slice(0, limit) : fetched;
   const runs = filter.text === '' ? all : all.filter((listed) => matchesQuery(runFields(listed.run), filter.text));
   const filterRows = filter.editing || filter.text !== '' ? 1 : 0;
-  const visible = Math.max(1, bodyRows - CHROME_ROWS - filterRows);
+  const visible = Math.max(1, bodyRows - chromeRows(agent) - filterRows);
   const cursor = useListCursor(runs.length, visible, { filter: filter.text });
   const selected = runs[cursor.index];
   const { columns } = useTerminalSize();
@@ -159,25 +167,26 @@ export function RunsScreen({ agent }: { agent?: string }) {
             );
           })}
           {selected
-            ? // The selected run's details wrap (a long suite name must not push them off the line):
-              // two lines for all runs, one above the agent's line for one agent.
-              wrapText(
-                [
-                  `run ${selected.run.id}`,
-                  ...(runSelection(selected.run.options) ? [`partial: ${runSelection(selected.run.options)}`] : []),
-                  `suite ${selected.run.suite}`,
-                  `${formatStartTime(selected.run.started_at)} UTC`,
-                  ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),
-                  ...(selected.run.git_sha ? [`git ${selected.run.git_sha.slice(0, 7)}`] : []),
-                ].join(' · '),
+            ? // The selected run's details wrap (a long suite name must not push them off the line),
+              // on two lines whether the list is of all runs or of one agent's.
+              detailLines(
+                wrapText(
+                  [
+                    `run ${selected.run.id}`,
+                    ...(runSelection(selected.run.options) ? [`partial: ${runSelection(selected.run.options)}`] : []),
+                    `suite ${selected.run.suite}`,
+                    `${formatStartTime(selected.run.started_at)} UTC`,
+                    ...(layout.duration ? [] : [`took ${formatDuration(selected.run.duration_ms)}`]),
+                    ...(selected.run.git_sha ? [`git ${selected.run.git_sha.slice(0, 7)}`] : []),
+                  ].join(' · '),
+                  columns,
+                ),
                 columns,
-              )
-                .slice(0, agent === undefined ? 2 : 1)
-                .map((line, index) => (
-                  <Text key={`detail-${index}`} dimColor wrap="truncate-end">
-                    {line}
-                  </Text>
-                ))
+              ).map((line, index) => (
+                <Text key={`detail-${index}`} dimColor wrap="truncate-end">
+                  {line}
+                </Text>
+              ))
             : null}
           {selected && agent !== undefined ? (
             <Text dimColor wrap="truncate-end">{`${selected.scenarios} of the run's ${selected.run.scenario_count} scenarios are ${agent}'s`}</Text>
@@ -186,6 +195,14 @@ export function RunsScreen({ agent }: { agent?: string }) {
       )}
     </ScreenFrame>
   );
+}
+
+/** The first DETAIL_ROWS lines, the last one ending in … when more were cut. */
+function detailLines(lines: string[], columns: number): string[] {
+  if (lines.length <= DETAIL_ROWS) return lines;
+  const shown = lines.slice(0, DETAIL_ROWS);
+  shown[DETAIL_ROWS - 1] = `${Array.from(shown[DETAIL_ROWS - 1]!).slice(0, Math.max(0, columns - 1)).join('')}…`;
+  return shown;
 }
 
 /** What `/` searches in a run. */

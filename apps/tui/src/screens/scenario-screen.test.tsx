@@ -233,6 +233,20 @@ describe('ScenarioScreen', () => {
     expect(overflow(keys)).toEqual({ wide: [], rows: 0 });
   });
 
+  it('while the flaky note is typed, the footer shows only the keys that act (t and m are text there)', async () => {
+    const rendered = open('b_missing_booking_number');
+    await waitForFrame(rendered, (text) => text.includes('verdict'));
+    await press(rendered, 'f');
+    await waitForFrame(rendered, (text) => text.includes('Why flaky (optional)'));
+    await press(rendered, 't', 'm');
+    const frame = await waitForFrame(rendered, (text) => text.includes('Why flaky (optional): tm█'));
+    const footer = frame.split('\n').slice(-2).join('\n');
+    expect(footer).toMatch(/Enter\s+mark flaky\s+Esc\s+cancel/);
+    for (const key of [/t\s+transcript/, /m\s+metrics/, /↑↓\s+scroll/]) expect(footer).not.toMatch(key);
+    // The screen stayed on the metric table: the letters went into the note.
+    expect(frame).toMatch(/metric\s+score\s+base/);
+  });
+
   it('says so when the run has no such scenario', async () => {
     const rendered = open('no_such_scenario');
     expect(await waitForFrame(rendered, (text) => text.includes('No result of scenario no_such_scenario in run run-b.'))).toMatch(/q\s+quit/);

@@ -121,15 +121,19 @@ function ScenarioView({ runId, result }: { runId: string; result: ScenarioResult
     { isActive: !actions.capturesInput && actions.panel === undefined },
   );
 
-  const keys: KeyHint[] = [
-    ['t', 'transcript'],
-    ['m', 'metrics'],
-    ['↑↓', 'scroll'],
-    ...(section === 'transcript' && anchors.length > 0 ? ([['n N', 'next/prev failure']] as const) : []),
-    ...(hidden ? ([['r', 'reveal']] as const) : []),
-    ...actions.keys,
-    ...(actions.capturesInput ? [] : ([['R', 're-run']] as const)),
-  ];
+  // While an action takes the keys (a note being typed, a question, the diff) the screen's own
+  // keys do nothing, so the footer shows only the action's.
+  const keys: KeyHint[] = actions.capturesInput
+    ? [...actions.keys]
+    : [
+        ['t', 'transcript'],
+        ['m', 'metrics'],
+        ['↑↓', 'scroll'],
+        ...(section === 'transcript' && anchors.length > 0 ? ([['n N', 'next/prev failure']] as const) : []),
+        ...(hidden ? ([['r', 'reveal']] as const) : []),
+        ...actions.keys,
+        ['R', 're-run'],
+      ];
   const position = lines.length > windowRows ? ` ${offset + 1}-${Math.min(lines.length, offset + windowRows)}/${lines.length}` : '';
   const failuresShown = anchors.filter((anchor) => anchor >= offset && anchor < offset + windowRows).length;
   const failureCount = section === 'transcript' && anchors.length > 0 ? ` · ${anchors.length} marked${failuresShown > 0 ? ` (${failuresShown} in view)` : ''}` : '';

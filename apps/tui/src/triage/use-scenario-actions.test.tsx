@@ -336,6 +336,10 @@ describe('useScenarioActions', () => {
     frame = await waitForFrame(rendered, (text) => text.includes('+1 −1'), DIFF_TURNS);
     expect(frame).toContain(`+ assistant: ${NEW_REPLY}`);
     fits(frame);
+    // The footer shows the diff's keys, not the scenario's (t and m do nothing over the diff).
+    const footer = frame.split('\n').slice(-2).join('\n');
+    expect(footer).toMatch(/↑↓\s+scroll\s+a\s+accept\s+d\s+hide diff\s+Esc\s+close/);
+    expect(footer).not.toMatch(/t\s+transcript/);
     await press(rendered, KEYS.escape);
     frame = await waitForFrame(rendered, (text) => text.includes('d  diff'));
     expect(frame).not.toContain('+1 −1');

@@ -2,6 +2,7 @@ import type { RedactionConfig } from '@parley/config';
 import type { ScenarioResult } from '@parley/core';
 import { readConversationLog } from '@parley/production';
 import type { Redactor } from '@parley/redaction';
+import { writeStarterRubricIfMissing } from '../judge/starter-rubric.js';
 import type { UpdateCalibrationSetOptions } from '../set-file/update-calibration-set.js';
 import { addCalibrationItems, type AddedItem } from './add-calibration-items.js';
 import type { CandidateDefaults, ItemCandidate, PassedOver } from './item-candidate.js';
@@ -25,6 +26,11 @@ export interface ImportInput {
   now: Date;
   /** The set to start from when the folder has none yet. */
   initialText?: string;
+  /**
+   * `rubric.md` of the folder: when it does not exist and items were added, a starter rubric is
+   * written there, so that the new set can be rated and judged at once.
+   */
+  rubricFile?: string;
   lock?: UpdateCalibrationSetOptions;
 }
 
@@ -34,6 +40,8 @@ export interface ImportResult {
   skipped: PassedOver[];
   /** Conversations that may not be imported (restricted vertical, metadata_only, no language). */
   refused: PassedOver[];
+  /** The starter `rubric.md` written because the folder had none. */
+  rubric?: string;
 }
 
 /**
@@ -62,5 +70,6 @@ export async function importConversations(input: ImportInput): Promise<ImportRes
     ...input.lock,
     ...(input.initialText !== undefined ? { initialText: input.initialText } : {}),
   });
-  return { added: result.added, skipped: [...skipped, ...result.skipped], refused };
+  const rubric = result.added.length > 0 && input.rubricFile !== undefined ? writeStarterRubricIfMissing(input.rubricFile, input.setFile) : undefined;
+  return { added: result.added, skipped: [...skipped, ...result.skipped], refused, ...(rubric !== undefined ? { rubric } : {}) };
 }

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { ScenarioResult } from '@parley/core';
 import { calibrationFolder } from '../calibration-folder.js';
 import { loadRubric } from '../judge/rubric-file.js';
-import { starterRubricText } from '../judge/starter-rubric.js';
-import { writeFileAtomically } from '../set-file/atomic-write.js';
+import { writeStarterRubricIfMissing } from '../judge/starter-rubric.js';
 import { loadCalibrationSet } from '../set-file/calibration-set-file.js';
 import { newCalibrationSetText } from '../set-file/new-calibration-set.js';
 import type { UpdateCalibrationSetOptions } from '../set-file/update-calibration-set.js';
@@ -60,7 +58,7 @@ export async function sendScenarioToCalibration(input: SendToCalibrationInput): 
   });
   const item = added.added[0];
   if (item !== undefined) {
-    const rubric = writeStarterRubric(folder.rubricFile, folder.setFile);
+    const rubric = writeStarterRubricIfMissing(folder.rubricFile, folder.setFile);
     return { kind: 'added', id: item.id, file: folder.setFile, ...(rubric ? { rubric } : {}) };
   }
   const digest = transcriptDigest(outcome.candidate.transcript);
@@ -77,15 +75,4 @@ function rubricVersionOf(rubricFile: string): string {
   } catch {
     return '1.0.0';
   }
-}
-
-/**
- * A set without `rubric.md` cannot be rated (reviewers and judges read the rubric): when the
- * folder has none, a starter rubric of the set's version is written (never over an existing one).
- * Returns the file written, if any.
- */
-function writeStarterRubric(rubricFile: string, setFile: string): string | undefined {
-  if (existsSync(rubricFile)) return undefined;
-  writeFileAtomically(rubricFile, starterRubricText(loadCalibrationSet(setFile).rubric_version));
-  return rubricFile;
 }

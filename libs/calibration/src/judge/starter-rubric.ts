@@ -1,8 +1,24 @@
+import { existsSync } from 'node:fs';
+import { writeFileAtomically } from '../set-file/atomic-write.js';
+import { loadCalibrationSet } from '../set-file/calibration-set-file.js';
 import { DEFAULT_AXES } from '../set-file/new-calibration-set.js';
 
 /**
- * A rubric for a calibration folder that has none yet (the first item sent from triage): the
- * default axes with a plain meaning for each score, so that the new set can be rated at once. It
+ * A set without `rubric.md` cannot be rated (reviewers and judges read the rubric): when the
+ * folder has none, a starter rubric of the set's version is written (never over an existing one).
+ * Returns the file written, if any. Used by `parley calibrate import` and triage's send to
+ * calibration, the two ways a set starts.
+ */
+export function writeStarterRubricIfMissing(rubricFile: string, setFile: string): string | undefined {
+  if (existsSync(rubricFile)) return undefined;
+  writeFileAtomically(rubricFile, starterRubricText(loadCalibrationSet(setFile).rubric_version));
+  return rubricFile;
+}
+
+/**
+ * A rubric for a calibration folder that has none yet (the first items imported, or sent from
+ * triage): the default axes with a plain meaning for each score, so that the new set can be rated
+ * at once. It
  * says at the top that it is a starting point; a team edits it (and bumps the version of both the
  * rubric and the set) to describe its own agents.
  */
@@ -12,7 +28,7 @@ version: ${version}
 ---
 # Calibration rubric (starter)
 
-Written by Parley when the first item was sent to this calibration set. Edit it to describe your
+Written by Parley when the first items were added to this calibration set. Edit it to describe your
 agents before the first rating session; reviewers and judges read this same text. Changing what a
 score means later needs a new version here and in human_labelled.yaml (\`rubric_version\`).
 

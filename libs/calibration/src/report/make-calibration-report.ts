@@ -62,7 +62,12 @@ export async function makeCalibrationReport(
         newerUnfinished.length > 0
           ? `no finished judge session for ${folder.shown}: ${newerUnfinished.join(', ')} ${newerUnfinished.length === 1 ? 'was' : 'were'} stopped before the end; run \`parley calibrate judge --dir ${folder.shown}\` again, or report one with --session ID`
           : undefined;
-      throw new ConfigError(unfinished ?? `no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`);
+      // With nothing in the set the judge has nothing to rate either: the first step is an import.
+      const first =
+        set.items.length === 0
+          ? `no judge ratings for ${folder.shown} yet, and the set has no items: add some with \`parley calibrate import FILE --dir ${folder.shown}\`, then run \`parley calibrate judge --dir ${folder.shown}\``
+          : `no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`;
+      throw new ConfigError(unfinished ?? first);
     }
     // Loaded only here: the judge session reaches the providers and the recordings, which a
     // report of a stored session does not need.

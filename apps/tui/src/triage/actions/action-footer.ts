@@ -41,7 +41,7 @@ export function actionFooter(input: {
   }
   const message = input.message ?? stateMessage(facts);
   if (input.panelOpen && rerecording !== undefined) {
-    return { keys: [...(pending ? ([['a', 'accept']] as const) : []), ['d', 'hide diff'], ['Esc', 'close'], ['q', 'quit']], message };
+    return { keys: [['↑↓', 'scroll'], ...(pending ? ([['a', 'accept']] as const) : []), ['d', 'hide diff'], ['Esc', 'close'], ['q', 'quit']], message };
   }
   return {
     keys: [

@@ -11,12 +11,12 @@ export const NAME_CUES_RULE: NameCuesRule = {
   // isiZulu and isiXhosa glue these to a name: the personal prefix u- (uSipho), the copula ngu-
   // and its first and second persons (ngingu-, ndingu-, ungu-, singu-), the possessive ka- and its
   // agreements (likaSipho, wukaSipho), ku-/ko- (to), kwa- (at the home of), no-/na- (and, with),
-  // ngo- (by, about), nga- (by way of).
+  // also before ka- (nokaZanele), ngo- (by, about), nga- (by way of).
   prefixes: [
     'ngeka', 'ingeka', 'yeka', 'eka', 'yaka', 'zaka', 'lakwa', 'wakwa', 'yakwa', 'sakwa',
     'u', 'ngu', 'ngi', 'ngingu', 'ndi', 'ndingu', 'ungu', 'singu', 'ningu', 'yingu',
     'ka', 'lika', 'wuka', 'kuka', 'zika', 'sika', 'bika', 'yika', 'waka',
-    'ku', 'ko', 'kwa', 'no', 'na', 'ngo', 'nga', 'ngoka',
+    'ku', 'ko', 'kwa', 'no', 'noka', 'na', 'ngo', 'nga', 'ngoka',
   ],
   introductions: [
     // English

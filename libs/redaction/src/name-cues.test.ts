@@ -17,6 +17,7 @@ describe('names found by their cues', () => {
     ['the prefix capitalised at the start of a sentence', 'USipho uthe ngimshayele.', 'U<name> uthe ngimshayele.'],
     ['a hyphen before a vowel', 'Ngicela u-Ayanda angishayele.', 'Ngicela u-<name> angishayele.'],
     ['possessive ka-', 'Ingane kaLindiwe iyagula.', 'Ingane ka<name> iyagula.'],
+    ['no- (with) before the possessive ka-', 'Ngicela ukhulume nokaZanele uma kunenkinga.', 'Ngicela ukhulume noka<name> uma kunenkinga.'],
     ['isiXhosa igama lam ngu-', 'Molo, igama lam nguSiphokazi Mbeki.', 'Molo, igama lam ngu<name>.'],
     ['isiXhosa ndingu-', 'NdinguLwandle, ndifowunela ngamanzi.', 'Ndingu<name>, ndifowunela ngamanzi.'],
     ['a title behind a prefix', 'Ngisebenzela uMnu. Khumalo.', 'Ngisebenzela uMnu. <name>.'],

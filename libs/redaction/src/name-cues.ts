@@ -34,6 +34,8 @@ interface WordPatterns {
   capitalisedAt: RegExp;
   lowercaseAt: RegExp;
   nextWordAt: RegExp;
+  /** Particles that begin a surname after a title (`Mnr. van der Merwe`, `Mev. du Plessis`). */
+  leadingParticlesAt: RegExp;
   /** Whether a word begins with an upper-case letter. */
   upperFirst: RegExp;
 }
@@ -53,6 +55,7 @@ function wordPatterns(c: Classes): WordPatterns {
     lowercaseAt: new RegExp(`${lowercase}${wordEnd}`, 'uy'),
     /** Between the words of one name: spaces (never a line break), particles allowed. */
     nextWordAt: new RegExp(`[ \\t]+((?:(?:${PARTICLES.join('|')})[ \\t]+){0,2})(?=${c.upper})`, 'uy'),
+    leadingParticlesAt: new RegExp(`(?:(?:${PARTICLES.join('|')})[ \\t]+){1,2}(?=${c.upper})`, 'uy'),
     upperFirst: new RegExp(`^${c.upper}`, 'u'),
   };
 }
@@ -171,10 +174,16 @@ function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
     if (span) spans.push(span);
   };
   const nameAfter = (at: number, lowercase: boolean): NameSpan | undefined => nameAt(text, at, cues, patterns.words, { lowercase });
+  /** After a title a surname may begin with its particles (`Mnr. van der Merwe`): they are part of the name. */
+  const surnameAfterTitle = (at: number): NameSpan | undefined => {
+    const particlesEnd = wordAt(text, at, patterns.words.leadingParticlesAt);
+    const span = nameAfter(particlesEnd ?? at, false);
+    return span && particlesEnd !== undefined ? { start: at, end: span.end } : span;
+  };
   for (const at of cueEnds(text, patterns.prefix)) add(nameAfter(at, false));
   for (const at of cueEnds(text, patterns.introduction)) add(nameAfter(skipAfterCue(text, at), true));
   for (const at of cueEnds(text, patterns.weakIntroduction)) add(nameAfter(skipAfterCue(text, at), false));
-  for (const at of cueEnds(text, patterns.title)) add(nameAfter(skipAfterCue(text, at), false));
+  for (const at of cueEnds(text, patterns.title)) add(surnameAfterTitle(skipAfterCue(text, at)));
   for (const at of cueEnds(text, patterns.greeting)) {
     const span = nameAfter(skipAfterCue(text, at), false);
     // A greeting is followed by so many ordinary capitalised words ("Hi, How can I help") that

@@ -56,7 +56,7 @@ export const NAME_CUES_RULE: NameCuesRule = {
   ],
   titles: [
     'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sister', 'nurse', 'madam', 'sir',
-    'bi', 'bw', 'bibi', 'bwana', 'mama', 'baba', 'daktari', 'mwalimu',
+    'bi', 'bw', 'bibi', 'bwana', 'mzee', 'mama', 'baba', 'daktari', 'mwalimu',
     'mnu', 'mnumzane', 'nkk', 'nkosikazi', 'nksz', 'nkz', 'gogo', 'mkhulu', 'sisi', 'bhuti', 'dokotela', 'mam', 'tata',
     'mnr', 'meneer', 'mev', 'mevrou', 'mej', 'juffrou', 'oom', 'tannie', 'dokter',
     'ntate', 'mme', 'nkhono', 'ausi', 'abuti',
@@ -64,10 +64,10 @@ export const NAME_CUES_RULE: NameCuesRule = {
   transfer_introductions: ['sent to', 'paid to', 'received from', 'from', 'to', 'kutoka kwa', 'kwa', 'imetumwa kwa', 'ku', 'kuya ku', 'vanaf', 'aan', 'ho'],
   greetings: [
     'hi', 'hello', 'hey', 'dear', 'thanks', 'thank you', 'good morning', 'good afternoon', 'good evening', 'bye', 'welcome',
-    'habari', 'hujambo', 'jambo', 'asante', 'asante sana', 'karibu', 'shikamoo', 'salamu',
+    'habari', 'hujambo', 'jambo', 'asante', 'asante sana', 'karibu', 'shikamoo', 'salamu', 'kwaheri',
     'sawubona', 'sanibonani', 'ngiyabonga', 'siyabonga', 'hamba kahle', 'sala kahle',
     'molo', 'molweni', 'enkosi', 'enkosi kakhulu', 'ndiyabulela',
-    'hallo', 'goeie môre', 'goeiemôre', 'goeiemiddag', 'goeienaand', 'dankie', 'baie dankie', 'totsiens', 'liewe',
+    'hallo', 'goeie môre', 'goeiemôre', 'goeiedag', 'goeiemiddag', 'goeienaand', 'dankie', 'baie dankie', 'totsiens', 'liewe',
     'dumela', 'dumelang', 'lumela', 'kea leboha', 'ke a leboha', 'sala hantle', 'tsamaya hantle',
   ],
   // Places take the same prefixes (kwaMashu, uMgungundlovu) and follow the same cues ("ke Maseru",
@@ -107,7 +107,7 @@ export const NAME_CUES_RULE: NameCuesRule = {
     'Pick', 'Eskom', 'Uber', 'Bolt', 'Google', 'WhatsApp', 'Whatsapp', 'Facebook', 'Pesa', 'Mpesa', 'Ecocash', 'PesaPal', 'Spa', 'Salon',
     // Titles and kinship words standing alone (the name after them is masked by the title cue).
     'Mama', 'Baba', 'Gogo', 'Mkhulu', 'Sisi', 'Bhuti', 'Ntate', 'Mme', 'Tata', 'Mam', 'Sir', 'Madam', 'Doctor', 'Dokotela', 'Daktari',
-    'Nurse', 'Sister', 'Meneer', 'Mevrou', 'Oom', 'Tannie', 'Bibi', 'Bwana', 'Mwalimu', 'Mnumzane', 'Nkosikazi',
+    'Nurse', 'Sister', 'Meneer', 'Mevrou', 'Oom', 'Tannie', 'Bibi', 'Bwana', 'Mzee', 'Mwalimu', 'Mnumzane', 'Nkosikazi',
     'Mr', 'Mrs', 'Ms', 'Miss', 'Dr', 'Prof', 'Bi', 'Bw', 'Mnu', 'Nkk', 'Nksz', 'Nkz', 'Mnr', 'Mev', 'Mej', 'Juffrou', 'Dokter', 'Nkhono', 'Ausi', 'Abuti',
     // Ordinary words written with a capital at the start of a sentence.
     'I', 'He', 'She', 'They', 'We', 'You', 'It', 'Someone', 'Nobody', 'Yeye', 'Yena', 'Hy', 'Sy', 'Hulle', 'Ena', 'Bona', 'The', 'This', 'That', 'There', 'Here', 'How', 'What', 'When', 'Where', 'Why', 'Who', 'Which', 'Can', 'Could', 'Would', 'Will',

@@ -33,6 +33,8 @@ describe('names found by their cues', () => {
     ['a Swahili title', 'Nataka kuongea na Bi. Achieng.', 'Nataka kuongea na Bi. <name>.'],
     ['an Afrikaans title before a surname that begins with particles', 'Hallo, Mnr. van der Merwe hier.', 'Hallo, Mnr. <name> hier.'],
     ['Mev. before du', 'Mev. du Plessis kom Donderdag.', 'Mev. <name> kom Donderdag.'],
+    ['the Swahili honorific Mzee', 'Karibu Mzee Juma Mwangi, tutakupigia.', 'Karibu Mzee <name>, tutakupigia.'],
+    ['Goeiedag and Kwaheri, when the name closes them', 'Goeiedag Pieter, welkom. Kwaheri Wanjiru!', 'Goeiedag <name>, welkom. Kwaheri <name>!'],
     ['a greeting the name closes', 'Sawubona Bongani! Isikhathi sakho siqinisekisiwe.', 'Sawubona <name>! Isikhathi sakho siqinisekisiwe.'],
     ['a greeting followed by an ordinary word', 'Hi, How can I help?', 'Hi, How can I help?'],
     ['an M-Pesa confirmation', 'SKS4H7T2QX Confirmed. Ksh1,500.00 sent to GRACE ACHIENG 0722118904 on 27/11/26', 'SKS4H7T2QX Confirmed. Ksh1,500.00 sent to <name> 07*****904 on 27/11/26'],

@@ -111,8 +111,9 @@ export const NAME_CUES_RULE: NameCuesRule = {
     'Mr', 'Mrs', 'Ms', 'Miss', 'Dr', 'Prof', 'Bi', 'Bw', 'Mnu', 'Nkk', 'Nksz', 'Nkz', 'Mnr', 'Mev', 'Mej', 'Juffrou', 'Dokter', 'Nkhono', 'Ausi', 'Abuti',
     // Ordinary words written with a capital at the start of a sentence.
     'I', 'He', 'She', 'They', 'We', 'You', 'It', 'Someone', 'Nobody', 'Yeye', 'Yena', 'Hy', 'Sy', 'Hulle', 'Ena', 'Bona', 'The', 'This', 'That', 'There', 'Here', 'How', 'What', 'When', 'Where', 'Why', 'Who', 'Which', 'Can', 'Could', 'Would', 'Will',
-    'Please', 'Thanks', 'Thank', 'Welcome', 'Good', 'Yes', 'No', 'Okay', 'Ok', 'Sure', 'Sorry', 'Great', 'Fine', 'Not', 'Available',
+    'Please', 'Thanks', 'Thank', 'Welcome', 'Good', 'Yes', 'No', 'Okay', 'Ok', 'Sure', 'Sorry', 'Great', 'Fine', 'Not', 'Available', 'Back', 'Urgent',
     'Team', 'All', 'Everyone', 'Customer', 'Client', 'Patient', 'Friend', 'Guest', 'Manager', 'Reception', 'Ontvangs', 'Support', 'Agent', 'Bot',
+    'Almal', 'Yako', 'Mphathi', 'Mongameli',
     'Karibu', 'Asante', 'Sawa', 'Ndiyo', 'Hapana', 'Naomba', 'Tafadhali', 'Nina', 'Nataka', 'Habari', 'Mimi', 'Mteja', 'Mgonjwa',
     'Ngicela', 'Ngiyabonga', 'Siyabonga', 'Yebo', 'Kulungile', 'Ngifuna', 'Ngiyaxolisa', 'Sawubona', 'Sanibonani', 'Ikhasimende',
     'Molo', 'Molweni', 'Enkosi', 'Ewe', 'Hayi', 'Ndicela', 'Ndifuna', 'Unjani', 'Ndiyabulela', 'Umthengi',

@@ -50,6 +50,7 @@ describe('names found by their cues', () => {
     ['institutions and brands', 'UMasipala uthe uye eHome Affairs, ukhokhe ngeVodacom.'],
     ['a place or a nationality after a weak introduction', "I'm Kenyan. Ke Mosotho. Ek is Maandag beskikbaar. This is Umlazi Clinic."],
     ['amounts and receipts', 'Ngikhokhe R250 nge-M-Pesa, i-receipt ithi QGH7XK2L9M; Paybill 247247.'],
+    ['ordinary words capitalised after a greeting, an introduction or a prefix', 'Hallo Almal, welkom. Habari Yako? Welcome Back! This is Urgent. Ngicela ukhulume noMphathi noma noMongameli.'],
     ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani?'],
     ['a phrase that introduces something else', 'Call me back please; the file name is wrong; jina langu limeandikwa vibaya.'],
   ])('%s stay as they are', (_, input) => {

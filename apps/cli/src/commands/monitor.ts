@@ -159,6 +159,8 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
   for (const item of outcome.judged) {
     const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
     lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}  ${scores}`);
+    // Why a metric could not be evaluated (masked like the stored reason), so the next step is clear.
+    for (const score of item.scores) if (score.reason !== undefined) lines.push(`      ${score.metric}: ${terminalSafe(score.reason)}`);
   }
   if (outcome.left_to_others.length > 0) {
     lines.push(`${count(outcome.left_to_others.length, 'conversation')} left to another monitor run (it claimed them first)`);

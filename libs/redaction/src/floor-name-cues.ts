@@ -39,7 +39,7 @@ export const NAME_CUES_RULE: NameCuesRule = {
     "i'm", 'i’m', 'i am', 'this is', "it's", 'it’s', 'speak to', 'speaking to', 'ask for', 'booked under', 'on behalf of', 'booking for', 'appointment for',
     'mimi ni', 'ni mimi', 'huyu ni', 'mwambie', 'kwa niaba ya',
     'yimi', 'ngikhuluma no', 'ndim', 'ndithetha no',
-    'ek is', 'dis', 'hier is', 'praat met', 'namens',
+    'ek is', 'dis', 'dit is', 'hier is', 'hier praat', 'praat met', 'namens',
     'ke', 'ena ke', 'bua le',
     // A relative named after them: "my mother, Busisiwe Mthembu", "mtoto wa Njeri", "ngwana wa Dineo".
     'my mother', 'my father', 'my son', 'my daughter', 'my wife', 'my husband', 'my sister', 'my brother', 'my child', 'my friend',

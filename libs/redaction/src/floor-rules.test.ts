@@ -43,6 +43,7 @@ describe('the masking floor', () => {
     it.each([
       ['plain', 'Tuma risiti kwa grace.achieng@gmail.com tafadhali', 'Tuma risiti kwa <email> tafadhali'],
       ['with plus and subdomain', 'thandi+spa@mail.co.za', '<email>'],
+      ['with letters outside ASCII (an Afrikaans first name)', 'Stuur dit na zoë.botha@voorbeeld.co.za of andré@kliniek.co.za.', 'Stuur dit na <email> of <email>.'],
     ])('%s', (_, input, expected) => {
       expect(redactor.text(input)).toBe(expected);
     });

@@ -35,7 +35,7 @@ export function register(program: Command, context: ProgramContext): void {
     .description('judge a deterministic sample of production conversations and alert when a metric falls (exit 1 on an alert)')
     .option('--logs <file>', 'conversation log, JSON lines (conversation_id, tenant, vertical, language, prompt_version, turns)')
     .option('--from <source>', 'where conversations come from: logs (with --logs) or langfuse (traces, with LANGFUSE_HOST and keys)')
-    .option('--langfuse', 'the same as --from langfuse (the form SPEC.md gives)')
+    .option('--langfuse', 'the same as --from langfuse')
     .option('--batch', "judge through the providers' batch APIs at half price; a later run collects the answers")
     .option('--suite <dir>', 'the suite whose judge, metrics and redactor are used', '.')
     .option('--agent <name>', "the suite's agent the conversations were with (default: the suite's only agent)")

@@ -38,7 +38,7 @@ export const NAME_CUES_RULE: NameCuesRule = {
     'call me', 'name is', "name's", 'the name is', 'surname is', 'first name is', 'jina langu', 'igama lami', 'igama lam', 'lebitso la ka',
     "i'm", 'i’m', 'i am', 'this is', "it's", 'it’s', 'speak to', 'speaking to', 'ask for', 'booked under', 'on behalf of', 'booking for', 'appointment for',
     'mimi ni', 'ni mimi', 'huyu ni', 'mwambie', 'kwa niaba ya',
-    'yimi', 'ngikhuluma no', 'ndim', 'ndithetha no',
+    'yimi', 'ngikhuluma no', 'ndim', 'ndithetha no', 'ngingu', 'ndingu',
     'ek is', 'dis', 'dit is', 'hier is', 'hier praat', 'praat met', 'namens',
     'ke', 'ena ke', 'bua le',
     // A relative named after them: "my mother, Busisiwe Mthembu", "mtoto wa Njeri", "ngwana wa Dineo".

@@ -20,6 +20,8 @@ describe('names found by their cues', () => {
     ['no- (with) before the possessive ka-', 'Ngicela ukhulume nokaZanele uma kunenkinga.', 'Ngicela ukhulume noka<name> uma kunenkinga.'],
     ['isiXhosa igama lam ngu-', 'Molo, igama lam nguSiphokazi Mbeki.', 'Molo, igama lam ngu<name>.'],
     ['isiXhosa ndingu-', 'NdinguLwandle, ndifowunela ngamanzi.', 'Ndingu<name>, ndifowunela ngamanzi.'],
+    ['igama lami ngu- glued to a name typed in lower case', 'sawubona, igama lami ngubongani', 'sawubona, igama lami ngu<name>'],
+    ['ngingu and ndingu written apart from a capitalised name', 'Ngingu Thandiwe Mthembu. Molo, ndingu Luthando.', 'Ngingu <name>. Molo, ndingu <name>.'],
     ['a title behind a prefix', 'Ngisebenzela uMnu. Khumalo.', 'Ngisebenzela uMnu. <name>.'],
     // Introductions
     ['Swahili jina langu ni', 'Habari, jina langu ni Amina Wanjiru, naomba miadi.', 'Habari, jina langu ni <name>, naomba miadi.'],
@@ -53,7 +55,7 @@ describe('names found by their cues', () => {
     ['amounts and receipts', 'Ngikhokhe R250 nge-M-Pesa, i-receipt ithi QGH7XK2L9M; Paybill 247247.'],
     ['a day or a place after dit is', 'Dit is Maandag. Dit is Kaapstad se beste salon.'],
     ['ordinary words capitalised after a greeting, an introduction or a prefix', 'Hallo Almal, welkom. Habari Yako? Welcome Back! This is Urgent. Ngicela ukhulume noMphathi noma noMongameli.'],
-    ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani?'],
+    ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani? Igama lakhe ngubani?'],
     ['a phrase that introduces something else', 'Call me back please; the file name is wrong; jina langu limeandikwa vibaya.'],
   ])('%s stay as they are', (_, input) => {
     expect(redactor.text(input)).toBe(input);

@@ -120,7 +120,9 @@ function cuePatterns(rule: NameCuesRule, c: Classes): CuePatterns {
     // A prefix is written in lower case, or capitalised at the start of a sentence (`USipho`);
     // `kwa`/`ka` capitalised begin place names (`KwaMashu`, `KaNyamazane`), so those stay lower case only.
     prefix: prefixes ? new RegExp(`${before}(?:${prefixes}|${capitalisedPrefixes(rule.prefixes)})-?(?=${c.upper}${c.lower})`, 'gu') : undefined,
-    introduction: introductions ? new RegExp(`${before}(?:${introductions})${after}`, 'giu') : undefined,
+    // An introduction that ends in a copula or `ngo` (`igama lami ngu`, `ngibizwa ngo`) is also
+    // written glued to a name typed in lower case: `igama lami ngubongani`.
+    introduction: introductions ? new RegExp(`${before}(?:(?:${introductions})${after}|(?:${gluedIntroductions(rule.introductions)}))`, 'giu') : undefined,
     weakIntroduction: weak ? new RegExp(`${before}(?:${weak})${after}`, 'giu') : undefined,
     // A title may carry a prefix itself: `uMnu. Khumalo`, `kuDr Pillay`.
     title: titles ? new RegExp(`${before}(?:(?:${prefixes ?? '(?!)'})-?)?(?:${titles})(?:\\.|${after})`, 'giu') : undefined,
@@ -129,6 +131,15 @@ function cuePatterns(rule: NameCuesRule, c: Classes): CuePatterns {
     following: following ? new RegExp(`${before}(${capitalised}(?:[ \\t]+${capitalised}){0,2})[ \\t]+(?:${following})${after}`, 'gu') : undefined,
     words: wordPatternsFor(c),
   };
+}
+
+/** The introductions written glued to the name: those ending in the copula `ngu` or in `ngo`. */
+function gluedIntroductions(introductions: readonly string[]): string {
+  const glued = introductions
+    .filter((phrase) => /\s(?:ngu|ngo)$/.test(phrase))
+    .sort((left, right) => right.length - left.length)
+    .map((phrase) => phrase.split(/\s+/).map(escape).join('[ \\t]+'));
+  return glued.length > 0 ? glued.join('|') : '(?!)';
 }
 
 /** The prefixes that are also written capitalised at the start of a sentence. */

@@ -30,7 +30,12 @@ export function missingEnvironmentIssues(suite: { file: string; config: SuiteFil
   return missing.map(({ path, name }) => ({
     file: suite.file,
     ...source.locate(path),
-    message: `\${${name}} is not set in the environment: set ${name} before running, or give a default: \${${name}:-http://127.0.0.1:8787}`,
+    // A URL gets a URL as the example default; a header or a command's variable (a token, most
+    // often) gets none: a made-up default for a secret would only hide that it is missing.
+    message:
+      path[2] === 'url'
+        ? `\${${name}} is not set in the environment: set ${name} before running, or give a default: \${${name}:-http://127.0.0.1:8787}`
+        : `\${${name}} is not set in the environment: set ${name} before running (or give a default: \${${name}:-value})`,
     severity: 'error' as const,
   }));
 }

@@ -92,4 +92,20 @@ describe('langfuseFromEnv', () => {
     expect(langfuseFromEnv({ ...env, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '2000', PARLEY_LANGFUSE_TIMEOUT_MS: '30000' })).toMatchObject({ connectTimeoutMs: 2000, totalTimeoutMs: 30_000 });
     expect(() => langfuseFromEnv({ ...env, PARLEY_LANGFUSE_TIMEOUT_MS: '30s' })).toThrow('PARLEY_LANGFUSE_TIMEOUT_MS must be a positive whole number of milliseconds (got "30s")');
   });
+
+  it('refuses a base URL with credentials in it without showing them (fetch would quote the whole URL), and one that is not http(s)', () => {
+    const keys = { LANGFUSE_PUBLIC_KEY: 'pk', LANGFUSE_SECRET_KEY: 'sk' };
+    const refusal = (() => {
+      try {
+        langfuseFromEnv({ ...keys, LANGFUSE_HOST: 'https://admin:hunter2-SECRET@lf.example.com' });
+      } catch (error) {
+        return error as Error;
+      }
+      return undefined;
+    })();
+    expect(refusal?.message).toBe("LANGFUSE_HOST holds credentials (user:password@): remove them; Langfuse takes the project's keys from LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY");
+    expect(() => langfuseFromEnv(keys, 'http://u:p@localhost:3000')).toThrow(/^the Langfuse URL holds credentials/);
+    expect(() => langfuseFromEnv({ ...keys, LANGFUSE_BASE_URL: 'langfuse.internal' })).toThrow('LANGFUSE_BASE_URL is not a URL');
+    expect(() => langfuseFromEnv({ ...keys, LANGFUSE_HOST: 'ftp://lf.example.com' })).toThrow('LANGFUSE_HOST must be an http:// or https:// URL');
+  });
 });

@@ -24,6 +24,7 @@ export function langfuseFromEnv(env: NodeJS.ProcessEnv, host?: string, purpose =
     env.LANGFUSE_SECRET_KEY ? undefined : 'LANGFUSE_SECRET_KEY',
   ].filter((name): name is string => name !== undefined);
   if (missing.length > 0) throw new ConfigError(`${purpose} needs ${missing.join(', ')} in the environment`);
+  checkBaseUrl(baseUrl!, host !== undefined ? 'the Langfuse URL' : env.LANGFUSE_HOST !== undefined ? 'LANGFUSE_HOST' : 'LANGFUSE_BASE_URL');
   const connectTimeoutMs = milliseconds(env, 'PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS');
   const totalTimeoutMs = milliseconds(env, 'PARLEY_LANGFUSE_TIMEOUT_MS');
   return {
@@ -33,6 +34,23 @@ export function langfuseFromEnv(env: NodeJS.ProcessEnv, host?: string, purpose =
     ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
     ...(totalTimeoutMs !== undefined ? { totalTimeoutMs } : {}),
   };
+}
+
+/**
+ * An http(s) URL without credentials: `fetch` refuses a URL with `user:password@` and its error
+ * quotes the URL whole, password and all, so it is refused here without showing the value.
+ */
+function checkBaseUrl(baseUrl: string, source: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`${source} is not a URL: give Langfuse's base URL, such as https://langfuse.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${source} must be an http:// or https:// URL`);
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${source} holds credentials (user:password@): remove them; Langfuse takes the project's keys from LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY`);
+  }
 }
 
 function milliseconds(env: NodeJS.ProcessEnv, name: string): number | undefined {

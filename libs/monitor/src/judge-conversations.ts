@@ -163,7 +163,7 @@ export async function judgeConversations(input: MonitorInput, setup: MonitorSetu
           source: item.source,
           conversation: item.conversation,
           status,
-          scores: answer.results.map((result) => ({ metric: result.metric, score: result.score, passed: result.passed, error: result.error === true })),
+          scores: scores.map((score) => ({ metric: score.metric, score: score.score, passed: score.passed, error: score.error, ...(score.error ? { reason: score.reason } : {}) })),
           cost_usd: answer.spend.usd,
         });
       }

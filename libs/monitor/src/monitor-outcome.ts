@@ -62,7 +62,8 @@ export interface PlannedConversation extends ConversationRef {
 
 export interface JudgedConversation extends ConversationRef {
   status: 'judged' | 'error';
-  scores: Array<{ metric: string; score: number | null; passed: boolean; error: boolean }>;
+  /** `reason`: why a metric could not be evaluated (masked), on errored scores only. */
+  scores: Array<{ metric: string; score: number | null; passed: boolean; error: boolean; reason?: string }>;
   cost_usd: number | null;
 }
 

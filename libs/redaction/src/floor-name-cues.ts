@@ -11,12 +11,12 @@ export const NAME_CUES_RULE: NameCuesRule = {
   // isiZulu and isiXhosa glue these to a name: the personal prefix u- (uSipho), the copula ngu-
   // and its first and second persons (ngingu-, ndingu-, ungu-, singu-), the possessive ka- and its
   // agreements (likaSipho, wukaSipho), ku-/ko- (to), kwa- (at the home of), no-/na- (and, with),
-  // ngo- (by, about), nga- (by way of).
+  // also before ka- (nokaZanele), ngo- (by, about), nga- (by way of).
   prefixes: [
     'ngeka', 'ingeka', 'yeka', 'eka', 'yaka', 'zaka', 'lakwa', 'wakwa', 'yakwa', 'sakwa',
     'u', 'ngu', 'ngi', 'ngingu', 'ndi', 'ndingu', 'ungu', 'singu', 'ningu', 'yingu',
     'ka', 'lika', 'wuka', 'kuka', 'zika', 'sika', 'bika', 'yika', 'waka',
-    'ku', 'ko', 'kwa', 'no', 'na', 'ngo', 'nga', 'ngoka',
+    'ku', 'ko', 'kwa', 'no', 'noka', 'na', 'ngo', 'nga', 'ngoka',
   ],
   introductions: [
     // English
@@ -38,8 +38,8 @@ export const NAME_CUES_RULE: NameCuesRule = {
     'call me', 'name is', "name's", 'the name is', 'surname is', 'first name is', 'jina langu', 'igama lami', 'igama lam', 'lebitso la ka',
     "i'm", 'i’m', 'i am', 'this is', "it's", 'it’s', 'speak to', 'speaking to', 'ask for', 'booked under', 'on behalf of', 'booking for', 'appointment for',
     'mimi ni', 'ni mimi', 'huyu ni', 'mwambie', 'kwa niaba ya',
-    'yimi', 'ngikhuluma no', 'ndim', 'ndithetha no',
-    'ek is', 'dis', 'hier is', 'praat met', 'namens',
+    'yimi', 'ngikhuluma no', 'ndim', 'ndithetha no', 'ngingu', 'ndingu',
+    'ek is', 'dis', 'dit is', 'hier is', 'hier praat', 'praat met', 'namens',
     'ke', 'ena ke', 'bua le',
     // A relative named after them: "my mother, Busisiwe Mthembu", "mtoto wa Njeri", "ngwana wa Dineo".
     'my mother', 'my father', 'my son', 'my daughter', 'my wife', 'my husband', 'my sister', 'my brother', 'my child', 'my friend',
@@ -56,7 +56,7 @@ export const NAME_CUES_RULE: NameCuesRule = {
   ],
   titles: [
     'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sister', 'nurse', 'madam', 'sir',
-    'bi', 'bw', 'bibi', 'bwana', 'mama', 'baba', 'daktari', 'mwalimu',
+    'bi', 'bw', 'bibi', 'bwana', 'mzee', 'mama', 'baba', 'daktari', 'mwalimu',
     'mnu', 'mnumzane', 'nkk', 'nkosikazi', 'nksz', 'nkz', 'gogo', 'mkhulu', 'sisi', 'bhuti', 'dokotela', 'mam', 'tata',
     'mnr', 'meneer', 'mev', 'mevrou', 'mej', 'juffrou', 'oom', 'tannie', 'dokter',
     'ntate', 'mme', 'nkhono', 'ausi', 'abuti',
@@ -64,10 +64,10 @@ export const NAME_CUES_RULE: NameCuesRule = {
   transfer_introductions: ['sent to', 'paid to', 'received from', 'from', 'to', 'kutoka kwa', 'kwa', 'imetumwa kwa', 'ku', 'kuya ku', 'vanaf', 'aan', 'ho'],
   greetings: [
     'hi', 'hello', 'hey', 'dear', 'thanks', 'thank you', 'good morning', 'good afternoon', 'good evening', 'bye', 'welcome',
-    'habari', 'hujambo', 'jambo', 'asante', 'asante sana', 'karibu', 'shikamoo', 'salamu',
+    'habari', 'hujambo', 'jambo', 'asante', 'asante sana', 'karibu', 'shikamoo', 'salamu', 'kwaheri',
     'sawubona', 'sanibonani', 'ngiyabonga', 'siyabonga', 'hamba kahle', 'sala kahle',
     'molo', 'molweni', 'enkosi', 'enkosi kakhulu', 'ndiyabulela',
-    'hallo', 'goeie môre', 'goeiemôre', 'goeiemiddag', 'goeienaand', 'dankie', 'baie dankie', 'totsiens', 'liewe',
+    'hallo', 'goeie môre', 'goeiemôre', 'goeiedag', 'goeiemiddag', 'goeienaand', 'dankie', 'baie dankie', 'totsiens', 'liewe',
     'dumela', 'dumelang', 'lumela', 'kea leboha', 'ke a leboha', 'sala hantle', 'tsamaya hantle',
   ],
   // Places take the same prefixes (kwaMashu, uMgungundlovu) and follow the same cues ("ke Maseru",
@@ -107,12 +107,13 @@ export const NAME_CUES_RULE: NameCuesRule = {
     'Pick', 'Eskom', 'Uber', 'Bolt', 'Google', 'WhatsApp', 'Whatsapp', 'Facebook', 'Pesa', 'Mpesa', 'Ecocash', 'PesaPal', 'Spa', 'Salon',
     // Titles and kinship words standing alone (the name after them is masked by the title cue).
     'Mama', 'Baba', 'Gogo', 'Mkhulu', 'Sisi', 'Bhuti', 'Ntate', 'Mme', 'Tata', 'Mam', 'Sir', 'Madam', 'Doctor', 'Dokotela', 'Daktari',
-    'Nurse', 'Sister', 'Meneer', 'Mevrou', 'Oom', 'Tannie', 'Bibi', 'Bwana', 'Mwalimu', 'Mnumzane', 'Nkosikazi',
+    'Nurse', 'Sister', 'Meneer', 'Mevrou', 'Oom', 'Tannie', 'Bibi', 'Bwana', 'Mzee', 'Mwalimu', 'Mnumzane', 'Nkosikazi',
     'Mr', 'Mrs', 'Ms', 'Miss', 'Dr', 'Prof', 'Bi', 'Bw', 'Mnu', 'Nkk', 'Nksz', 'Nkz', 'Mnr', 'Mev', 'Mej', 'Juffrou', 'Dokter', 'Nkhono', 'Ausi', 'Abuti',
     // Ordinary words written with a capital at the start of a sentence.
     'I', 'He', 'She', 'They', 'We', 'You', 'It', 'Someone', 'Nobody', 'Yeye', 'Yena', 'Hy', 'Sy', 'Hulle', 'Ena', 'Bona', 'The', 'This', 'That', 'There', 'Here', 'How', 'What', 'When', 'Where', 'Why', 'Who', 'Which', 'Can', 'Could', 'Would', 'Will',
-    'Please', 'Thanks', 'Thank', 'Welcome', 'Good', 'Yes', 'No', 'Okay', 'Ok', 'Sure', 'Sorry', 'Great', 'Fine', 'Not', 'Available',
+    'Please', 'Thanks', 'Thank', 'Welcome', 'Good', 'Yes', 'No', 'Okay', 'Ok', 'Sure', 'Sorry', 'Great', 'Fine', 'Not', 'Available', 'Back', 'Urgent',
     'Team', 'All', 'Everyone', 'Customer', 'Client', 'Patient', 'Friend', 'Guest', 'Manager', 'Reception', 'Ontvangs', 'Support', 'Agent', 'Bot',
+    'Almal', 'Yako', 'Mphathi', 'Mongameli',
     'Karibu', 'Asante', 'Sawa', 'Ndiyo', 'Hapana', 'Naomba', 'Tafadhali', 'Nina', 'Nataka', 'Habari', 'Mimi', 'Mteja', 'Mgonjwa',
     'Ngicela', 'Ngiyabonga', 'Siyabonga', 'Yebo', 'Kulungile', 'Ngifuna', 'Ngiyaxolisa', 'Sawubona', 'Sanibonani', 'Ikhasimende',
     'Molo', 'Molweni', 'Enkosi', 'Ewe', 'Hayi', 'Ndicela', 'Ndifuna', 'Unjani', 'Ndiyabulela', 'Umthengi',

@@ -15,6 +15,7 @@ describe('the masking floor', () => {
       ['Kenyan, local with hyphens', 'Safaricom 0712-345-432', 'Safaricom 07**-***-432'],
       ['Kenyan, local without separators', 'namba yangu ni 0712345432', 'namba yangu ni 07*****432'],
       ['Kenyan, with the (0) trunk kept', 'Tel +254 (0) 712 345 432', 'Tel +254 (0) 7** *** 432'],
+      ['the country code in parentheses, as on a business card', 'Tel (+27) 82 123 4567 or (+254) 712-345-432', 'Tel (+27) 8* *** *567 or (+254) 7**-***-432'],
       ['South African, international', 'WhatsApp me on +27 82 123 4567', 'WhatsApp me on +27 8* *** *567'],
       ['South African, local', 'Bel my by 082 123 4567 asseblief', 'Bel my by 08* *** *567 asseblief'],
       ['South African landline with area code in parentheses', 'Office (011) 345 6789', 'Office (01*) *** *789'],
@@ -42,6 +43,7 @@ describe('the masking floor', () => {
     it.each([
       ['plain', 'Tuma risiti kwa grace.achieng@gmail.com tafadhali', 'Tuma risiti kwa <email> tafadhali'],
       ['with plus and subdomain', 'thandi+spa@mail.co.za', '<email>'],
+      ['with letters outside ASCII (an Afrikaans first name)', 'Stuur dit na zoë.botha@voorbeeld.co.za of andré@kliniek.co.za.', 'Stuur dit na <email> of <email>.'],
     ])('%s', (_, input, expected) => {
       expect(redactor.text(input)).toBe(expected);
     });

@@ -82,7 +82,10 @@ const KEEP_RULES: readonly KeepRule[] = [
 const EMAIL_RULE: PatternRule = {
   kind: 'pattern',
   name: 'email',
-  pattern: '(?<![A-Za-z0-9._%+\\-])[A-Za-z0-9._%+\\-]+@[A-Za-z0-9\\-]+(?:\\.[A-Za-z0-9\\-]+)*\\.[A-Za-z]{2,}',
+  // Letters of any script, as internationalised addresses have them (`zoë.botha@…`, `andré@…`):
+  // an ASCII-only local part masked `zoë.botha@x.co.za` as `zoë<email>`, keeping the first name.
+  pattern: '(?<![\\p{L}\\p{M}\\p{N}._%+\\-])[\\p{L}\\p{M}\\p{N}._%+\\-]+@[\\p{L}\\p{M}\\p{N}\\-]+(?:\\.[\\p{L}\\p{M}\\p{N}\\-]+)*\\.\\p{L}{2,}',
+  flags: 'u',
   replacement: '<email>',
   trigger: '@',
 };

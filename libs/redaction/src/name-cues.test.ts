@@ -17,8 +17,11 @@ describe('names found by their cues', () => {
     ['the prefix capitalised at the start of a sentence', 'USipho uthe ngimshayele.', 'U<name> uthe ngimshayele.'],
     ['a hyphen before a vowel', 'Ngicela u-Ayanda angishayele.', 'Ngicela u-<name> angishayele.'],
     ['possessive ka-', 'Ingane kaLindiwe iyagula.', 'Ingane ka<name> iyagula.'],
+    ['no- (with) before the possessive ka-', 'Ngicela ukhulume nokaZanele uma kunenkinga.', 'Ngicela ukhulume noka<name> uma kunenkinga.'],
     ['isiXhosa igama lam ngu-', 'Molo, igama lam nguSiphokazi Mbeki.', 'Molo, igama lam ngu<name>.'],
     ['isiXhosa ndingu-', 'NdinguLwandle, ndifowunela ngamanzi.', 'Ndingu<name>, ndifowunela ngamanzi.'],
+    ['igama lami ngu- glued to a name typed in lower case', 'sawubona, igama lami ngubongani', 'sawubona, igama lami ngu<name>'],
+    ['ngingu and ndingu written apart from a capitalised name', 'Ngingu Thandiwe Mthembu. Molo, ndingu Luthando.', 'Ngingu <name>. Molo, ndingu <name>.'],
     ['a title behind a prefix', 'Ngisebenzela uMnu. Khumalo.', 'Ngisebenzela uMnu. <name>.'],
     // Introductions
     ['Swahili jina langu ni', 'Habari, jina langu ni Amina Wanjiru, naomba miadi.', 'Habari, jina langu ni <name>, naomba miadi.'],
@@ -30,6 +33,11 @@ describe('names found by their cues', () => {
     ['a field label', 'Customer: Faith Wambui, phone: +254 733 456 789', 'Customer: <name>, phone: +254 7** *** 789'],
     // Titles, greetings, transfer messages
     ['a Swahili title', 'Nataka kuongea na Bi. Achieng.', 'Nataka kuongea na Bi. <name>.'],
+    ['an Afrikaans title before a surname that begins with particles', 'Hallo, Mnr. van der Merwe hier.', 'Hallo, Mnr. <name> hier.'],
+    ['Mev. before du', 'Mev. du Plessis kom Donderdag.', 'Mev. <name> kom Donderdag.'],
+    ['the Swahili honorific Mzee', 'Karibu Mzee Juma Mwangi, tutakupigia.', 'Karibu Mzee <name>, tutakupigia.'],
+    ['Goeiedag and Kwaheri, when the name closes them', 'Goeiedag Pieter, welkom. Kwaheri Wanjiru!', 'Goeiedag <name>, welkom. Kwaheri <name>!'],
+    ['Afrikaans on the phone: hier praat, dit is', 'Hier praat Sannie Botha. Dit is Sannie hier.', 'Hier praat <name>. Dit is <name> hier.'],
     ['a greeting the name closes', 'Sawubona Bongani! Isikhathi sakho siqinisekisiwe.', 'Sawubona <name>! Isikhathi sakho siqinisekisiwe.'],
     ['a greeting followed by an ordinary word', 'Hi, How can I help?', 'Hi, How can I help?'],
     ['an M-Pesa confirmation', 'SKS4H7T2QX Confirmed. Ksh1,500.00 sent to GRACE ACHIENG 0722118904 on 27/11/26', 'SKS4H7T2QX Confirmed. Ksh1,500.00 sent to <name> 07*****904 on 27/11/26'],
@@ -45,7 +53,9 @@ describe('names found by their cues', () => {
     ['institutions and brands', 'UMasipala uthe uye eHome Affairs, ukhokhe ngeVodacom.'],
     ['a place or a nationality after a weak introduction', "I'm Kenyan. Ke Mosotho. Ek is Maandag beskikbaar. This is Umlazi Clinic."],
     ['amounts and receipts', 'Ngikhokhe R250 nge-M-Pesa, i-receipt ithi QGH7XK2L9M; Paybill 247247.'],
-    ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani?'],
+    ['a day or a place after dit is', 'Dit is Maandag. Dit is Kaapstad se beste salon.'],
+    ['ordinary words capitalised after a greeting, an introduction or a prefix', 'Hallo Almal, welkom. Habari Yako? Welcome Back! This is Urgent. Ngicela ukhulume noMphathi noma noMongameli.'],
+    ['a question about a name', 'Igama lakho ngubani? Jina lako ni nani? Igama lakhe ngubani?'],
     ['a phrase that introduces something else', 'Call me back please; the file name is wrong; jina langu limeandikwa vibaya.'],
   ])('%s stay as they are', (_, input) => {
     expect(redactor.text(input)).toBe(input);

@@ -34,6 +34,8 @@ interface WordPatterns {
   capitalisedAt: RegExp;
   lowercaseAt: RegExp;
   nextWordAt: RegExp;
+  /** Particles that begin a surname after a title (`Mnr. van der Merwe`, `Mev. du Plessis`). */
+  leadingParticlesAt: RegExp;
   /** Whether a word begins with an upper-case letter. */
   upperFirst: RegExp;
 }
@@ -53,6 +55,7 @@ function wordPatterns(c: Classes): WordPatterns {
     lowercaseAt: new RegExp(`${lowercase}${wordEnd}`, 'uy'),
     /** Between the words of one name: spaces (never a line break), particles allowed. */
     nextWordAt: new RegExp(`[ \\t]+((?:(?:${PARTICLES.join('|')})[ \\t]+){0,2})(?=${c.upper})`, 'uy'),
+    leadingParticlesAt: new RegExp(`(?:(?:${PARTICLES.join('|')})[ \\t]+){1,2}(?=${c.upper})`, 'uy'),
     upperFirst: new RegExp(`^${c.upper}`, 'u'),
   };
 }
@@ -117,7 +120,9 @@ function cuePatterns(rule: NameCuesRule, c: Classes): CuePatterns {
     // A prefix is written in lower case, or capitalised at the start of a sentence (`USipho`);
     // `kwa`/`ka` capitalised begin place names (`KwaMashu`, `KaNyamazane`), so those stay lower case only.
     prefix: prefixes ? new RegExp(`${before}(?:${prefixes}|${capitalisedPrefixes(rule.prefixes)})-?(?=${c.upper}${c.lower})`, 'gu') : undefined,
-    introduction: introductions ? new RegExp(`${before}(?:${introductions})${after}`, 'giu') : undefined,
+    // An introduction that ends in a copula or `ngo` (`igama lami ngu`, `ngibizwa ngo`) is also
+    // written glued to a name typed in lower case: `igama lami ngubongani`.
+    introduction: introductions ? new RegExp(`${before}(?:(?:${introductions})${after}|(?:${gluedIntroductions(rule.introductions)}))`, 'giu') : undefined,
     weakIntroduction: weak ? new RegExp(`${before}(?:${weak})${after}`, 'giu') : undefined,
     // A title may carry a prefix itself: `uMnu. Khumalo`, `kuDr Pillay`.
     title: titles ? new RegExp(`${before}(?:(?:${prefixes ?? '(?!)'})-?)?(?:${titles})(?:\\.|${after})`, 'giu') : undefined,
@@ -126,6 +131,15 @@ function cuePatterns(rule: NameCuesRule, c: Classes): CuePatterns {
     following: following ? new RegExp(`${before}(${capitalised}(?:[ \\t]+${capitalised}){0,2})[ \\t]+(?:${following})${after}`, 'gu') : undefined,
     words: wordPatternsFor(c),
   };
+}
+
+/** The introductions written glued to the name: those ending in the copula `ngu` or in `ngo`. */
+function gluedIntroductions(introductions: readonly string[]): string {
+  const glued = introductions
+    .filter((phrase) => /\s(?:ngu|ngo)$/.test(phrase))
+    .sort((left, right) => right.length - left.length)
+    .map((phrase) => phrase.split(/\s+/).map(escape).join('[ \\t]+'));
+  return glued.length > 0 ? glued.join('|') : '(?!)';
 }
 
 /** The prefixes that are also written capitalised at the start of a sentence. */
@@ -171,10 +185,16 @@ function findNameSpans(text: string, cues: CompiledCues): NameSpan[] {
     if (span) spans.push(span);
   };
   const nameAfter = (at: number, lowercase: boolean): NameSpan | undefined => nameAt(text, at, cues, patterns.words, { lowercase });
+  /** After a title a surname may begin with its particles (`Mnr. van der Merwe`): they are part of the name. */
+  const surnameAfterTitle = (at: number): NameSpan | undefined => {
+    const particlesEnd = wordAt(text, at, patterns.words.leadingParticlesAt);
+    const span = nameAfter(particlesEnd ?? at, false);
+    return span && particlesEnd !== undefined ? { start: at, end: span.end } : span;
+  };
   for (const at of cueEnds(text, patterns.prefix)) add(nameAfter(at, false));
   for (const at of cueEnds(text, patterns.introduction)) add(nameAfter(skipAfterCue(text, at), true));
   for (const at of cueEnds(text, patterns.weakIntroduction)) add(nameAfter(skipAfterCue(text, at), false));
-  for (const at of cueEnds(text, patterns.title)) add(nameAfter(skipAfterCue(text, at), false));
+  for (const at of cueEnds(text, patterns.title)) add(surnameAfterTitle(skipAfterCue(text, at)));
   for (const at of cueEnds(text, patterns.greeting)) {
     const span = nameAfter(skipAfterCue(text, at), false);
     // A greeting is followed by so many ordinary capitalised words ("Hi, How can I help") that

@@ -4,13 +4,19 @@ import type { PhoneRule } from './redaction-rule.js';
 import type { Piece } from './text-pieces.js';
 
 /**
- * Digit groups separated by single spaces, dots or hyphens (or parentheses), optionally after `+`:
- * everything that could be a phone number. Which part of it really is one is decided in code, so
- * the pattern stays linear (every separator is required, so groups cannot be split two ways).
+ * Digit groups separated by single spaces, dots or hyphens (or parentheses), optionally after `+`
+ * or beginning with a country code in parentheses (`(+27) 82 123 4567`): everything that could be
+ * a phone number. Which part of it really is one is decided in code, so the pattern stays linear
+ * (every separator is required, so groups cannot be split two ways).
  */
 const candidate = byClasses(
-  (c) => new RegExp(String.raw`(?<![${c.letterOrDigit}_+*])\+?(?:\(\d{1,5}\)|\d{1,15})(?:(?:[ .\-\u00A0]|(?<=\))|(?=\())(?:\(\d{1,5}\)|\d{1,15}))*(?!\d)`, 'gu'),
+  (c) => new RegExp(String.raw`(?<![${c.letterOrDigit}_+*])(?:\(\+\d{1,4}\)|\+?(?:\(\d{1,5}\)|\d{1,15}))(?:(?:[ .\-\u00A0]|(?<=\))|(?=\())(?:\(\d{1,5}\)|\d{1,15}))*(?!\d)`, 'gu'),
 );
+
+/** Whether a candidate is written with its country code's `+` (`+27 …` or `(+27) …`). */
+function withPlus(candidate: string): boolean {
+  return candidate.startsWith('+') || candidate.startsWith('(+');
+}
 
 const GROUP = /\(\d+\)|\d+/g;
 
@@ -101,7 +107,7 @@ function phonesIn(candidate: string, rule: PhoneRule): Array<{ start: number; en
       continue;
     }
     const { last, shape } = found;
-    const start = first === 0 && candidate.startsWith('+') ? 0 : groups[first]!.start;
+    const start = first === 0 && withPlus(candidate) ? 0 : groups[first]!.start;
     const end = groups[last]!.end;
     phones.push({ start, end, masked: maskDigits(candidate.slice(start, end), shape, rule.mask) });
     first = last + 1;
@@ -117,7 +123,7 @@ function longestPhoneFrom(
 ): { last: number; shape: PhoneShape } | undefined {
   for (let last = Math.min(groups.length, first + MAX_GROUPS) - 1; last >= first; last -= 1) {
     const span = groups.slice(first, last + 1);
-    const shape = phoneShape(span, first === 0 && candidate.startsWith('+'), rule);
+    const shape = phoneShape(span, first === 0 && withPlus(candidate), rule);
     if (shape !== undefined) return { last, shape };
   }
   return undefined;

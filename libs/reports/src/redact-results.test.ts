@@ -68,4 +68,35 @@ describe('reports pass conversation content through the redactor', () => {
     expect(rebuilt.results[0]?.transcript).toEqual(report.results[0]?.transcript);
     expect(rebuilt.results[0]?.metrics).toEqual(report.results[0]?.metrics);
   });
+
+  it('masks the names the conversation reveals in the judges\' reasons and details too, with no identities file', () => {
+    const judged = leakyResult({
+      status: 'pass',
+      reason: '1 expectation passed',
+      error: undefined,
+      metrics: [
+        {
+          metric: 'conversation_judge',
+          version: '1.0.0',
+          score: 0.85,
+          threshold: 0.7,
+          passed: true,
+          reason: 'conversation_judge 0.85 ≥ 0.7 — Good Afrikaans for Pieter van der Merwe; Thandiwe Mthembu is greeted.',
+          details: { message_scores: [{ message_index: 1, score: 85, reason: 'Greets Thandiwe warmly; Mthembu is spelt right.' }], overall_feedback: 'Pieter is addressed formally.' },
+        },
+      ],
+      transcript: {
+        ended_by: 'script',
+        turns: [
+          { role: 'user', turn: 1, content: 'Sawubona! NginguThandiwe Mthembu, ngifuna ukubhukha.' },
+          { role: 'user', turn: 1, content: 'My naam is Pieter van der Merwe.' },
+          { role: 'assistant', turn: 1, content: 'Sawubona Thandiwe! Baie dankie Pieter.' },
+        ],
+      },
+    });
+    const report = buildReport(runInfo, [judged], { redactor: createRedactor() });
+    const json = renderReportJson(report);
+    expect(json).not.toMatch(/Thandiwe|Mthembu|Pieter|Merwe/);
+    expect(report.results[0]?.metrics[0]?.reason).toBe('conversation_judge 0.85 ≥ 0.7 — Good Afrikaans for <name>; <name> is greeted.');
+  });
 });

@@ -9,9 +9,11 @@ type ResultWithAttempts = ScenarioResult & { attempts?: readonly ScenarioResult[
  * (docs/privacy.md, "metadata_only scenarios"): the reason, each metric's reason and details, the
  * error text, the transcript (tool arguments become their sha256), and the same for every repeat
  * attempt. Scores, statuses, costs and latencies stay as they are. Reports, JUnit and the summary
- * are all built from this.
+ * are all built from this. The names the conversation reveals (`nginguThandiwe Mthembu`, a
+ * `customer_name` argument) are masked in the reasons, details and error too: a judge quotes them.
  */
-export function redactResultContent<Result extends ResultWithAttempts>(result: Result, redactor: Redactor): Result {
+export function redactResultContent<Result extends ResultWithAttempts>(result: Result, suiteRedactor: Redactor): Result {
+  const redactor = result.transcript === undefined ? suiteRedactor : suiteRedactor.withNames(suiteRedactor.namesIn(result.transcript));
   const redacted: Result = {
     ...result,
     reason: redactor.text(result.reason),
@@ -19,7 +21,7 @@ export function redactResultContent<Result extends ResultWithAttempts>(result: R
     ...(result.error !== undefined ? { error: redactError(result.error, redactor) } : {}),
     ...(result.transcript !== undefined ? { transcript: redactor.transcript(result.transcript) } : {}),
   };
-  if (result.attempts !== undefined) redacted.attempts = result.attempts.map((attempt) => redactResultContent(attempt, redactor));
+  if (result.attempts !== undefined) redacted.attempts = result.attempts.map((attempt) => redactResultContent(attempt, suiteRedactor));
   return redacted;
 }
 

@@ -77,6 +77,18 @@ describe('openEventLog', () => {
     expect(contents).toEqual(['Sawubona, ngingu<name>. Amanzi awekho.', 'Ngiyaxolisa <name>, sizokusiza.']);
   });
 
+  it("masks in the finished result's reasons the names its conversation revealed (a judge quotes them)", () => {
+    const text = logOf([
+      {
+        type: 'scenario_finished',
+        run_id: RUN,
+        result: result({ reason: 'conversation_judge: greets Grace Achieng warmly', metrics: [{ metric: 'conversation_judge', version: '1.0.0', score: 0.9, threshold: 0.7, passed: true, reason: 'Achieng is greeted by name', details: { overall_feedback: 'Grace is addressed formally.' } }] }),
+      },
+    ]);
+    expect(text).toContain('conversation_judge: greets <name> warmly');
+    expect(text).not.toMatch(/Grace|Achieng/);
+  });
+
   it('withholds metadata_only content and still redacts what is left', () => {
     const text = logOf(
       [

@@ -95,9 +95,10 @@ function streamingRedaction(redactor: Redactor, redactedResult: EventLogOptions[
         return { ...event, result };
       }
       // The turns were logged one by one as they happened; the finished result carries the
-      // verdict, not a second copy of the conversation (report.json has the whole transcript).
-      const { transcript: _transcript, ...result } = event.result;
-      return { ...event, result: redactResultContent(result, redactor) };
+      // verdict, not a second copy of the conversation (report.json has the whole transcript). It is
+      // redacted with its transcript, whose names a judge's reason may quote, and then drops it.
+      const { transcript: _transcript, ...result } = redactResultContent(event.result, redactor);
+      return { ...event, result };
     }
     return event;
   };

@@ -72,4 +72,17 @@ describe('conversationTraces', () => {
     expect(otlp[0]!.events.map((event) => event.attributes['gen_ai.evaluation.name'])).toEqual(['conversation_judge', 'content_signals', 'tool_correctness']);
     expect(otlp[1]!.parentSpanId).toBe(otlp[0]!.spanId);
   });
+
+  it('sends no score value for a metric that could not be evaluated, only its error label', () => {
+    const result = promptAgentResult(false);
+    const errored = { ...result, status: 'error' as const, metrics: [{ metric: 'fluency_sw', version: '1.0.0', score: null, threshold: 0.7, passed: false, error: true, reason: 'fluency_sw could not be evaluated' }] };
+    const trace = conversationTraces(sampleReport([errored]))[0]!;
+    const [event] = conversationSpans([trace], { dialect: 'otlp', parleyVersion: '0.1.0' }).spans[0]!.events;
+    expect(event!.attributes).toEqual({
+      'gen_ai.evaluation.name': 'fluency_sw',
+      'gen_ai.evaluation.score.label': 'error',
+      'error.type': '_OTHER',
+      'gen_ai.evaluation.explanation': 'fluency_sw could not be evaluated',
+    });
+  });
 });

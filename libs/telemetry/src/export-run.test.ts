@@ -53,6 +53,15 @@ describe('exportRun to Langfuse', () => {
     expect(server!.requests.every((request) => request.authorised)).toBe(true);
   });
 
+  it('sends no score for a metric that could not be evaluated (a 0 would read as the worst score)', async () => {
+    const target = await langfuse();
+    const run = report(false);
+    run.results[0]!.metrics.push({ metric: 'fluency_sw', version: '1.0.0', score: null, threshold: 0.7, passed: false, error: true, reason: 'fluency_sw could not be evaluated' });
+    const summary = await exportRun({ report: run, destination: { kind: 'langfuse', langfuse: target }, redactor: floorRedactor(), parleyVersion: '0.1.0' });
+    expect(summary.scores).toBe(2);
+    expect(server!.scores().map((score) => score.name)).toEqual(['conversation_judge', 'content_signals']);
+  });
+
   it('updates instead of adding when the same run is exported again', async () => {
     const target = await langfuse();
     const input = { report: report(false), destination: { kind: 'langfuse' as const, langfuse: target }, redactor: floorRedactor(), parleyVersion: '0.1.0' };

@@ -88,9 +88,13 @@ export async function exportRun(input: ExportRunInput): Promise<ExportSummary> {
   return { traces: traces.length, spans, scores: scores.length, destination: shownLangfuse(langfuse), ...(dataset ? { dataset } : {}) };
 }
 
-/** A trace's metric results as Langfuse scores on the trace. */
+/**
+ * A trace's metric results as Langfuse scores on the trace. A metric that could not be evaluated
+ * has no score to send (a 0 would read as the worst one): it is left out, as `parley monitor` and
+ * the dataset run's means leave it out; the trace's status says the scenario could not be evaluated.
+ */
 function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
-  return trace.scores.map((score) => ({
+  return trace.scores.filter((score) => !score.error).map((score) => ({
     id: score.id,
     traceId: trace.trace_id,
     name: score.name,
@@ -101,7 +105,6 @@ function langfuseScoresOf(trace: ConversationTrace): LangfuseScore[] {
       passed: score.passed,
       threshold: score.threshold,
       metric_version: score.version,
-      ...(score.error ? { error: true } : {}),
       run_id: trace.metadata['run_id'],
       scenario_id: trace.metadata['scenario_id'],
       // The score API takes no time of its own: when the conversation was evaluated goes here.

@@ -40,6 +40,31 @@ describe('datasetScenarios and exportDataset', () => {
     expect(JSON.stringify(withheld)).not.toContain('HIV');
   });
 
+  it('masks a name the opening introduces wherever the user side repeats it (a simulated persona, the title)', () => {
+    const withPersona = {
+      scenarios: [
+        {
+          file: '/suite/scenarios/sim_desk.yaml',
+          gate: 'blocking' as const,
+          data: {
+            id: 'sim_desk',
+            title: 'Kagiso moves a booking',
+            agent: 'desk',
+            tags: [],
+            metadata_only: false,
+            user: { opening: "Hi, I'm Kagiso Molefe and I need to move my booking.", script: [], simulate: { persona: 'Kagiso Molefe, a busy nurse from Soweto.', goal: 'Move it to Monday; Molefe is on night shift.', max_turns: 2 } },
+            tools: {},
+            expect: [],
+          },
+          expectations: [],
+        },
+      ],
+    } as unknown as LoadedSuite;
+    const item = datasetScenarios(withPersona, createRedactor()).get('sim_desk')!;
+    expect(JSON.stringify(item)).not.toMatch(/Kagiso|Molefe/);
+    expect(item.input?.simulate?.persona).toBe('<name>, a busy nurse from Soweto.');
+  });
+
   it('sends only fields of the API (the fake refuses others), with stable item ids per dataset', async () => {
     server = await startFakeLangfuse({ ...KEYS, scores: [] });
     const report = sampleReport([promptAgentResult(false)]);

@@ -17,13 +17,19 @@ export interface DatasetScenario {
   expected: Array<Record<string, unknown>>;
 }
 
-/** The suite's scenarios as dataset items see them, masked by the suite's redactor. */
-export function datasetScenarios(suite: LoadedSuite, redactor: Redactor): Map<string, DatasetScenario> {
+/**
+ * The suite's scenarios as dataset items see them, masked by the suite's redactor plus the names
+ * each scenario's user side introduces (`Hi, I'm Kagiso Molefe` masks `Kagiso Molefe` in the
+ * persona and the title too), as a conversation's transcript is masked.
+ */
+export function datasetScenarios(suite: LoadedSuite, suiteRedactor: Redactor): Map<string, DatasetScenario> {
   const scenarios = new Map<string, DatasetScenario>();
   for (const scenario of suite.scenarios) {
     const { data } = scenario;
     const withheld = data.metadata_only;
     const simulate = data.user.simulate;
+    const userSide = [data.title, data.user.opening, ...data.user.script, simulate?.persona, simulate?.goal].filter((text) => text !== undefined);
+    const redactor = suiteRedactor.withNames(userSide.flatMap((text) => suiteRedactor.namesIn(text)));
     scenarios.set(data.id, {
       id: data.id,
       ...(data.title !== undefined && !withheld ? { title: redactor.text(data.title) } : {}),

@@ -167,7 +167,8 @@ function evaluationAttributes(score: TraceScore): SpanAttributes {
   return {
     'gen_ai.evaluation.name': score.name,
     // A double by the convention's type, also when the value is whole (a pass/fail metric's 1 or 0).
-    'gen_ai.evaluation.score.value': double(score.value),
+    // A metric that could not be evaluated has no score: a 0 would read as the worst one.
+    ...(score.error ? {} : { 'gen_ai.evaluation.score.value': double(score.value) }),
     'gen_ai.evaluation.score.label': score.error ? 'error' : score.passed ? 'pass' : 'fail',
     ...(score.error ? { 'error.type': '_OTHER' } : {}),
     ...(score.reason !== undefined ? { 'gen_ai.evaluation.explanation': score.reason } : {}),

@@ -126,6 +126,10 @@ describe('parley monitor --from langfuse (traces from fake-langfuse, judge on fa
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('of 20 logged conversations sampled in the window');
     expect(langfuse.requests.filter((request) => request.path === '/api/public/traces').map((request) => request.status)).toEqual([429, 503, 200]);
+    // The short form, --langfuse, is the same source.
+    const specForm = await parleyAsync(['monitor', '--langfuse', '--since', '6h', '--dry-run'], { cwd: suite, env });
+    expect(specForm.status, specForm.stderr).toBe(0);
+    expect(specForm.stdout).toBe(run.stdout);
 
     // A Langfuse that takes the connection and never answers: the connect timeout fires, named, on every attempt.
     const hung = await silentServer();

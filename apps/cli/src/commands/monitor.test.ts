@@ -112,6 +112,20 @@ describe('parley monitor (the binary, judge on fake-llm, scores to fake-langfuse
     expect(run.stdout).toMatch(/ALERT service_quality: mean 0\.250 over \d+ conversations is below its floor 0\.60/);
   });
 
+  it('says why a metric could not be evaluated, masked, on the console and in --format json', async () => {
+    const suite = writeSuite(MONITORED_SUITE);
+    writeLogs(suite);
+    llm = await startFakeLlm({ script: { rules: [], fallback: { content: 'I will not rate Grace Achieng today.', usage: { input_tokens: 1500, output_tokens: 10 } } } });
+    const env = { OPENAI_BASE_URL: llm.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake' };
+    const run = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--sample', '2'], { cwd: suite, env });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^ {6}service_quality: service_quality could not be evaluated: .+$/m);
+    expect(run.stdout).not.toMatch(/Grace|Achieng/);
+    const json = await parleyAsync(['monitor', '--logs', 'conversations.jsonl', '--sample', '2', '--salt', 'another', '--format', 'json'], { cwd: suite, env });
+    const [judged] = JSON.parse(json.stdout).judged;
+    expect(judged.scores[0]).toMatchObject({ metric: 'service_quality', error: true, reason: expect.stringContaining('could not be evaluated') });
+  });
+
   it('keeps alerting, with the floor, on the next runs that judge nothing new, until the window recovers', async () => {
     const politeness = MONITORED_SUITE['metrics/service_quality.yaml']!.replace('name: service_quality', 'name: politeness');
     const suite = writeSuite({ ...MONITORED_SUITE, 'metrics/politeness.yaml': politeness });

@@ -10,6 +10,7 @@ import { paint, type Paint } from '../output/output.js';
 interface MonitorFlags {
   logs?: string;
   from?: string;
+  langfuse?: boolean;
   batch?: boolean;
   suite?: string;
   agent?: string;
@@ -34,6 +35,7 @@ export function register(program: Command, context: ProgramContext): void {
     .description('judge a deterministic sample of production conversations and alert when a metric falls (exit 1 on an alert)')
     .option('--logs <file>', 'conversation log, JSON lines (conversation_id, tenant, vertical, language, prompt_version, turns)')
     .option('--from <source>', 'where conversations come from: logs (with --logs) or langfuse (traces, with LANGFUSE_HOST and keys)')
+    .option('--langfuse', 'the same as --from langfuse')
     .option('--batch', "judge through the providers' batch APIs at half price; a later run collects the answers")
     .option('--suite <dir>', 'the suite whose judge, metrics and redactor are used', '.')
     .option('--agent <name>', "the suite's agent the conversations were with (default: the suite's only agent)")
@@ -55,7 +57,7 @@ export function register(program: Command, context: ProgramContext): void {
 async function monitorCommand(flags: MonitorFlags, context: CommandContext): Promise<number> {
   if (flags.format !== 'text' && flags.format !== 'json') throw new ConfigError(`--format must be text or json, got "${flags.format}"`);
   if (flags.flush) {
-    const judging = [flags.logs !== undefined ? '--logs' : '', flags.from !== undefined ? '--from' : '', flags.dryRun ? '--dry-run' : '', flags.batch ? '--batch' : ''].filter((flag) => flag !== '');
+    const judging = [flags.logs !== undefined ? '--logs' : '', flags.from !== undefined ? '--from' : '', flags.langfuse ? '--langfuse' : '', flags.dryRun ? '--dry-run' : '', flags.batch ? '--batch' : ''].filter((flag) => flag !== '');
     if (judging.length > 0) throw new ConfigError(`--flush only sends pending scores and judges nothing: drop ${judging.join(', ')}`);
     return flushScores(flags, context);
   }
@@ -75,7 +77,8 @@ async function monitorCommand(flags: MonitorFlags, context: CommandContext): Pro
   printIssues(context.output, suite.warnings, context.cwd);
   const budgetText = flags.budget ?? context.env.PARLEY_BUDGET_USD;
   const budgetUsd = budgetText !== undefined ? numberFlag('--budget', budgetText, 0, Number.MAX_SAFE_INTEGER) : suite.config.settings?.budget_usd;
-  const from = flags.from ?? (flags.logs !== undefined ? 'logs' : undefined);
+  if (flags.langfuse && flags.from !== undefined && flags.from !== 'langfuse') throw new ConfigError(`--langfuse reads Langfuse traces: drop --from ${flags.from}`);
+  const from = flags.langfuse ? 'langfuse' : (flags.from ?? (flags.logs !== undefined ? 'logs' : undefined));
   if (from !== 'logs' && from !== 'langfuse') throw new ConfigError(from === undefined ? 'parley monitor reads conversations from --logs FILE or --from langfuse' : `--from must be logs or langfuse, got "${from}"`);
   if (from === 'logs' && flags.logs === undefined) throw new ConfigError('--from logs needs --logs FILE');
   if (from === 'langfuse' && flags.logs !== undefined) throw new ConfigError('--from langfuse reads traces, not a log: drop --logs, or use --from logs');
@@ -159,6 +162,8 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
   for (const item of outcome.judged) {
     const scores = item.scores.map((score) => `${score.metric} ${score.error ? 'error' : score.score === null ? (score.passed ? 'pass' : 'fail') : score.score.toFixed(2)}`).join(', ');
     lines.push(`  ${colors.status(item.status === 'error' ? 'error' : 'pass', item.status)}  ${terminalSafe(item.source)}  ${terminalSafe(item.conversation)}  ${scores}`);
+    // Why a metric could not be evaluated (masked like the stored reason), so the next step is clear.
+    for (const score of item.scores) if (score.reason !== undefined) lines.push(`      ${score.metric}: ${terminalSafe(score.reason)}`);
   }
   if (outcome.left_to_others.length > 0) {
     lines.push(`${count(outcome.left_to_others.length, 'conversation')} left to another monitor run (it claimed them first)`);

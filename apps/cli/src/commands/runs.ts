@@ -66,16 +66,21 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
 async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openStore } = await import('@parley/store');
   const { formatRunDetail } = await import('../output/runs-table.js');
-  const { withheldScenarioReason } = await import('@parley/reports');
+  const { redactResultContent, withholdScenarioContent } = await import('@parley/reports');
+  const { floorRedactor } = await import('@parley/redaction');
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);
     if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
-    // metadata_only: the store keeps the reason for a reviewer who opens it on purpose; the console
-    // is an output like a report, and no output ever shows such content.
+    // metadata_only: the store keeps the content for a reviewer who opens it on purpose; the console
+    // is an output like a report, and no output ever shows such content (the scenario's reason, its
+    // metrics' reasons and details, the error message: `--format json` printed them). The rest is masked as
+    // the report is (the store keeps transcripts and reasons as they were, for triage): a CI log
+    // that prints `runs show` holds no name or phone number the report would not.
+    const redactor = floorRedactor();
     const results = store
       .getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })
-      .map((result) => (result.metadata_only ? { ...result, reason: withheldScenarioReason(result) } : result));
+      .map((result) => redactResultContent(withholdScenarioContent(result), redactor));
     if (flags.format === 'json') {
       context.output.out(`${JSON.stringify({ run, results }, null, 2)}\n`);
       return 0;

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { displayPath, nearestFolder, writeFileAtomically, writeNewFileAtomically, writeTargetOf } from '@parley/core';
+import { EXIT_INTERRUPTED } from '@parley/gate';
 import { Option, type Command } from 'commander';
 import type * as Config from '@parley/config';
 import type { JsonSchemaKind, ScaffoldAgentKind } from '@parley/config';
@@ -44,7 +45,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   if (agentKind === undefined) {
     // Ctrl-C or Ctrl-D at the question: the person stopped init, which has not written anything yet.
     context.output.err('\nparley init: stopped at the question; nothing was written\n');
-    return (await import('@parley/gate')).EXIT_INTERRUPTED;
+    return EXIT_INTERRUPTED;
   }
   const shown = (path: string): string => displayPath(path, context.cwd);
 

@@ -18,11 +18,10 @@ export function writeStarterRubricIfMissing(rubricFile: string, setFile: string)
 /**
  * A rubric for a calibration folder that has none yet (the first items imported, or sent from
  * triage): the default axes with a plain meaning for each score, so that the new set can be rated
- * at once. It
- * says at the top that it is a starting point; a team edits it (and bumps the version of both the
+ * at once. It says at the top that it is a starting point; a team edits it (and bumps the version of both the
  * rubric and the set) to describe its own agents.
  */
-export function starterRubricText(version: string): string {
+function starterRubricText(version: string): string {
   return `---
 version: ${version}
 ---

@@ -46,7 +46,7 @@ async function expectKeysOverlay(session: TmuxSession, title: string, what: RegE
   await session.waitFor((screen) => screen === before);
 }
 
-describe.skipIf(!TmuxSession.available())('? lists the keys on every screen (tmux)', () => {
+describe.skipIf(!TmuxSession.available())('? lists the keys on every screen; on the rating screen it opens the rubric, keys at its end (tmux)', () => {
   it('on the index, runs, run, scenario and kappa screens, on the rating screen and on the live run', async () => {
     const dir = bookingWithFailingRun();
     const session = start('triage', dir, []);
@@ -80,7 +80,17 @@ describe.skipIf(!TmuxSession.available())('? lists the keys on every screen (tmu
 
     const rate = start('rate', dir, ['rate', '--reviewer', 'keys-e2e', '--dir', 'calibration']);
     await rate.waitFor((screen) => screen.includes('0 done · 25 to do'));
-    await expectKeysOverlay(rate, 'Rate · keys-e2e', /^ {2}r\s+rubric/m);
+    // The rating screen's ? opens the rubric instead; its keys are listed at the rubric's end.
+    rate.keys('?');
+    await rate.waitFor((screen) => screen.startsWith('Rubric 1.0.0'));
+    rate.keys('End');
+    const keys = await rate.waitFor((screen) => screen.includes('Keys of the rating screen') && /^ {2}Ctrl-C\s/m.test(screen));
+    expect(keys).toMatch(/^ {2}r\s+the rubric/m);
+    expect(keys).toMatch(/^ {2}Esc\s/m);
+    expect(keys).toMatch(/^ {2}q\s+quit/m);
+    for (const line of keys.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+    rate.keys('?');
+    await rate.waitFor((screen) => screen.includes('0 done · 25 to do') && !screen.startsWith('Rubric'));
     rate.keys('q');
     await rate.waitFor((screen) => screen.includes('[exit 0]'));
 

@@ -77,14 +77,14 @@ describe.skipIf(!TmuxSession.available())('keys that arrive in one read, and the
     expect(screen).toContain(first);
   }, 90_000);
 
-  it('on the rating screen, "4?" in one read scores 4 and opens the list of keys', async () => {
+  it('on the rating screen, "4?" in one read scores 4 and opens the rubric at the next axis', async () => {
     const dir = exampleCalibrationCopy();
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const session = start('rate', ['tui', 'rate', '--reviewer', 'keys-rev', '--dir', dir], dir);
     await session.waitFor((text) => text.includes('0 done · 25 to do'), 30_000);
     session.text('4?');
-    const screen = await session.waitFor((text) => text.startsWith('Keys · Rate'));
-    expect(screen).toContain('?');
+    const screen = await session.waitFor((text) => text.startsWith('Rubric 1.0.0'));
+    expect(screen.split('\n')[2]).toContain('response_naturalness:');
     session.keys('?');
     await session.waitFor((text) => /intent_comprehension\s+\[4\]/.test(text));
   }, 60_000);

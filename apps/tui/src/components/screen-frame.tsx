@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { useNavigation } from '../navigation.js';
-import { wrapText } from '../rate/wrap-text.js';
 import { MIN_SIZE, useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
 import { Footer, type KeyHint } from './footer.js';
 import { useKeys } from './keyboard.js';
+import { keyListLines, screenKeyList } from './key-list.js';
 
 const QUIT_QUESTION = 'Quit parley tui? y quits · n or Esc stays';
 
@@ -25,7 +25,10 @@ export interface ScreenFrameProps {
    * to the screen. The screen handles them itself then (the rating screen always does).
    */
   backKeys?: boolean;
-  /** Whether `?` opens the keys overlay (default: when `backKeys`); false while text is typed. */
+  /**
+   * Whether `?` opens the keys overlay (default: when `backKeys`); false while text is typed, and
+   * on the rating screen, whose `?` opens the rubric (the keys are listed at its end).
+   */
   helpKey?: boolean;
   /** Esc belongs to the screen for now (it clears a filter first); q still quits. */
   escapeTaken?: boolean;
@@ -39,9 +42,9 @@ export interface ScreenFrameProps {
 
 /**
  * Every screen's outline: title, body, key footer. Esc goes back (asks to quit on the first screen),
- * `q` quits, `?` lists the keys of the screen over its body. The body gets the terminal height
- * minus the frame, see `useBodyRows`. Below 80×24 the screen says so instead of drawing a body
- * that does not fit (keys then do nothing but Esc, q and Ctrl-C).
+ * `q` quits, `?` lists the keys of the screen over its body (see `helpKey`). The body gets the
+ * terminal height minus the frame, see `useBodyRows`. Below 80×24 the screen says so instead of
+ * drawing a body that does not fit (keys then do nothing but Esc, q and Ctrl-C).
  */
 export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = true, helpKey = backKeys, escapeTaken = false, unsaved, children }: ScreenFrameProps) {
   const navigation = useNavigation();
@@ -127,7 +130,7 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
       </Box>
       <Text dimColor>{'─'.repeat(Math.max(0, columns))}</Text>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
-        {showKeys ? <KeysOverlay keys={overlayKeys(keys, moreKeys)} depth={navigation.depth} backKeys={backKeys} /> : children}
+        {showKeys ? <KeysOverlay keys={screenKeyList(keys, moreKeys, { depth: navigation.depth, backKeys })} /> : children}
       </Box>
       {navigation.quitAsked ? (
         <Text bold wrap="truncate-end">
@@ -141,40 +144,18 @@ export function ScreenFrame({ title, status, keys, moreKeys = [], backKeys = tru
 }
 
 /** Every key of the screen, one per line, then the keys every screen shares. */
-function KeysOverlay({ keys, depth, backKeys }: { keys: readonly KeyHint[]; depth: number; backKeys: boolean }) {
-  const shared: KeyHint[] = [
-    ['?', 'this list of keys (? or Esc closes it)'],
-    ...(backKeys || depth > 0 ? [['Esc', depth === 0 ? 'quit, after asking (nothing to go back to)' : 'back to the previous screen'] as KeyHint] : []),
-    ['q', 'quit parley tui (asks first when something is unsaved)'],
-    ['Ctrl-C', 'quit at once'],
-  ];
-  // A key the screen lists itself (the rating screen's q) is not listed again among the shared ones.
-  const all = [...keys, ...shared.filter(([key]) => !keys.some(([own]) => own === key))];
-  const width = Math.min(16, Math.max(...all.map(([key]) => Array.from(key).length)));
+function KeysOverlay({ keys }: { keys: readonly KeyHint[] }) {
   const { columns } = useTerminalSize();
-  // An explanation wraps under itself rather than losing its end (the kappa columns' are long).
-  const actionWidth = Math.max(10, columns - width - 5);
   return (
     <Box flexDirection="column">
-      {all.map(([key, action]) =>
-        wrapText(action, actionWidth).map((line, index) => (
-          <Text key={`${key}-${action}-${index}`} wrap="truncate-end">
-            <Text bold>{index === 0 ? `  ${key.padEnd(width)}` : ' '.repeat(width + 2)}</Text>
-            {`  ${line}`}
-          </Text>
-        )),
-      )}
+      {keyListLines(keys, columns).map((line, index) => (
+        <Text key={index} wrap="truncate-end">
+          <Text bold>{line.key}</Text>
+          {line.action}
+        </Text>
+      ))}
     </Box>
   );
-}
-
-/**
- * The footer's keys with the overlay's longer explanations in their place (a key in both is
- * listed once, explained the longer way), then the keys only the overlay lists.
- */
-function overlayKeys(keys: readonly KeyHint[], moreKeys: readonly KeyHint[]): KeyHint[] {
-  const longer = new Map(moreKeys.map(([key, action]) => [key, action]));
-  return [...keys.map(([key, action]): KeyHint => [key, longer.get(key) ?? action]), ...moreKeys.filter(([key]) => !keys.some(([own]) => own === key))];
 }
 
 /** Rows a screen body may fill. */

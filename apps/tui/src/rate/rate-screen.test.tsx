@@ -290,21 +290,32 @@ describe('parley tui rate', () => {
     expect(rendered.lastFrame()).toContain(first!);
   });
 
-  it('? lists every key of the rating screen over it; ? closes the list and no key meanwhile rates', async () => {
+  it('? shows the rubric at the focused axis, every key of the screen at its end; ? goes back and no key meanwhile rates', async () => {
     const dir = exampleCalibrationCopy();
     const [first] = orderIn(dir);
     const rendered = open(dir);
-    await until(rendered, (text) => text.includes(first!));
-    await press(rendered, '?');
-    const frame = await until(rendered, (text) => text.startsWith('Keys · Rate'));
-    for (const line of ['1-5', 'Enter', 'r ', 'Shift-Tab', 'Esc', 'q ', 'Ctrl-C']) expect(frame).toMatch(new RegExp(`^  ${line.trim()}\\s`, 'm'));
-    // Each key once: `[ ]`, `l` and `q` were listed twice (footer and overlay, screen and shared).
-    for (const key of ['[ ]', 'l', 'q']) expect(frame.match(new RegExp(`^  ${key.replace(/[[\]]/g, '\\$&')}\\s`, 'gm'))).toHaveLength(1);
+    let frame = await until(rendered, (text) => text.includes(first!));
+    expect(frame).toMatch(/ \? {2}rubric /);
+    expect(frame).not.toMatch(/ \? {2}keys/);
+    await press(rendered, '4', '5', '?');
+    frame = await until(rendered, (text) => text.startsWith('Rubric 1.0.0'));
+    expect(frame.split('\n')[2]).toContain("cultural_appropriateness: is it respectful and right for the customer's");
+    expect(frame).toContain('- 5 Respectful in the customer');
+    expect(frame).not.toContain(first!);
+    expect(frame).toMatch(/ End {2}all keys .* \? r Esc {2}back to rating/);
+    expectFits(frame);
+    // The full list of keys (footer and more) is at the end of the rubric, each key once.
+    await press(rendered, KEYS.end);
+    frame = await until(rendered, (text) => text.includes('Keys of the rating screen') && text.includes('Ctrl-C'));
+    for (const line of ['1-5', 'Enter', 'r ', '\\?', 'Shift-Tab', 'Home End', 'Esc', 'q ', 'Ctrl-C']) expect(frame).toMatch(new RegExp(`^  ${line.trim()}\\s`, 'm'));
+    for (const key of ['[ ]', 'l', 'q', '?']) expect(frame.match(new RegExp(`^  ${key.replace(/[[\]?]/g, '\\$&')}\\s`, 'gm'))).toHaveLength(1);
     expect(frame).toContain('previous / next item (rated ones too');
+    expect(frame).toContain('the rubric, opened at the focused axis');
     expectFits(frame);
     await press(rendered, '3', '?');
     const back = await until(rendered, (text) => text.includes(first!));
-    expect(axisLine(back, 'intent_comprehension')).toMatch(/\[ \]/);
+    expect(axisLine(back, 'intent_comprehension')).toMatch(/\[4\]/);
+    expect(axisLine(back, 'cultural_appropriateness')).toMatch(/▸ cultural_appropriateness\s+\[ \]/);
   });
 
   it('↑/↓ and PgUp/PgDn scroll a long transcript', async () => {

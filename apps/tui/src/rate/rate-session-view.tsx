@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { currentItem, ratingProgress, type CalibrationRubric, type RatingSession } from '@parley/calibration';
 import type { KeyHint } from '../components/footer.js';
+import { keyListLines, screenKeyList } from '../components/key-list.js';
 import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -9,7 +10,7 @@ import { useTheme } from '../theme.js';
 import { useServices } from '../tui-context.js';
 import { AxisScores } from './axis-scores.js';
 import { DoneView } from './done-view.js';
-import { rubricLines } from './rubric-lines.js';
+import { rubricLines, type RubricLine } from './rubric-lines.js';
 import { RubricView } from './rubric-view.js';
 import { transcriptLines, type TranscriptLine } from './transcript-lines.js';
 import { TranscriptView } from './transcript-view.js';
@@ -33,20 +34,25 @@ const RATE_KEYS: readonly KeyHint[] = [
   ['s', 'skip'],
   ['u', 'undo'],
   ['n', 'note'],
-  ['r', 'rubric'],
+  ['?', 'rubric'],
   ['[ ]', 'prev/next'],
   ['l', 'items'],
   ['q', 'quit'],
 ];
 
-/** Keys of the rating screen only the overlay (`?`) lists. */
+/** Keys of the rating screen only the full list (at the end of the rubric) has, or explains longer. */
 const MORE_RATE_KEYS: readonly KeyHint[] = [
+  ['?', 'the rubric, opened at the focused axis, with this list of keys at its end (? r or Esc goes back to rating)'],
+  ['r', 'the rubric, as ?'],
   ['[ ]', 'previous / next item (rated ones too: Enter saves a new rating over yours)'],
   ['l', 'list of the items: yours rated, skipped, to do; / finds one by id'],
   ['Shift-Tab', 'previous axis'],
   ['Home End', 'top or end of the transcript'],
   ['Esc', 'leave the session (asks first if the item has unsaved scores)'],
 ];
+
+/** Heading of the rating screen's keys at the end of the rubric. */
+const KEYS_HEADING = 'Keys of the rating screen';
 
 /** Rows of the rating body besides the transcript and the axes: item line, rule, note, message. */
 const FIXED_ROWS = 4;
@@ -58,7 +64,13 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
   const bodyRows = useBodyRows();
   const axes = source.session.axes;
   const transcriptRows = Math.max(3, bodyRows - FIXED_ROWS - axes.length);
-  const rubric = useMemo(() => rubricLines(source.rubric.text, columns), [source.rubric.text, columns]);
+  // `?` opens the rubric, so every key of the screen is listed at its end.
+  const rubric = useMemo(() => {
+    const { lines, startOf } = rubricLines(source.rubric.text, columns);
+    const keyList = keyListLines(screenKeyList(RATE_KEYS, MORE_RATE_KEYS, { depth: navigation.depth, backKeys: false }), columns);
+    const keyLines = keyList.map((line): RubricLine => ({ text: `${line.key}${line.action}`, heading: false }));
+    return { lines: [...lines, { text: '', heading: false }, { text: KEYS_HEADING, heading: true }, ...keyLines], startOf };
+  }, [source.rubric.text, columns, navigation.depth]);
 
   const linesOf = useMemo(() => new Map<string, TranscriptLine[]>(), [columns]);
   const measure = (state: RateState): TranscriptLine[] => {
@@ -107,10 +119,11 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
         status={status}
         keys={[
           ['↑↓ PgUp/Dn', 'scroll'],
-          ['r Esc', 'back to rating'],
+          ['End', 'all keys'],
+          ['? r Esc', 'back to rating'],
         ]}
         backKeys={false}
-        helpKey
+        helpKey={false}
       >
         <RubricView lines={rubric.lines} offset={state.rubricScroll} rows={bodyRows} />
       </ScreenFrame>
@@ -166,9 +179,8 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
       title={title}
       status={status}
       keys={keys}
-      moreKeys={MORE_RATE_KEYS}
       backKeys={false}
-      helpKey={state.mode === 'rate'}
+      helpKey={false}
       {...(hasUnsavedWork(state) ? { unsaved: `${item.id} has scores that are not saved` } : {})}
     >
       <ItemLine id={item.id} details={[item.language, item.vertical, item.source]} lines={lines.length} offset={state.scroll} rows={shownRows} />
@@ -192,7 +204,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
         <Message message={{ ...state.message, text: messageLines.join('\n') }} />
       ) : (
         <Text dimColor wrap="truncate-end">
-          {item.own ? 'you rated this item: Enter saves changed scores over your rating' : '4 5 3 Enter rates the three axes and saves; r shows the rubric'}
+          {item.own ? 'you rated this item: Enter saves changed scores over your rating' : '4 5 3 Enter rates the three axes and saves; ? shows the rubric'}
         </Text>
       )}
     </ScreenFrame>

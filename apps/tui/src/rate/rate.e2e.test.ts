@@ -130,7 +130,13 @@ describe.skipIf(!TmuxSession.available())('parley tui rate in a real terminal (t
     const screen = await session.waitFor((text) => text.includes('kept rating'));
     expect(screen).toMatch(/intent_comprehension\s+\[4\]/);
     expect(screen).toMatch(/response_naturalness\s+\[5\]/);
-    // The rubric opens on r and Esc closes it; the next Esc still asks.
+    // The rubric opens on ? with the keys at its end, and Esc closes it; r opens it as well; the next Esc still asks.
+    session.keys('?');
+    await session.waitFor((text) => text.startsWith('Rubric 1.0.0') && text.includes('? r Esc  back to rating'));
+    session.keys('End');
+    await session.waitFor((text) => text.includes('Keys of the rating screen') && /^ {2}Ctrl-C\s/m.test(text));
+    session.keys('Escape');
+    await session.waitFor((text) => text.includes('0 done · 25 to do') && !text.includes('Rubric 1.0.0'));
     session.keys('r');
     await session.waitFor((text) => text.includes('Rubric 1.0.0'));
     session.keys('Escape');

@@ -171,7 +171,7 @@ async function rating(state: RateState, stroke: Keystroke, layout: RateLayout, o
     }
     if (text === 's') return { ...state, mode: 'skip', draft: '', message: undefined };
     if (text === 'n') return { ...state, mode: 'note', draft: state.note, message: undefined };
-    if (text === 'r') {
+    if (text === '?' || text === 'r') {
       const axisLine = layout.rubricLineOf(rubricAxisLine(options.rubricText, axes[state.focus] ?? ''));
       return { ...state, mode: 'rubric', rubricScroll: clamp(axisLine, 0, layout.rubricLines - layout.rubricRows) };
     }
@@ -334,7 +334,7 @@ function typing(state: RateState, stroke: Keystroke): RateState {
 function reading(state: RateState, stroke: Keystroke, layout: RateLayout, options: RateSessionOptions): RateState {
   const max = layout.rubricLines - layout.rubricRows;
   if ('text' in stroke) {
-    if (stroke.text === 'r') return { ...state, mode: 'rate' };
+    if (stroke.text === '?' || stroke.text === 'r') return { ...state, mode: 'rate' };
     return stroke.text === 'q' ? askToLeave({ ...state, mode: 'rate' }, 'quit', options) : state;
   }
   switch (stroke.name) {

@@ -108,6 +108,8 @@ export const KEYS = {
   backspace: '\u007F',
   pageUp: '\u001B[5~',
   pageDown: '\u001B[6~',
+  home: '\u001B[H',
+  end: '\u001B[F',
   ctrlC: '\u0003',
 } as const;
 

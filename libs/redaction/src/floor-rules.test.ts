@@ -21,6 +21,10 @@ describe('the masking floor', () => {
       ['South African landline with area code in parentheses', 'Office (011) 345 6789', 'Office (01*) *** *789'],
       ['two numbers in a row', '0712 345 432 au 0722 118 904', '07** *** 432 au 07** *** 904'],
       ['a number after a short number', 'Room 12 0712 345 432', 'Room 12 07** *** 432'],
+      ['North American, local with hyphens (as in the SGD dialogues)', 'Their number is 925-446-4144.', 'Their number is 9**-***-*144.'],
+      ['North American, area code in parentheses', 'Call (650) 330-1782 today', 'Call (6**) ***-*782 today'],
+      ['North American, with dots', 'Phone: 415.555.0132', 'Phone: 4**.***.*132'],
+      ['North American, international', 'Call +1 650 330 1782', 'Call +1 6** *** *782'],
     ])('%s', (_, input, expected) => {
       expect(redactor.text(input)).toBe(expected);
     });
@@ -88,6 +92,11 @@ describe('the masking floor', () => {
 
   it('leaves dates, times, prices with separators, scores and booking ids alone', () => {
     const text = 'BK-1057: 2026-12-03 at 15:00, KES 1,200, score 0.52 (threshold 0.70), 45 min';
+    expect(redactor.text(text)).toBe(text);
+  });
+
+  it('takes three groups of 3, 3 and 4 digits for a North American number only when area code and exchange begin with 2-9', () => {
+    const text = 'Codes 100-555-0132 and 212-055-0132, table 12-345-6789, reference 555-0132-446';
     expect(redactor.text(text)).toBe(text);
   });
 

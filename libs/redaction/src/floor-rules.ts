@@ -99,7 +99,7 @@ const PAYMENT_CARD_RULE: PatternRule = {
   trigger: '\\d{4}',
 };
 
-/** Kenyan, South African and neighbouring numbers; see {@link PhoneRule}. */
+/** Kenyan, South African and neighbouring numbers, and North American ones written locally; see {@link PhoneRule}. */
 const PHONE_RULE: PhoneRule = {
   kind: 'phone',
   name: 'phone',
@@ -120,6 +120,7 @@ const PHONE_RULE: PhoneRule = {
   ],
   local_national_digits: [9, 10],
   international_national_digits: { min: 6, max: 12 },
+  north_american_local: true,
   mask: '*',
 };
 

@@ -171,7 +171,23 @@ function phoneShape(groups: DigitGroup[], plus: boolean, rule: PhoneRule): Phone
       return { prefixDigits: code.length, skippedDigits: 0, nationalDigits: national_digits };
     }
   }
+  if (rule.north_american_local && isNorthAmericanLocal(groups)) return { prefixDigits: 0, skippedDigits: 0, nationalDigits: 10 };
   return undefined;
+}
+
+/** `925-446-4144`, `(650) 330-1782`: area code, exchange and line as three groups; area code and exchange begin with 2–9. */
+function isNorthAmericanLocal(groups: DigitGroup[]): boolean {
+  if (groups.length !== 3) return false;
+  const [area, exchange, line] = groups as [DigitGroup, DigitGroup, DigitGroup];
+  return (
+    area.digits.length === 3 &&
+    exchange.digits.length === 3 &&
+    line.digits.length === 4 &&
+    !exchange.parenthesised &&
+    !line.parenthesised &&
+    area.digits[0]! >= '2' &&
+    exchange.digits[0]! >= '2'
+  );
 }
 
 /** Replaces the digits that do not stay with `mask`, leaving `+`, separators and parentheses in place. */

@@ -47,6 +47,12 @@ export interface PhoneRule {
   local_national_digits: number[];
   /** Shortest and longest national number after an explicit `+country` or `00country` prefix. */
   international_national_digits: { min: number; max: number };
+  /**
+   * Also a North American number written locally: three groups of 3, 3 and 4 digits (`925-446-4144`,
+   * `(650) 330-1782`, `415.555.0132`) whose area code and exchange begin with 2–9, as the plan's
+   * numbers do.
+   */
+  north_american_local: boolean;
   mask: string;
 }
 

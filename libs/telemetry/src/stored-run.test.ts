@@ -12,6 +12,8 @@ import { report } from './test-support/run-report.js';
 
 /** The booking example is suite ratiba_booking, as the fixture run is. */
 const BOOKING_SUITE = fileURLToPath(new URL('../../../examples/booking', import.meta.url));
+/** An `http` agent's suite: no prompt file, so no version of the agent. */
+const SERVICE_SUITE = fileURLToPath(new URL('../../../examples/booking-service/suite', import.meta.url));
 const TENANT = 'test_tenant_spa_happy_0badf00d';
 
 let dir: string;
@@ -55,6 +57,14 @@ describe('loadRunForExport', () => {
     expect(loaded.promptVersions.get('booking')).toMatch(/^booking@/);
     expect(loaded.redactor).not.toBe(floorRedactor());
     expect(loaded.notes).toEqual([]);
+  });
+
+  it('gives an http agent, which has no prompt file, no prompt version (not one made of its name)', async () => {
+    const run = report(false);
+    storeRun({ ...run, suite: 'booking_service', results: run.results.map((result) => ({ ...result, agent: 'booking_service' })) }, { suiteDir: SERVICE_SUITE });
+    const loaded = await loadRunForExport('run-1', { cwd: dir, env: {} });
+    expect(loaded.notes).toEqual([]);
+    expect([...loaded.promptVersions]).toEqual([]);
   });
 
   it('reads a report folder (a CI artefact) without tenants, masking with the floor rules when the suite is unknown', async () => {

@@ -80,7 +80,10 @@ export async function loadRunForExport(idOrReport: string, options: LoadRunOptio
   const promptVersions = new Map<string, string>();
   if (suite) {
     for (const agent of new Set(report.results.map((result) => result.agent))) {
-      promptVersions.set(agent, await promptVersion(agentFile(suite, agent), agent));
+      // An agent without a file of its own (http, command, a prompt agent without a system prompt)
+      // has no version Parley knows: `gen_ai.agent.version` is then left out, not made up.
+      const file = agentFile(suite, agent);
+      if (file !== undefined) promptVersions.set(agent, await promptVersion(file, agent));
     }
   }
   const redactor = suite ? suiteRedactor(suite, { env: options.env }) : floorRedactor();

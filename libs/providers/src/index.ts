@@ -4,6 +4,7 @@ export * from './openai-provider.js';
 export * from './openai-responses-provider.js';
 export * from './anthropic-provider.js';
 export * from './live-provider.js';
+export * from './provider-server.js';
 export * from './recording.js';
 export * from './redact-recording.js';
 export * from './replay.js';

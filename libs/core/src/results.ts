@@ -57,6 +57,13 @@ export interface CallSummary {
   cached_input_tokens?: number;
   /** Of the input tokens, those written to Anthropic's prompt cache (absent when none). */
   cache_write_input_tokens?: number;
+  /** The model the provider says answered (`gpt-4.1-mini-2025-04-14`); absent for service agents. */
+  response_model?: string;
+  /** Why the provider says it stopped, as it says it (`stop`, `tool_calls`, `end_turn`); absent for service agents. */
+  finish_reason?: string;
+  /** Host and port of the provider endpoint the call was configured for (no credentials, no path); absent for service agents. */
+  server_address?: string;
+  server_port?: number;
 }
 
 export interface ScenarioResult {

@@ -43,6 +43,10 @@ const CallSchema = z.looseObject({
   latency_ms: z.number(),
   cached_input_tokens: z.number().optional(),
   cache_write_input_tokens: z.number().optional(),
+  response_model: z.string().optional(),
+  finish_reason: z.string().optional(),
+  server_address: z.string().optional(),
+  server_port: z.number().int().optional(),
 });
 
 const ErrorSchema = z.looseObject({ kind: z.string(), message: z.string(), details: z.string().optional() });

@@ -1,4 +1,4 @@
-import type { CallRecord, RateLimiter, Recorder, RetryDependencies, Schedule } from '@parley/providers';
+import type { CallRecord, ProviderServer, RateLimiter, Recorder, RetryDependencies, Schedule } from '@parley/providers';
 import { costOfCall, createLiveProvider, meteredProvider, recordingProvider, resilientProvider } from '@parley/providers';
 import type { Provider, ProviderKind } from '@parley/core';
 import type { LoadedSuite } from '@parley/config';
@@ -57,12 +57,19 @@ export function liveModelProvider(context: ModelCallContext, endpoint: ModelEndp
   return context.budget ? budgetedProvider(recording, context.budget, context.suite.config.pricing) : recording;
 }
 
-/** Counts every answered call into the scenario's `calls` (its cost) and tells the run (budget, spend per model). */
-export function meteredInto(provider: Provider, calls: CallRecord[], context: ModelCallContext): Provider {
-  return meteredProvider(provider, (call) => {
-    calls.push(call);
-    context.onCall?.(call, costOfCall(call.model, call.usage, context.suite.config.pricing));
-  });
+/**
+ * Counts every answered call into the scenario's `calls` (its cost) and tells the run (budget, spend
+ * per model); `server` is the endpoint the calls go to, kept with each call for the export's spans.
+ */
+export function meteredInto(provider: Provider, calls: CallRecord[], context: ModelCallContext, server?: ProviderServer): Provider {
+  return meteredProvider(
+    provider,
+    (call) => {
+      calls.push(call);
+      context.onCall?.(call, costOfCall(call.model, call.usage, context.suite.config.pricing));
+    },
+    server,
+  );
 }
 
 /** The run's one SDK client per provider kind, base URL and key variable (it serves every scenario and the judges). */

@@ -10,7 +10,7 @@ import {
   type JudgeMetric,
 } from '@parley/judge';
 import type { CallRecord } from '@parley/providers';
-import { maskedRequests, readRecording, recordingPath } from '@parley/providers';
+import { maskedRequests, providerServer, readRecording, recordingPath } from '@parley/providers';
 import { openJudgeCache, type JudgeCacheStore } from '@parley/store';
 import type { ScenarioCassette } from './cassette.js';
 import { agentFiles } from './agent-files.js';
@@ -172,11 +172,11 @@ export class RunJudging {
     if (this.judgeMode === 'replay') {
       const file = relative(this.suite.dir, recordingFile) || recordingFile;
       const replay = context.cassette.replay(() => ({ entries: readRecording(recordingFile), file }));
-      return meteredInto(context.secrets ? maskedRequests(replay, context.secrets) : replay, calls, context);
+      return meteredInto(context.secrets ? maskedRequests(replay, context.secrets) : replay, calls, context, providerServer(model.provider, model.base_url, context.env));
     }
     // Live runs record too: the recording is kept for triage (rerecording.ts).
     const recorder = this.runMode !== 'replay' ? context.cassette.recorder(context.clock) : undefined;
-    return meteredInto(liveModelProvider(context, { kind: model.provider, baseUrl: model.base_url, apiKeyEnv: model.api_key_env }, recorder), calls, context);
+    return meteredInto(liveModelProvider(context, { kind: model.provider, baseUrl: model.base_url, apiKeyEnv: model.api_key_env }, recorder), calls, context, providerServer(model.provider, model.base_url, context.env));
   }
 
   /** `prompt_version` of the agent's prompt (or module, or command script), computed once per run. */

@@ -161,5 +161,9 @@ function callSummaries(calls: readonly CallRecord[], pricing: Record<string, Mod
     latency_ms: call.latency_ms,
     ...(call.usage.cached_input_tokens ? { cached_input_tokens: call.usage.cached_input_tokens } : {}),
     ...(call.usage.cache_write_input_tokens ? { cache_write_input_tokens: call.usage.cache_write_input_tokens } : {}),
+    // A service agent's reply names no model and no stop reason of a provider.
+    ...(call.provider !== SERVICE_PROVIDER && call.response_model ? { response_model: call.response_model } : {}),
+    ...(call.provider !== SERVICE_PROVIDER && call.finish_reason ? { finish_reason: call.finish_reason } : {}),
+    ...(call.provider !== SERVICE_PROVIDER && call.server ? { server_address: call.server.address, server_port: call.server.port } : {}),
   }));
 }

@@ -12,7 +12,7 @@ import { promptAgentResult, sampleReport, serviceAgentResult } from './test-supp
 /**
  * Every exported span checked against the published GenAI conventions (v1.41.1, vendored in
  * test-support/semconv with its source): message lists against the input/output messages JSON
- * schemas, each `gen_ai.*` and `error.*` attribute against the type its registry gives it.
+ * schemas, each `gen_ai.*`, `error.*` and `server.*` attribute against the type its registry gives it.
  */
 const semconv = (file: string) => readFileSync(new URL(`./test-support/semconv/${file}`, import.meta.url), 'utf8');
 
@@ -27,7 +27,7 @@ const validators: Record<string, ValidateFunction> = {
 /** attribute id → its registry type (`string`, `int`, `double`, `boolean`, `string[]`, `any`; enums are strings). */
 function registryTypes(): Map<string, string> {
   const types = new Map<string, string>();
-  for (const file of ['gen-ai-registry.yaml', 'error-registry.yaml']) {
+  for (const file of ['gen-ai-registry.yaml', 'error-registry.yaml', 'server-registry.yaml']) {
     const registry = parse(semconv(file)) as { groups: Array<{ attributes?: Array<{ id: string; type: unknown }> }> };
     for (const group of registry.groups) {
       for (const attribute of group.attributes ?? []) types.set(attribute.id, typeof attribute.type === 'string' ? attribute.type : 'string');
@@ -81,12 +81,12 @@ describe('exported spans against the published GenAI conventions', () => {
     expect(outputs.some(([message]) => message!.parts.some((part) => part.type === 'tool_call'))).toBe(true);
   });
 
-  it('every gen_ai.* and error.* attribute, on spans and events, has the registry\'s type', () => {
+  it('every gen_ai.*, error.* and server.* attribute, on spans and events, has the registry\'s type', () => {
     const types = registryTypes();
     const checked = new Set<string>();
     const check = (attributes: SpanAttributes, where: string) => {
       for (const [key, value] of Object.entries(attributes)) {
-        if (!key.startsWith('gen_ai.') && !key.startsWith('error.')) continue;
+        if (!key.startsWith('gen_ai.') && !key.startsWith('error.') && !key.startsWith('server.')) continue;
         const expected = types.get(key);
         expect(expected, `${where}: ${key} is not in the registry`).toBeDefined();
         expect(typeOf(value), `${where}: ${key}`).toBe(expected === 'any' ? 'string' : expected);
@@ -111,10 +111,28 @@ describe('exported spans against the published GenAI conventions', () => {
       'gen_ai.provider.name',
       'gen_ai.request.model',
       'gen_ai.response.finish_reasons',
+      'gen_ai.response.model',
       'gen_ai.usage.cache_read.input_tokens',
       'gen_ai.usage.input_tokens',
       'gen_ai.usage.output_tokens',
+      'server.address',
+      'server.port',
     ]);
+  });
+
+  it('docs/telemetry.md names every gen_ai.* and server.* attribute the export sends', () => {
+    const doc = readFileSync(new URL('../../../docs/telemetry.md', import.meta.url), 'utf8');
+    // The page writes a family once (`gen_ai.usage.input_tokens` / `output_tokens` / …) and a fixed value after `=`.
+    const named = new Set(
+      [...doc.matchAll(/`((?:gen_ai|server)\.[a-z_.]+)(?:=[^`]*)?`((?:\s*\/\s*`[a-z_.]+`)*)/g)].flatMap((match) => {
+        const first = match[1]!;
+        const family = first.split('.').slice(0, 2).join('.');
+        return [first, ...[...match[2]!.matchAll(/`([a-z_.]+)`/g)].map((part) => (/^(gen_ai|server)\./.test(part[1]!) ? part[1]! : `${family}.${part[1]!}`))];
+      }),
+    );
+    const sent = new Set(exportedSpans().flatMap((span) => [...Object.keys(span.attributes), ...span.events.flatMap((event) => Object.keys(event.attributes))]));
+    const undocumented = [...sent].filter((key) => (key.startsWith('gen_ai.') || key.startsWith('server.')) && !named.has(key));
+    expect(undocumented).toEqual([]);
   });
 
   it('names spans `{gen_ai.operation.name} {gen_ai.request.model}`, agents `invoke_agent {gen_ai.agent.name}`, and hangs evaluations on the agent invocation', () => {

@@ -107,8 +107,15 @@ function callAttributes(trace: ConversationTrace, span: CallSpan, dialect: SpanD
   if (call.cached_input_tokens !== undefined) attributes['gen_ai.usage.cache_read.input_tokens'] = int(call.cached_input_tokens);
   if (call.cache_write_input_tokens !== undefined) attributes['gen_ai.usage.cache_creation.input_tokens'] = int(call.cache_write_input_tokens);
   if (call.cost_usd !== null) attributes['parley.cost_usd'] = double(call.cost_usd);
+  if (call.response_model !== undefined && call.response_model !== '') attributes['gen_ai.response.model'] = call.response_model;
+  if (call.server_address !== undefined && call.server_address !== '') {
+    attributes['server.address'] = call.server_address;
+    if (call.server_port !== undefined) attributes['server.port'] = int(call.server_port);
+  }
   if (call.role === 'agent' && trace.metadata['agent'] !== undefined) attributes['gen_ai.agent.name'] = trace.metadata['agent'];
   addMessages(attributes, span);
+  // The provider's own reason wins over the one the output message implies (judges have no messages).
+  if (call.finish_reason !== undefined && call.finish_reason !== '') attributes['gen_ai.response.finish_reasons'] = [call.finish_reason];
   if (dialect === 'langfuse') {
     attributes['langfuse.observation.type'] = 'generation';
     attributes['langfuse.observation.model.name'] = call.model;

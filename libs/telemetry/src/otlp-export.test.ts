@@ -86,6 +86,24 @@ describe('parley export --to otlp against @elastic/mockotlpserver', () => {
           ['tool_correctness', { type: 'doubleValue', value: 1 }],
         ]);
         expect(spans[1]!.attributes['gen_ai.usage.input_tokens']).toEqual({ type: 'intValue', value: 10 });
+        // What the provider answered and where it was: the model that answered, its own stop reason
+        // (a string array), the endpoint's host and its port (an int), never a path or credentials.
+        expect(pick(spans[1]!, RESPONSE_ATTRIBUTES)).toEqual({
+          'gen_ai.response.model': { type: 'stringValue', value: 'gpt-4.1-mini-2025-04-14' },
+          'gen_ai.response.finish_reasons': { type: 'arrayValue', value: ['tool_calls'] },
+          'server.address': { type: 'stringValue', value: 'api.openai.com' },
+          'server.port': { type: 'intValue', value: 443 },
+        });
+        expect(pick(spans[3]!, RESPONSE_ATTRIBUTES)).toEqual({
+          'gen_ai.response.model': { type: 'stringValue', value: 'claude-sonnet-4-6' },
+          'gen_ai.response.finish_reasons': { type: 'arrayValue', value: ['end_turn'] },
+          'server.address': { type: 'stringValue', value: '127.0.0.1' },
+          'server.port': { type: 'intValue', value: 8787 },
+        });
+        // A call whose report kept none of it: no empty or made-up values; the stop reason its output message gives.
+        expect(pick(spans[2]!, RESPONSE_ATTRIBUTES)).toEqual({ 'gen_ai.response.finish_reasons': { type: 'arrayValue', value: ['stop'] } });
+        // An http agent's turns are no model calls: no answering model or provider endpoint.
+        for (const span of spans.slice(5)) expect(Object.keys(pick(span, RESPONSE_ATTRIBUTES))).toEqual(['gen_ai.response.finish_reasons']);
         const output = JSON.parse(String(spans[1]!.attributes['gen_ai.output.messages']?.value)) as unknown;
         // Tool arguments are masked like the report's (the redactor hashes them): the part is a tool call all the same.
         expect(output).toEqual([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'check_availability', arguments: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } }], finish_reason: 'tool_call' }]);
@@ -142,6 +160,13 @@ describe('what a collector answers', () => {
   });
 });
 
+const RESPONSE_ATTRIBUTES = ['gen_ai.response.model', 'gen_ai.response.id', 'gen_ai.response.finish_reasons', 'server.address', 'server.port'];
+
+/** Those of `keys` the span has. */
+function pick(span: Received['spans'][number], keys: readonly string[]): Record<string, { type: string; value: unknown }> {
+  return Object.fromEntries(keys.flatMap((key) => (span.attributes[key] !== undefined ? [[key, span.attributes[key]]] : [])));
+}
+
 /** The spans of a decoded ExportTraceServiceRequest, whether the receiver decoded JSON or protobuf. */
 function spansOf(request: unknown): Received['spans'] {
   const resources = (request as { resourceSpans: Array<{ scopeSpans: Array<{ spans: unknown[] }> }> }).resourceSpans;
@@ -165,7 +190,12 @@ function attributesOf(list: unknown[]): Record<string, { type: string; value: un
   for (const item of list as Array<{ key: string; value: Record<string, unknown> }>) {
     const type = Object.keys(item.value).find((key) => key.endsWith('Value'))!;
     const raw = item.value[type];
-    attributes[item.key] = { type, value: type === 'intValue' ? Number(String(raw)) : raw };
+    attributes[item.key] = { type, value: type === 'intValue' ? Number(String(raw)) : type === 'arrayValue' ? arrayOf(raw) : raw };
   }
   return attributes;
+}
+
+/** An ArrayValue's string values (Parley sends string arrays only). */
+function arrayOf(raw: unknown): unknown[] {
+  return ((raw as { values?: Array<Record<string, unknown>> }).values ?? []).map((value) => value['stringValue']);
 }

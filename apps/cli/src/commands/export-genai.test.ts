@@ -21,7 +21,8 @@ type Span = { name: string; attributes: Array<{ key: string; value: AnyValue }>;
 describe('parley export --to otlp: the GenAI conventions, checked on what a receiver decoded', () => {
   it('every message list validates, every gen_ai attribute has the registry\'s type, names and evaluations as the conventions say', async () => {
     const work = copyExample('booking');
-    const run = await parleyAsync(['run', '.', '--out', 'report'], { cwd: work });
+    // A replay calls no one, but the run keeps the endpoint its calls are configured for: host and port only.
+    const run = await parleyAsync(['run', '.', '--out', 'report'], { cwd: work, env: { OPENAI_BASE_URL: 'http://proxy-user:s3cret-pass@127.0.0.1:9911/v1?tenant=x' } });
     expect(run.status, run.stderr).toBeLessThan(2);
     const { run_id: runId } = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as { run_id: string };
     type MockOptions = { logLevel: string; services: string[]; httpHostname: string; httpPort: number; onTrace: (trace: unknown) => void };
@@ -43,7 +44,7 @@ describe('parley export --to otlp: the GenAI conventions, checked on what a rece
     ajv.addFormat('binary', true);
     const schemas = { 'gen_ai.input.messages': ajv.compile(JSON.parse(semconv('gen-ai-input-messages.json')) as object), 'gen_ai.output.messages': ajv.compile(JSON.parse(semconv('gen-ai-output-messages.json')) as object) };
     const types = new Map<string, string>();
-    for (const file of ['gen-ai-registry.yaml', 'error-registry.yaml']) {
+    for (const file of ['gen-ai-registry.yaml', 'error-registry.yaml', 'server-registry.yaml']) {
       for (const group of (parse(semconv(file)) as { groups: Array<{ attributes?: Array<{ id: string; type: unknown }> }> }).groups) {
         for (const attribute of group.attributes ?? []) types.set(attribute.id, typeof attribute.type === 'string' ? attribute.type : 'string');
       }
@@ -60,7 +61,7 @@ describe('parley export --to otlp: the GenAI conventions, checked on what a rece
         if (!validate(JSON.parse(text))) problems.push(`${span.name} ${key}: ${ajv.errorsText(validate.errors)}`);
       }
       for (const { key, value } of [...span.attributes, ...(span.events ?? []).flatMap((event) => event.attributes)]) {
-        if (!key.startsWith('gen_ai.')) continue;
+        if (!key.startsWith('gen_ai.') && !key.startsWith('server.')) continue;
         const expected = types.get(key) === 'any' ? 'string' : types.get(key);
         if (otlpType(value) !== expected) problems.push(`${span.name} ${key}: ${otlpType(value)}, the registry says ${expected}`);
       }
@@ -71,5 +72,25 @@ describe('parley export --to otlp: the GenAI conventions, checked on what a rece
     }
     expect(lists).toBeGreaterThan(0);
     expect(problems).toEqual([]);
+
+    // Every model call says which model answered, why it stopped (the provider's words, as an array)
+    // and which endpoint it was for; never the URL's credentials, path or query.
+    const modelCalls = spans.filter((span) => span.name.startsWith('chat '));
+    expect(modelCalls.length).toBeGreaterThan(0);
+    const seen = new Set<string>();
+    for (const span of modelCalls) {
+      const attributes = new Map(span.attributes.map((item) => [item.key, item.value]));
+      const role = attributes.get('parley.call.role')?.['stringValue'];
+      expect(attributes.get('gen_ai.response.model')?.['stringValue'], span.name).toEqual(expect.any(String));
+      const reasons = (attributes.get('gen_ai.response.finish_reasons')?.['arrayValue'] as { values: AnyValue[] } | undefined)?.values.map((value) => value['stringValue']);
+      expect(reasons, span.name).toEqual([expect.stringMatching(/^(stop|tool_calls|tool_use|end_turn)$/)]);
+      const server = `${String(attributes.get('server.address')?.['stringValue'])}:${Number(attributes.get('server.port')?.['intValue'])}`;
+      seen.add(`${String(role)} ${server}`);
+    }
+    // The agent and the cross-check judge (OpenAI) go where OPENAI_BASE_URL says; the primary judge (Anthropic) to the SDK's default host.
+    expect([...seen].sort()).toEqual(['agent 127.0.0.1:9911', 'judge 127.0.0.1:9911', 'judge api.anthropic.com:443']);
+    expect(JSON.stringify(spans)).not.toMatch(/s3cret-pass|proxy-user|tenant=x/);
+    const roots = spans.filter((span) => span.name.startsWith('invoke_agent ') && (span.events ?? []).length > 0);
+    for (const root of roots) expect(root.attributes.find((item) => item.key === 'gen_ai.agent.version')?.value['stringValue']).toMatch(/^booking(_v2)?@/);
   });
 });

@@ -19,9 +19,11 @@ export function promptAgentResult(metadataOnly: boolean): Result {
     ],
     cost: { input_tokens: 30, output_tokens: 12, usd: 0.01, calls: 3 },
     calls: [
-      { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 10, output_tokens: 4, cost_usd: 0.001, latency_ms: 120 },
+      // What the provider said (answering model, stop reason) and where it was: a run keeps it with each call.
+      { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 10, output_tokens: 4, cost_usd: 0.001, latency_ms: 120, response_model: 'gpt-4.1-mini-2025-04-14', finish_reason: 'tool_calls', server_address: 'api.openai.com', server_port: 443 },
+      // A call of a report written before runs kept those: nothing to say, so nothing is sent.
       { role: 'agent', provider: 'openai', model: 'gpt-4.1-mini', turn: 1, input_tokens: 12, output_tokens: 5, cost_usd: 0.001, latency_ms: 80, cached_input_tokens: 6 },
-      { role: 'judge', provider: 'anthropic', model: 'claude-sonnet-4-6', turn: 0, input_tokens: 8, output_tokens: 3, cost_usd: 0.008, latency_ms: 300 },
+      { role: 'judge', provider: 'anthropic', model: 'claude-sonnet-4-6', turn: 0, input_tokens: 8, output_tokens: 3, cost_usd: 0.008, latency_ms: 300, response_model: 'claude-sonnet-4-6', finish_reason: 'end_turn', server_address: '127.0.0.1', server_port: 8787 },
     ],
     ...(metadataOnly
       ? {}

@@ -172,7 +172,7 @@ export class RunJudging {
     if (this.judgeMode === 'replay') {
       const file = relative(this.suite.dir, recordingFile) || recordingFile;
       const replay = context.cassette.replay(() => ({ entries: readRecording(recordingFile), file }));
-      return meteredInto(context.secrets ? maskedRequests(replay, context.secrets) : replay, calls, context, providerServer(model.provider, model.base_url, context.env));
+      return meteredInto(context.secrets ? maskedRequests(replay, context.secrets) : replay, calls, context); // no server reached
     }
     // Live runs record too: the recording is kept for triage (rerecording.ts).
     const recorder = this.runMode !== 'replay' ? context.cassette.recorder(context.clock) : undefined;

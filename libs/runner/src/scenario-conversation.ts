@@ -119,7 +119,9 @@ export async function playScenario(
   const pricer: CallPricer = (model, response) => costOfCall(model, response.usage, suite.config.pricing);
   const settings = suite.config.settings;
   const modelProvider = (kind: ProviderKind, baseUrl: string | undefined, apiKeyEnv: string | undefined): Provider =>
-    meteredInto(replay ?? liveModelProvider(context, { kind, baseUrl, apiKeyEnv }, recorder), calls, context, providerServer(kind, baseUrl, context.env));
+    replay
+      ? meteredInto(replay, calls, context) // a replayed call reaches no server: its spans name none
+      : meteredInto(liveModelProvider(context, { kind, baseUrl, apiKeyEnv }, recorder), calls, context, providerServer(kind, baseUrl, context.env));
 
   const hookEnv = { ...context.env, ...sessionEnv(session) };
   const isolation = context.mode === 'replay' ? undefined : suite.config.isolation;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import { loadFakeScript, startFakeLlm } from '@parley/fake-llm';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { copyExample, REPO_ROOT } from '../test-support/example-copy.js';
@@ -21,10 +22,25 @@ type Span = { name: string; attributes: Array<{ key: string; value: AnyValue }>;
 describe('parley export --to otlp: the GenAI conventions, checked on what a receiver decoded', () => {
   it('every message list validates, every gen_ai attribute has the registry\'s type, names and evaluations as the conventions say', async () => {
     const work = copyExample('booking');
-    // A replay calls no one, but the run keeps the endpoint its calls are configured for: host and port only.
-    const run = await parleyAsync(['run', '.', '--out', 'report'], { cwd: work, env: { OPENAI_BASE_URL: 'http://proxy-user:s3cret-pass@127.0.0.1:9911/v1?tenant=x' } });
-    expect(run.status, run.stderr).toBeLessThan(2);
-    const { run_id: runId } = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as { run_id: string };
+    // Recorded live against the fake LLM (the example's own script): every model call reaches a
+    // server, whose host and port its span names. A replay of the same suite reaches none.
+    const fake = await startFakeLlm({ script: loadFakeScript(join(work, 'fake-llm.yaml')) });
+    let runId: string;
+    let port: string;
+    try {
+      port = new URL(fake.openaiBaseUrl).port;
+      const keys = { OPENAI_API_KEY: 'sk-fake-llm-local', ANTHROPIC_API_KEY: 'sk-ant-fake-llm-local', OPENAI_BASE_URL: fake.openaiBaseUrl, ANTHROPIC_BASE_URL: fake.anthropicBaseUrl };
+      const run = await parleyAsync(['run', '.', '--mode', 'record', '--out', 'report'], { cwd: work, env: keys });
+      expect(run.status, run.stderr).toBeLessThan(2);
+      ({ run_id: runId } = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as { run_id: string });
+    } finally {
+      await fake.close();
+    }
+    const replayed = await parleyAsync(['run', '.', '--out', 'replayed'], { cwd: work, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(replayed.status, replayed.stderr).toBeLessThan(2);
+    const replayedCalls = JSON.stringify(JSON.parse(readFileSync(join(work, 'replayed', 'report.json'), 'utf8')));
+    expect(replayedCalls).toContain('"response_model"');
+    expect(replayedCalls).not.toMatch(/"server_(address|port)"/);
     type MockOptions = { logLevel: string; services: string[]; httpHostname: string; httpPort: number; onTrace: (trace: unknown) => void };
     const { MockOtlpServer } = createRequire(import.meta.url)('@elastic/mockotlpserver') as { MockOtlpServer: new (options: MockOptions) => { httpUrl: URL; start(): Promise<void>; close(): Promise<void> } };
     const received: unknown[] = [];
@@ -87,9 +103,8 @@ describe('parley export --to otlp: the GenAI conventions, checked on what a rece
       const server = `${String(attributes.get('server.address')?.['stringValue'])}:${Number(attributes.get('server.port')?.['intValue'])}`;
       seen.add(`${String(role)} ${server}`);
     }
-    // The agent and the cross-check judge (OpenAI) go where OPENAI_BASE_URL says; the primary judge (Anthropic) to the SDK's default host.
-    expect([...seen].sort()).toEqual(['agent 127.0.0.1:9911', 'judge 127.0.0.1:9911', 'judge api.anthropic.com:443']);
-    expect(JSON.stringify(spans)).not.toMatch(/s3cret-pass|proxy-user|tenant=x/);
+    // The agent and both judges (OpenAI and Anthropic) went to the fake LLM's port.
+    expect([...seen].sort()).toEqual([`agent 127.0.0.1:${port}`, `judge 127.0.0.1:${port}`]);
     const roots = spans.filter((span) => span.name.startsWith('invoke_agent ') && (span.events ?? []).length > 0);
     for (const root of roots) expect(root.attributes.find((item) => item.key === 'gen_ai.agent.version')?.value['stringValue']).toMatch(/^booking(_v2)?@/);
   });

@@ -34,8 +34,11 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
       ? await recordJudgeAgreement({ storePath: plan.storePath, run: { id: runId, suite: suite.config.suite, started_at: plan.startedAt.toISOString() }, pairs })
       : undefined;
   const warnings = [...(plan.gate.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
-  const judge: JudgeReport | undefined =
+  const measured: JudgeReport | undefined =
     judgeReport && agreement && judgeReport.cross_check ? { ...judgeReport, cross_check: { ...judgeReport.cross_check, kappa: agreement.kappa } } : judgeReport;
+  // The judges' counters start at 0 in a resumed run: what they count is the part judged after the
+  // resume, and the report says so rather than pass it off as the whole run's.
+  const judge: JudgeReport | undefined = measured && (plan.resumed?.previous.length ?? 0) > 0 ? { ...measured, resumed_part: true } : measured;
   const gitSha = await run.gitSha;
   const finishedAt = clock.now();
   const durationMs = Math.round(clock.monotonicMs() - plan.startedMs);

@@ -21,8 +21,9 @@ const JUDGE = {
   reply: { content: { message_scores: [{ message_index: 1, score: 90, reason: 'Clear.' }], overall_feedback: 'Good.' }, usage: { input_tokens: 500, output_tokens: 50 } },
 };
 /** Two scenarios are answered and judged; the third agent call hangs. */
-const TWO_THEN_HANG: FakeScript = { rules: [{ ...AGENT, times: 2 }, JUDGE, { when: { model: 'gpt-4.1-mini' }, fault: { kind: 'hang' } }] };
-const ANSWER: FakeScript = { rules: [AGENT, JUDGE] };
+const TWO_THEN_HANG: FakeScript = { rules: [{ ...AGENT, times: 2 }, JUDGE, { when: { model: 'gpt-4.1' }, reply: JUDGE.reply }, { when: { model: 'gpt-4.1-mini' }, fault: { kind: 'hang' } }] };
+const CROSS_CHECK = { ...JUDGE, when: { model: 'gpt-4.1' } };
+const ANSWER: FakeScript = { rules: [AGENT, JUDGE, CROSS_CHECK] };
 let server: FakeLlmServer;
 let cwd: string;
 
@@ -58,7 +59,7 @@ function parley(args: string[], interrupt = false) {
 interface Report {
   run_id: string;
   results: unknown[];
-  judge?: { verdicts: number; resumed_part?: boolean };
+  judge?: { verdicts: number; resumed_part?: boolean; cross_check?: { checked: string[]; kappa?: unknown } };
 }
 
 beforeAll(async () => {
@@ -68,7 +69,7 @@ beforeAll(async () => {
   mkdirSync(join(suite, 'scenarios'), { recursive: true });
   writeFileSync(
     join(suite, 'parley.yaml'),
-    'suite: resume_judge\nagents:\n  booking: { kind: openai, model: gpt-4.1-mini }\njudge:\n  primary: { provider: anthropic, model: claude-opus-4-7 }\nsettings: { concurrency: 1, retries: { max: 0 } }\n',
+    'suite: resume_judge\nagents:\n  booking: { kind: openai, model: gpt-4.1-mini }\njudge:\n  primary: { provider: anthropic, model: claude-opus-4-7 }\n  cross_check: { provider: openai, model: gpt-4.1, sample: 1 }\nsettings: { concurrency: 1, retries: { max: 0 } }\n',
   );
   for (const id of IDS) writeFileSync(join(suite, 'scenarios', `${id}.yaml`), `id: ${id}\nagent: booking\nuser: { opening: "Mko wazi Jumamosi?" }\nexpect:\n  - { metric: conversation_judge }\n`);
 });
@@ -95,5 +96,18 @@ describe('the Judge line after --resume', () => {
     const line = 'Judge anthropic:claude-opus-4-7 (live) in this resumed part: 2 verdicts';
     expect(resumed.stdout + resumed.stderr).toContain(line);
     expect(readFileSync(join(cwd, 'out', 'summary.md'), 'utf8')).toContain(line);
+    // The judges' agreement (kappa) is not measured on the resumed part's pairs alone, as on an interrupted run's.
+    expect(report.judge?.cross_check?.checked).toEqual(['s3', 's4']);
+    expect(report.judge?.cross_check).not.toHaveProperty('kappa');
+  });
+
+  it('a run that was not resumed measures the kappa on all its pairs', { timeout: 120_000 }, async () => {
+    await script(ANSWER);
+    const whole = await parley(['run', 'suite', '--mode', 'live', '--out', 'whole', '--no-cache']);
+    expect(whole.status, whole.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(cwd, 'whole', 'report.json'), 'utf8')) as Report;
+    expect(report.judge?.cross_check?.checked).toEqual(IDS);
+    expect(report.judge?.cross_check).toHaveProperty('kappa');
+    expect(report.judge).not.toHaveProperty('resumed_part');
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,7 +110,7 @@ describe.each(storeDrivers)('--resume and the stored run flags (%s store)', (dri
   });
 
   it(
-    driver === 'postgres' ? 'finishes from another folder with the relative --baseline of the folder the run started in' : 'finishes a run stored before the start folder was kept, from its own folder',
+    driver === 'postgres' ? 'finishes from another folder with the relative --baseline and --export-baseline of the folder the run started in' : 'finishes a run stored before the start folder was kept, from its own folder',
     { timeout: 120_000 },
     async () => {
       const { project, runId } = await interruptedGatedRun();
@@ -136,6 +136,15 @@ describe.each(storeDrivers)('--resume and the stored run flags (%s store)', (dri
         const resumed = await parley(elsewhere, ['run', '--resume', runId]);
         expect(resumed.status, resumed.stderr).toBe(0);
         expect(reportIn(join(project, 'gated')).baseline?.file).toBe(join(project, 'base.json'));
+        // --export-baseline likewise writes where the run was started.
+        await script(HANG);
+        const exporting = await parley(project, ['run', '../suite', '--mode', 'live', '--out', 'exporting', '--export-baseline', 'exported.json'], true);
+        expect(exporting.status, exporting.stderr).toBe(130);
+        await script(ANSWER);
+        const finished = await parley(elsewhere, ['run', '--resume', reportIn(join(project, 'exporting')).run_id]);
+        expect(finished.status, finished.stderr).toBe(0);
+        expect(existsSync(join(project, 'exported.json'))).toBe(true);
+        expect(existsSync(join(elsewhere, 'exported.json'))).toBe(false);
         return;
       }
       const resumed = await parley(project, ['run', '--resume', runId]);

@@ -46,7 +46,7 @@ export function refuseResumeOverrides(given: RunOptions, resumed: ResumeState, c
     if (value === undefined) continue;
     const normalize = (item: unknown): unknown => normalized(key, item, cwd);
     if (JSON.stringify(normalize(value)) === JSON.stringify(normalize(stored[key]))) continue;
-    conflicts.push(`${shown(flag, value)} (the run has ${stored[key] === undefined ? `no ${flag}` : shown(flag, stored[key])})`);
+    conflicts.push(`${shown(key, flag, value)} (the run has ${stored[key] === undefined ? `no ${flag}` : shown(key, flag, stored[key])})`);
   }
   if (conflicts.length === 0) return;
   throw new ConfigError(`--resume ${resumed.runId} finishes the run with the flags it was started with; leave out ${conflicts.join(', ')}`);
@@ -61,8 +61,10 @@ function normalized(key: ResumedKey, value: unknown, cwd: string): unknown {
   return value ?? null;
 }
 
-function shown(flag: string, value: unknown): string {
+function shown(key: ResumedKey, flag: string, value: unknown): string {
   if (value === true) return flag;
+  // `--last-failed` takes no value: the cases it selected are counted.
+  if (key === 'onlyCases' && Array.isArray(value)) return `${flag} (${value.length} ${value.length === 1 ? 'case' : 'cases'})`;
   const shard = shardText(value);
   if (shard !== undefined) return `${flag} ${shard}`;
   if (Array.isArray(value)) return value.map((item) => `${flag} ${String(item)}`).join(' ');

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copySuite, parleyIn, recordedGateSuite } from './test-support/gate-suite.js';
@@ -171,6 +171,19 @@ describe('--baseline: compatibility', () => {
     const run = await parleyIn(suite, ['run', '.', '--baseline', 'a.json', '--export-baseline', 'b.json']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--baseline and --export-baseline cannot be used together');
+  });
+
+  it('a folder given as the baseline (the suite folder) suggests a baseline file in it, and --export-baseline refuses a folder before running', async () => {
+    const suite = copySuite(recorded);
+    mkdirSync(join(suite, 'booking'));
+    const gated = await parleyIn(suite, ['run', '.', '--baseline', 'booking']);
+    expect(gated.code).toBe(2);
+    expect(gated.stderr).toContain('error: booking: cannot read the baseline: is a folder, not a file; create it with: parley run . --export-baseline booking/baseline.json');
+    const exported = await parleyIn(suite, ['run', '.', '--export-baseline', 'booking', '--out', 'folder']);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toContain('error: --export-baseline booking is a folder; give the baseline file, e.g. --export-baseline booking/baseline.json');
+    // Refused in the plan: nothing ran.
+    expect(existsSync(join(suite, 'folder'))).toBe(false);
   });
 
   it('another schema_version is exit 2 with how to regenerate, at its line', async () => {

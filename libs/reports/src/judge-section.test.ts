@@ -60,4 +60,12 @@ describe('mergeJudgeReports', () => {
     expect(merged!.cross_check!.agreement).toEqual([{ metric: 'conversation_judge', compared: 3, agreed: 2, rate: 2 / 3, mean_abs_score_difference: expect.closeTo((2 * 0.4 + 0.1) / 3, 12) }]);
     expect(mergeJudgeReports([undefined, undefined])).toBeUndefined();
   });
+
+  it('keeps resumed_part when a shard was finished with --resume: the sum then lacks that shard\'s earlier part', () => {
+    const { cross_check: _crossCheck, ...plain } = JUDGE;
+    expect(mergeJudgeReports([plain, plain])).not.toHaveProperty('resumed_part');
+    const merged = mergeJudgeReports([plain, { ...plain, resumed_part: true }]);
+    expect(merged).toMatchObject({ verdicts: 24, resumed_part: true });
+    expect(judgeSummary(merged)).toMatch(/^Judge anthropic:claude-opus-4-7 \(live\) in this resumed part: 24 verdicts/);
+  });
 });

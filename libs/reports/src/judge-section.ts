@@ -3,7 +3,8 @@ import type { JudgeReport } from './report-schema.js';
 /**
  * What the judges did, in one paragraph for summary.md and the console: the judge and how it was
  * answered, verdicts and errors, how many came from the cache (they cost 0), and the cross-check's
- * agreement per metric. Null when the run had no judge.
+ * agreement per metric; after `--resume`, said to be of the resumed part (`resumed_part`). Null
+ * when the run had no judge.
  *
  * @example
  * 'Judge anthropic:claude-opus-4-7 (live): 12 verdicts, 3 from the cache (cost 0, saved $0.0210);
@@ -22,7 +23,8 @@ export function judgeSummary(judge: JudgeReport | undefined): string | null {
     parts.push(`${judge.cache.hits} from the cache (cost 0, ${saved})`);
   }
   if (judge.cache.cleared) parts.push('cache cleared first');
-  let text = `Judge ${judge.primary} (${judge.mode}): ${parts.join(', ')}`;
+  const scope = judge.resumed_part ? ' in this resumed part' : '';
+  let text = `Judge ${judge.primary} (${judge.mode})${scope}: ${parts.join(', ')}`;
   const crossCheck = judge.cross_check;
   if (crossCheck !== undefined) {
     const percent = `${Number((crossCheck.sample * 100).toFixed(2))}%`;
@@ -101,5 +103,7 @@ export function mergeJudgeReports(judges: ReadonlyArray<JudgeReport | undefined>
       saved_usd: saved,
     },
     ...(crossCheck ? { cross_check: crossCheck } : {}),
+    // A shard finished with --resume counted only its resumed part: so does the sum.
+    ...(present.some((judge) => judge.resumed_part) ? { resumed_part: true as const } : {}),
   };
 }

@@ -159,6 +159,7 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       votes_on_fail: z.number().int().min(1).optional(),
       re_asked: z.number().int().min(0).optional(),
       panel: z.array(z.string()).optional(),
+      resumed_part: z.literal(true).optional(),
       cache: z.looseObject({ read: z.boolean(), written: z.boolean(), cleared: z.boolean(), hits: z.number(), misses: z.number(), saved_usd: z.number().nullable() }),
       cross_check: z
         .looseObject({

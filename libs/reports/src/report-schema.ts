@@ -109,6 +109,11 @@ export interface JudgeReport {
   re_asked?: number;
   cache: JudgeCacheReport;
   cross_check?: CrossCheckReport;
+  /**
+   * Set in a run finished with `--resume` that kept earlier results: every count here is of the
+   * part judged after the resume, not of the whole run.
+   */
+  resumed_part?: true;
 }
 
 interface JudgeCacheReport {

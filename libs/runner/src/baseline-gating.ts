@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { BaselineFile, LoadedScenario, LoadedSuite } from '@parley/config';
 import { ConfigError, DiskFullError, writeFileAtomically, type MetricResult } from '@parley/core';
 import { baselineWarnings, gateAgainstBaseline, indexBaseline, readBaselineFile, renderBaselineJson, type RunWarning } from '@parley/gate';
@@ -37,7 +37,7 @@ export interface BaselineGatingOptions {
  * scenario's expectations, so they pair by index).
  */
 export function prepareBaselineGating(options: BaselineGatingOptions): BaselineGating {
-  const regenerateCommand = exportCommand(options.suiteAsGiven, options.fileAsGiven);
+  const regenerateCommand = exportCommand(options.suiteAsGiven, isFolder(options.file) ? baselineIn(options.fileAsGiven) : options.fileAsGiven);
   const suiteName = options.suite.config.suite;
   const baseline = readBaselineFile(options.file, { suite: suiteName, regenerateCommand });
   const index = indexBaseline(baseline);
@@ -67,6 +67,16 @@ export function prepareBaselineGating(options: BaselineGatingOptions): BaselineG
 /** `parley run <suite> --export-baseline <file>`: the exact command that writes a baseline. */
 export function exportCommand(suiteAsGiven: string, fileAsGiven: string): string {
   return `parley run ${shellWord(suiteAsGiven)} --export-baseline ${shellWord(fileAsGiven)}`;
+}
+
+/** Whether `file` is a folder (a suite folder given as the baseline): the baseline goes inside it. */
+export function isFolder(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/** The baseline file docs/gating.md puts in a folder: `<folder>/baseline.json`. */
+export function baselineIn(folderAsGiven: string): string {
+  return join(folderAsGiven, 'baseline.json');
 }
 
 /**

@@ -3,7 +3,7 @@ import type { LoadedScenario, LoadedSuite } from '@parley/config';
 import { ConfigError } from '@parley/core';
 import type { Shard } from '@parley/gate';
 import type { RunSelection } from '@parley/reports';
-import { prepareBaselineGating, type BaselineGating } from './baseline-gating.js';
+import { baselineIn, isFolder, prepareBaselineGating, type BaselineGating } from './baseline-gating.js';
 import { selectForRun } from './run-selection.js';
 
 /** The CI-gating options of a run (docs/gating.md). */
@@ -41,6 +41,10 @@ export async function planGate(
 ): Promise<GatePlan> {
   if (options.baseline !== undefined && options.exportBaseline !== undefined) {
     throw new ConfigError('--baseline and --export-baseline cannot be used together: comparing against a baseline and overwriting it in one run is how a regression becomes the new baseline');
+  }
+  if (options.exportBaseline !== undefined && isFolder(resolve(facts.cwd, options.exportBaseline))) {
+    // Refused before the run: writing over a folder fails only once every scenario has run (and been paid for).
+    throw new ConfigError(`--export-baseline ${options.exportBaseline} is a folder; give the baseline file, e.g. --export-baseline ${baselineIn(options.exportBaseline)}`);
   }
   const baseline =
     options.baseline === undefined

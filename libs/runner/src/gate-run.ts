@@ -28,14 +28,20 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
   const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath: plan.storePath, now: clock.now() }) : [];
   const judgeReport = executed.judging.report;
   const pairs = executed.judging.crossCheckPairs;
-  // The run's kappa between the two judges, kept per run for the trend (not for an interrupted run's partial sample).
+  // A resumed run judged only its resumed part: its counters and cross-check pairs are of that part.
+  const resumedPart = (plan.resumed?.previous.length ?? 0) > 0;
+  // The run's kappa between the two judges, kept per run for the trend (not for the partial sample
+  // of an interrupted run, nor of a resumed one: the pairs of its earlier part are not in hand).
   const agreement =
-    judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted
+    judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted && !resumedPart
       ? await recordJudgeAgreement({ storePath: plan.storePath, run: { id: runId, suite: suite.config.suite, started_at: plan.startedAt.toISOString() }, pairs })
       : undefined;
   const warnings = [...(plan.gate.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
-  const judge: JudgeReport | undefined =
+  const measured: JudgeReport | undefined =
     judgeReport && agreement && judgeReport.cross_check ? { ...judgeReport, cross_check: { ...judgeReport.cross_check, kappa: agreement.kappa } } : judgeReport;
+  // The judges' counters start at 0 in a resumed run: what they count is the part judged after the
+  // resume, and the report says so rather than pass it off as the whole run's.
+  const judge: JudgeReport | undefined = measured && resumedPart ? { ...measured, resumed_part: true } : measured;
   const gitSha = await run.gitSha;
   const finishedAt = clock.now();
   const durationMs = Math.round(clock.monotonicMs() - plan.startedMs);

@@ -151,6 +151,8 @@ function createRunRow(plan: RunPlan, run: OpenRun, startedAt: string, options: R
       options: {
         ...runOptionsForStore(options, mode),
         suite_dir: suite.dir,
+        // What relative --baseline / --export-baseline are relative to, for a resume from elsewhere.
+        cwd: plan.cwd,
         ...(options.budgetUsd !== undefined ? { budget_usd: options.budgetUsd } : {}),
         ...(options.budgetPerShard ? { budget_per_shard: true } : {}),
         ...(options.budgetKey !== undefined ? { budget_key: options.budgetKey } : {}),

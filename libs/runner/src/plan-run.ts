@@ -10,6 +10,7 @@ import { planGate, type GatePlan } from './gate-plan.js';
 import { loadSuiteForRun } from './load-suite-for-run.js';
 import { metricVersions } from './metric-catalog.js';
 import { loadResumeState, type ResumeState } from './resume-run.js';
+import { refuseResumeOverrides } from './resume-flags.js';
 import { newRunId } from './run-id.js';
 import { refuseJudgeReplayWhileRecording } from './run-judging.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
@@ -34,6 +35,8 @@ export interface RunPlan {
   runId: string;
   outDir: string;
   storePath: string;
+  /** The folder the run was started in (stored, so that a resume elsewhere finds its relative files). */
+  cwd: string;
   startedAt: Date;
   /** The monotonic clock at the start, for the run's duration. */
   startedMs: number;
@@ -56,7 +59,8 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
       useSuiteStoreSetting(undefined);
     }
   }
-  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
+  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume, cwd) : undefined;
+  if (resumed) refuseResumeOverrides(givenOptions, resumed, cwd);
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);
   const agents = comparedAgents(loaded, options.agents);
@@ -96,6 +100,7 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
     runId,
     outDir: resumed?.outDir ?? resolve(cwd, options.outDir ?? join('.parley', 'runs', runId)),
     storePath,
+    cwd,
     startedAt: resumed?.startedAt ?? clock.now(),
     startedMs: clock.monotonicMs(),
   };

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
 import { isInterruptedExit, parseShard, type Shard } from '@parley/gate';
 import { openStore } from '@parley/store';
@@ -19,6 +20,10 @@ export interface ResumeState {
     mode: RunMode;
     globs?: string[];
     tags?: string[];
+    exclude?: string[];
+    grep?: string[];
+    /** `--last-failed`: the case ids it selected when the run started. */
+    onlyCases?: string[];
     concurrency?: number;
     strict?: boolean;
     budgetUsd?: number;
@@ -31,6 +36,11 @@ export interface ResumeState {
     /** `--agent`: the agents a comparison run compared. */
     agents?: string[];
     repeat?: number;
+    /**
+     * `--baseline` and `--export-baseline`, resolved against the folder the run was started in
+     * (stored as `cwd`), so that a resume from another folder reads and writes the same files. As
+     * typed when the resume is in that same folder, or when the run is older than the stored `cwd`.
+     */
     baseline?: string;
     exportBaseline?: string;
     shard?: Shard;
@@ -41,9 +51,10 @@ export interface ResumeState {
 /**
  * Reads an interrupted run from the store so that it can be finished under the same id, into the
  * same report folder, with the same flags. A run that finished normally is refused: there is
- * nothing to resume, and re-running it would silently change a completed record.
+ * nothing to resume, and re-running it would silently change a completed record. `cwd` is the
+ * folder the resume runs in (the stored run's file flags are resolved for it).
  */
-export function loadResumeState(storePath: string, idOrPrefix: string): ResumeState {
+export function loadResumeState(storePath: string, idOrPrefix: string, cwd: string): ResumeState {
   const store = openStore(storePath);
   try {
     const run = store.getRun(idOrPrefix);
@@ -52,6 +63,12 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
       throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
     }
     const stored = run.options;
+    const startedIn = stringOption(stored.cwd);
+    const file = (value: unknown): string | undefined => {
+      const typed = stringOption(value);
+      if (typed === undefined || startedIn === undefined || startedIn === cwd || isAbsolute(typed)) return typed;
+      return resolve(startedIn, typed);
+    };
     const suitePath = stringOption(stored.suite_dir) ?? stringOption(stored.suite);
     if (suitePath === undefined) throw new ConfigError(`--resume ${run.id}: the stored run does not say which suite it ran`);
     return {
@@ -77,8 +94,8 @@ export function loadResumeState(storePath: string, idOrPrefix: string): ResumeSt
         ...(stored.no_cache === true ? { noCache: true } : {}),
         ...(stringList(stored.agents) ? { agents: stringList(stored.agents)! } : {}),
         ...(typeof stored.repeat === 'number' ? { repeat: stored.repeat } : {}),
-        ...(stringOption(stored.baseline) ? { baseline: stringOption(stored.baseline)! } : {}),
-        ...(stringOption(stored.export_baseline) ? { exportBaseline: stringOption(stored.export_baseline)! } : {}),
+        ...(file(stored.baseline) ? { baseline: file(stored.baseline)! } : {}),
+        ...(file(stored.export_baseline) ? { exportBaseline: file(stored.export_baseline)! } : {}),
         ...(stringOption(stored.shard) ? { shard: parseShard(stringOption(stored.shard)!) } : {}),
         ...(stringOption(stored.changed_since) ? { changedSince: stringOption(stored.changed_since)! } : {}),
       },

@@ -28,7 +28,7 @@ export type RunBudgetOptions = Pick<RunOptions, 'suitePath' | 'budgetUsd' | 'res
  */
 export function runBudget(options: RunBudgetOptions, dependencies: { cwd: string; env: NodeJS.ProcessEnv }): RunBudget | undefined {
   const storePath = options.storePath !== undefined ? resolve(dependencies.cwd, options.storePath) : defaultStorePath(dependencies.cwd);
-  const resumed = options.resume !== undefined ? loadResumeState(storePath, options.resume) : undefined;
+  const resumed = options.resume !== undefined ? loadResumeState(storePath, options.resume, dependencies.cwd) : undefined;
   const flag = resumed?.options.budgetUsd ?? options.budgetUsd;
   const suitePath = resolve(dependencies.cwd, resumed?.options.suitePath ?? options.suitePath);
   const given = budgetLimit(flag, dependencies.env, suiteBudgetSetting(suitePath));

@@ -54,7 +54,18 @@ export const StoredReportSchema = z.looseObject({
   schema_version: z.literal(CALIBRATION_REPORT_SCHEMA_VERSION),
   generated_at: z.string().min(10),
   set: z.looseObject({ path: z.string(), axes: z.array(z.string()), items: z.number(), rated_items: z.number() }),
-  session: z.looseObject({ id: z.string(), started_at: z.string(), mode: z.string(), rubric_version: z.string().optional(), judge: ModelSchema, cross_check: ModelSchema }),
+  session: z.looseObject({
+    id: z.string(),
+    started_at: z.string(),
+    finished_at: z.string().nullable().optional(),
+    mode: z.string(),
+    rubric_version: z.string().optional(),
+    judge: ModelSchema,
+    cross_check: ModelSchema,
+    // Absent from reports written before they were recorded: not recorded, not an error.
+    selected_by: z.enum(['latest_finished', 'session_flag', 'replayed_recording']).optional(),
+    unfinished_left_out: z.array(z.string()).optional(),
+  }),
   gate: z.looseObject({
     min_kappa: z.number(),
     max_bias: z.number(),

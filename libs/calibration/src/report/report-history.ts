@@ -103,7 +103,7 @@ export function readReportHistory(reportsDir: string): ReportHistory {
   const problems: ReportFileProblem[] = [];
   for (const name of names.sort()) {
     const file = join(reportsDir, name);
-    const read = readReport(file);
+    const read = readStoredReport(file);
     if ('message' in read) problems.push({ file, message: read.message });
     else reports.push(read);
   }
@@ -111,7 +111,11 @@ export function readReportHistory(reportsDir: string): ReportHistory {
   return { reports, problems };
 }
 
-function readReport(file: string): StoredCalibrationReport | { message: string } {
+/**
+ * One `reports/<date>.json` file, checked as {@link readReportHistory} checks each: the report, or
+ * why the file is not one (cannot be read, not JSON, not a calibration report of this schema).
+ */
+export function readStoredReport(file: string): StoredCalibrationReport | { message: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

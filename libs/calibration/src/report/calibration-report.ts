@@ -53,7 +53,11 @@ export interface SessionSelection {
  * unfinished session: 20261126-…; report it with --session ID)`. A report written before reports
  * recorded the choice (no `selected_by`) says so instead of guessing.
  */
-export function describeSessionChoice(session: Pick<CalibrationReport['session'], 'finished_at' | 'selected_by' | 'unfinished_left_out'>): string {
+export function describeSessionChoice(session: {
+  finished_at?: string | null | undefined;
+  selected_by?: SessionSelection['by'] | undefined;
+  unfinished_left_out?: readonly string[] | undefined;
+}): string {
   const leftOut = session.unfinished_left_out ?? [];
   const skipped =
     leftOut.length === 0

@@ -47,7 +47,7 @@ function* runHtmlParts(report: RunReport): Generator<string> {
 }
 
 /** The calibration report's page (see {@link calibrationPageData} for `source`). */
-function renderCalibrationHtml(report: CalibrationReport, source: PairSource | string): string {
+export function renderCalibrationHtml(report: CalibrationReport, source: PairSource | string): string {
   const data = calibrationPageData(report, source);
   return htmlDocument({ title: `Judge calibration ${data.date} · gate ${report.gate.passed ? 'PASS' : 'FAIL'} · Parley`, data: JSON.stringify(data) });
 }

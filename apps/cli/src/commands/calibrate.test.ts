@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +132,31 @@ describe('parley calibrate judge, status and import', () => {
     // Asked for by id, the unfinished session is reported, and the header says what it is.
     const asked = await parley(['calibrate', 'report', '--session', killedId], cwd);
     expect(asked.stdout).toContain('session: chosen with --session, UNFINISHED: it rated only part of the set');
+  });
+
+  it('replay with no recording summarizes the 50 misses once, with the first two in full and what to do, in judge and in report', async () => {
+    const cwd = exampleCalibration();
+    rmSync(join(cwd, 'calibration/recordings'), { recursive: true });
+    const judged = await parley(['calibrate', 'judge', '--mode', 'replay'], cwd);
+    expect(judged.code).toBe(1);
+    for (const result of [judged, await parley(['calibrate', 'report'], cwd)]) {
+      const lines = result.stdout.split('\n');
+      expect(lines).toContainEqual(expect.stringMatching(/^(warning: )?50 ratings could not be made \(25 items; judge 25, cross-check 25\): all replay misses$/));
+      // Two misses in full (each names the missing recording), then one line for the other 48.
+      expect(lines.filter((line) => line.includes('replay_miss'))).toHaveLength(2);
+      expect(lines.filter((line) => line.includes('no recording at'))).toHaveLength(2);
+      expect(lines).toContain('  … and 48 more (`--format json` lists every one)');
+      expect(lines).toContain(
+        '  to rate them: `parley calibrate judge --mode record` calls the judges live and writes the recording that replay reads, or `--mode live` rates without writing one',
+      );
+      expect(lines.length, result.stdout).toBeLessThan(80);
+    }
+    expect(judged.stdout.split('\n').length).toBeLessThan(15);
+    // The JSON still has every rating's error (a fresh copy: the test clock would give the same session id).
+    const fresh = exampleCalibration();
+    rmSync(join(fresh, 'calibration/recordings'), { recursive: true });
+    const json = JSON.parse((await parley(['calibrate', 'judge', '--mode', 'replay', '--format', 'json'], fresh)).stdout) as { ratings: Array<{ error: string | null }> };
+    expect(json.ratings.filter((rating) => rating.error?.startsWith('replay_miss:'))).toHaveLength(50);
   });
 
   it('imports the example inbox into a new folder: 25 added, the re-sent duplicate skipped, all masked', async () => {

@@ -14,6 +14,7 @@ import type { CommandContext, ProgramContext } from '../program/command-context.
 import { integerFlag } from '../program/flags.js';
 import type { ModelFlags } from './calibrate-suite.js';
 import { paint, type Paint } from '../output/output.js';
+import { ratingErrorLines } from '../output/rating-errors.js';
 
 /** Options every calibrate subcommand shares. */
 interface FolderFlags {
@@ -277,8 +278,9 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
       `  ${label} ${model.provider}:${model.model}: ${rated.length} rated${cached > 0 ? ` (${cached} from the judge cache)` : ''}, ` +
         (errors.length === 0 ? '0 errors' : colors.status('error', `${errors.length} errors`)),
     );
-    for (const error of errors) lines.push(colors.dim(`    ${error.item_id}: ${error.error}`));
   }
+  const failed = result.ratings.flatMap((rating) => (rating.error === null ? [] : [{ item_id: rating.item_id, rater: rating.rater, error: rating.error }]));
+  lines.push(...ratingErrorLines(failed, folder.shown).map((line, index) => (index === 0 ? colors.status('error', line) : colors.dim(line))));
   if (result.recording !== undefined) {
     const where = displayPath(result.recording.file, context.cwd);
     lines.push(result.recording.written ? `recording: ${where} (${result.recording.calls} calls)` : colors.yellow(`recording not written: ${result.recording.reason}`));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample, REPO_ROOT } from '../test-support/example-copy.js';
@@ -75,6 +76,27 @@ describe('parley show-report', () => {
     expect(existsSync(join(dir, 'out', 'report.html'))).toBe(false);
     served.child.kill('SIGINT');
     expect((await served.exit).code).toBe(0);
+  });
+
+  it('serves a calibration report .json: the committed one from before pages and selected_by, as a page made from it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-show-calibration-'));
+    folders.push(dir);
+    const committed = join(REPO_ROOT, 'calibration/reports/2026-11-26.json');
+    copyFileSync(committed, join(dir, '2026-11-26.json'));
+    const served = await showReport(['2026-11-26.json', '--no-open'], dir);
+    const html = await (await fetch(served.url)).text();
+    const { readEmbeddedData } = await import('@parley/html-report');
+    const data = readEmbeddedData(html).data as { kind: string; report: { session: { id: string } }; problem?: string };
+    expect(data.kind).toBe('calibration');
+    expect(data.report.session.id).toBe((JSON.parse(readFileSync(committed, 'utf8')) as { session: { id: string } }).session.id);
+    expect(data.problem).toContain('made from the report file alone');
+    served.child.kill('SIGINT');
+    expect((await served.exit).code).toBe(0);
+    // A broken one is named with its problem, exit 2.
+    writeFileSync(join(dir, '2026-11-27.json'), JSON.stringify({ schema_version: 1, gate: {}, comparisons: [] }));
+    const broken = await parleyAsync(['show-report', '2026-11-27.json', '--no-open'], { cwd: dir });
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(/2026-11-27\.json.*not a calibration report/);
   });
 
   it('says there is nothing to show, exit 2, without a run', async () => {

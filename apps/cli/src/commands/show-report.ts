@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
+import type { CalibrationReport } from '@parley/calibration';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
@@ -18,7 +19,7 @@ export function register(program: Command, context: ProgramContext): void {
   program
     .command('show-report')
     .description("serve a run's report.html (or a calibration report page) on 127.0.0.1 and open it in a browser; the latest run by default")
-    .argument('[run]', 'a run id (or a unique prefix), a report folder, or an .html file')
+    .argument('[run]', 'a run id (or a unique prefix), a report folder, a report.json or calibration report .json, or an .html file')
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--no-open', 'print the address only; open no browser')
     .action(async (run: string | undefined, flags: ShowReportFlags) => context.setExitCode(await showReportCommand(run, flags, context)));
@@ -56,9 +57,37 @@ async function pageIn(path: string, shown: string): Promise<ReportPage> {
   if (existsSync(join(folder, 'report.html'))) return { file: join(folder, 'report.html') };
   const json = statSync(path).isFile() ? path : join(folder, 'report.json');
   if (!existsSync(json)) throw new ConfigError({ file: folder, message: `no report.html or report.json in ${shown}` });
+  if (isCalibrationReport(json)) return calibrationPage(json);
   const { renderRunHtml } = await import('@parley/html-report');
   const { readReportFile } = await import('@parley/reports');
   return { html: renderRunHtml(readReportFile(json)), from: json };
+}
+
+/** A calibration report (`calibration/reports/<date>.json`) rather than a run's report.json: it has a gate and comparisons, no run id. */
+function isCalibrationReport(file: string): boolean {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+  return typeof data === 'object' && data !== null && !('run_id' in data) && 'gate' in data && 'comparisons' in data;
+}
+
+/**
+ * A calibration report's page: the `<date>.html` written beside it, or, for a report without one
+ * (written before the pages existed), a page made from the report alone, without the items behind
+ * each cell (they come from the set and the judge session, which `parley calibrate report` reads).
+ */
+async function calibrationPage(file: string): Promise<ReportPage> {
+  const html = file.replace(/\.json$/, '.html');
+  if (existsSync(html)) return { file: html };
+  const { readStoredReport } = await import('@parley/calibration');
+  const read = readStoredReport(file);
+  if ('message' in read) throw new ConfigError({ file, message: read.message });
+  const { renderCalibrationHtml } = await import('@parley/html-report');
+  const made = 'this page was made from the report file alone; the page `parley calibrate report` writes beside it lists them';
+  return { html: renderCalibrationHtml(read.report as unknown as CalibrationReport, made), from: file };
 }
 
 /**

@@ -6,16 +6,26 @@ import { REPO_ROOT } from '../test-support/example-copy.js';
 import { paint } from './output.js';
 import { reportText } from './calibration-tables.js';
 
-/** The report `parley calibrate report` wrote for the repository's example calibration set. */
+/**
+ * The report `parley calibrate report` wrote for the repository's example calibration set, as it
+ * is on disk: it predates the header's account of how its session was chosen (`selected_by`,
+ * `unfinished_left_out`).
+ */
 function exampleReport(): CalibrationReport {
-  const report = JSON.parse(readFileSync(join(REPO_ROOT, 'calibration/reports/2026-11-26.json'), 'utf8')) as CalibrationReport;
-  // The committed report predates the header's account of how its session was chosen.
-  return { ...report, session: { ...report.session, selected_by: 'latest_finished', unfinished_left_out: [] } };
+  return JSON.parse(readFileSync(join(REPO_ROOT, 'calibration/reports/2026-11-26.json'), 'utf8')) as CalibrationReport;
 }
 
 const FORMAT = { describeSessionChoice, formatBias, formatInterval, formatMeasure };
 
 describe('reportText', () => {
+  it('draws the committed report from before sessions recorded how they were chosen: the choice is not recorded', () => {
+    const report = exampleReport();
+    expect(report.session).not.toHaveProperty('selected_by');
+    const text = reportText(report, paint(false), FORMAT, 100);
+    expect(text.split('\n')[1]).toBe('session: how it was chosen is not recorded (a report from before reports said so)');
+    expect(text).toContain('intent_comprehension');
+  });
+
   it('explains the "Nu" after a bootstrap interval under the table that shows one (resamples left out)', () => {
     const report = exampleReport();
     // A small set where two reviewers share three items: many resamples hold one rating value only.

@@ -1,6 +1,7 @@
 import type { CalibrationReport, CalibrationStatus, describeSessionChoice, formatBias, formatInterval, formatMeasure } from '@parley/calibration';
 import Table from 'cli-table3';
 import type { Paint } from './output.js';
+import { ratingErrorLines } from './rating-errors.js';
 
 /**
  * The console tables of `parley calibrate status` and `parley calibrate report`. Presentation
@@ -114,7 +115,8 @@ export function reportText(report: CalibrationReport, colors: Paint, format: Rep
     lines.push(colors.bold('trend'), trend.toString(), '');
   }
   for (const warning of report.warnings) lines.push(colors.yellow(`warning: ${warning}`));
-  for (const error of report.session.errors) lines.push(colors.yellow(`warning: ${error.item_id} (${error.rater}): ${error.error}`));
+  const errors = ratingErrorLines(report.session.errors, set.path);
+  if (errors.length > 0) lines.push(colors.yellow(`warning: ${errors[0]!}`), ...errors.slice(1));
   return `${lines.join('\n')}\n`;
 }
 

@@ -50,10 +50,15 @@ export interface SessionSelection {
 
 /**
  * Why the report is of this session, for its header: `the latest finished session (left out 1
- * unfinished session: 20261126-…; report it with --session ID)`.
+ * unfinished session: 20261126-…; report it with --session ID)`. A report written before reports
+ * recorded the choice (no `selected_by`) says so instead of guessing.
  */
-export function describeSessionChoice(session: Pick<CalibrationReport['session'], 'finished_at' | 'selected_by' | 'unfinished_left_out'>): string {
-  const leftOut = session.unfinished_left_out;
+export function describeSessionChoice(session: {
+  finished_at?: string | null | undefined;
+  selected_by?: SessionSelection['by'] | undefined;
+  unfinished_left_out?: readonly string[] | undefined;
+}): string {
+  const leftOut = session.unfinished_left_out ?? [];
   const skipped =
     leftOut.length === 0
       ? ''
@@ -66,6 +71,8 @@ export function describeSessionChoice(session: Pick<CalibrationReport['session']
       return `chosen with --session${unfinished}`;
     case 'replayed_recording':
       return `replayed from the committed recording${skipped}`;
+    case undefined:
+      return `how it was chosen is not recorded (a report from before reports said so)${unfinished}`;
   }
 }
 
@@ -125,9 +132,13 @@ export interface CalibrationReport {
     /** Items each model gave usable ratings for. */
     rated: Record<CalibrationRater, number>;
     errors: Array<{ item_id: string; rater: CalibrationRater; error: string }>;
-    /** How this session was chosen (see {@link SessionSelection}). */
-    selected_by: SessionSelection['by'];
-    unfinished_left_out: string[];
+    /**
+     * How this session was chosen (see {@link SessionSelection}). Every report written now has
+     * both; a stored report from before they existed (calibration/reports/2026-11-26.json) has
+     * neither, and its readers show the choice as not recorded.
+     */
+    selected_by?: SessionSelection['by'];
+    unfinished_left_out?: string[];
   };
   method: {
     labels: number[];

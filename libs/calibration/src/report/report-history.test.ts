@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rubricFixture } from '../test-support/judge-fixture.js';
 import { modelRatings, ratedSet, session } from '../test-support/report-fixture.js';
-import { buildCalibrationReport, type CalibrationReport } from './calibration-report.js';
+import { buildCalibrationReport, describeSessionChoice, type CalibrationReport } from './calibration-report.js';
 import { readReportHistory, reportAgreement, reportTrend } from './report-history.js';
 import { calibrationReportMarkdown } from './report-markdown.js';
 import { writeReportFiles } from './write-report-files.js';
@@ -99,5 +99,14 @@ describe('readReportHistory', () => {
     expect(history.problems).toEqual([]);
     expect(history.reports.length).toBeGreaterThan(0);
     expect(history.reports.at(-1)!.report.set.axes).toContain('intent_comprehension');
+  });
+
+  it('reads the committed report from before sessions recorded how they were chosen, and says the choice is not recorded', () => {
+    const dir = fileURLToPath(new URL('../../../../calibration/reports', import.meta.url));
+    const stored = readReportHistory(dir).reports.find((entry) => entry.date === '2026-11-26')!.report;
+    expect(stored.session).not.toHaveProperty('selected_by');
+    expect(stored.session).not.toHaveProperty('unfinished_left_out');
+    expect(describeSessionChoice(stored.session)).toBe('how it was chosen is not recorded (a report from before reports said so)');
+    expect(calibrationReportMarkdown(stored as unknown as CalibrationReport)).toContain('how it was chosen is not recorded');
   });
 });

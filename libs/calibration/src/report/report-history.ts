@@ -54,7 +54,18 @@ export const StoredReportSchema = z.looseObject({
   schema_version: z.literal(CALIBRATION_REPORT_SCHEMA_VERSION),
   generated_at: z.string().min(10),
   set: z.looseObject({ path: z.string(), axes: z.array(z.string()), items: z.number(), rated_items: z.number() }),
-  session: z.looseObject({ id: z.string(), started_at: z.string(), mode: z.string(), rubric_version: z.string().optional(), judge: ModelSchema, cross_check: ModelSchema }),
+  session: z.looseObject({
+    id: z.string(),
+    started_at: z.string(),
+    finished_at: z.string().nullable().optional(),
+    mode: z.string(),
+    rubric_version: z.string().optional(),
+    judge: ModelSchema,
+    cross_check: ModelSchema,
+    // Absent from reports written before they were recorded: not recorded, not an error.
+    selected_by: z.enum(['latest_finished', 'session_flag', 'replayed_recording']).optional(),
+    unfinished_left_out: z.array(z.string()).optional(),
+  }),
   gate: z.looseObject({
     min_kappa: z.number(),
     max_bias: z.number(),
@@ -92,7 +103,7 @@ export function readReportHistory(reportsDir: string): ReportHistory {
   const problems: ReportFileProblem[] = [];
   for (const name of names.sort()) {
     const file = join(reportsDir, name);
-    const read = readReport(file);
+    const read = readStoredReport(file);
     if ('message' in read) problems.push({ file, message: read.message });
     else reports.push(read);
   }
@@ -100,7 +111,11 @@ export function readReportHistory(reportsDir: string): ReportHistory {
   return { reports, problems };
 }
 
-function readReport(file: string): StoredCalibrationReport | { message: string } {
+/**
+ * One `reports/<date>.json` file, checked as {@link readReportHistory} checks each: the report, or
+ * why the file is not one (cannot be read, not JSON, not a calibration report of this schema).
+ */
+export function readStoredReport(file: string): StoredCalibrationReport | { message: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -13,16 +13,23 @@ export function TrendChart({ report }: { report: CalibrationReport }) {
   const axes = [...report.set.axes, 'overall'];
   if (sessions.length === 0) return <p>No session to draw a trend from.</p>;
   const x = (index: number) => PAD.left + (sessions.length === 1 ? (WIDTH - PAD.left - PAD.right) / 2 : (index / (sessions.length - 1)) * (WIDTH - PAD.left - PAD.right));
-  const y = (value: number) => PAD.top + (1 - Math.max(0, value)) * (HEIGHT - PAD.top - PAD.bottom);
+  // κ runs from −1 to 1: the axis reaches down to the lowest value drawn (in steps of 0.2), so a
+  // negative κ is drawn below the zero line, never at 0.
+  const drawn = sessions.flatMap((session) => axes.map((axis) => session.kappa_quadratic[axis] ?? null)).filter((value): value is number => value !== null);
+  const low = Math.max(-1, Math.min(0, Math.floor(Math.min(...drawn, report.gate.min_kappa) * 5 - 1e-9) / 5));
+  const y = (value: number) => PAD.top + ((1 - value) / (1 - low)) * (HEIGHT - PAD.top - PAD.bottom);
+  const ticks = Array.from({ length: Math.round((1 - low) * 5) + 1 }, (_, step) => Math.round((low + step * 0.2) * 10) / 10);
+  // The last date ends at the plot's right edge rather than centred on it, where half of it was cut off.
+  const dateAnchor = (index: number) => (sessions.length > 1 && index === sessions.length - 1 ? 'end' : 'middle');
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="trend-title" width="100%">
         <title id="trend-title">Judge vs human quadratic kappa per axis over {sessions.length} sessions</title>
-        {[0, 0.2, 0.4, 0.6, 0.8, 1].map((tick) => (
+        {ticks.map((tick) => (
           <g key={tick}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} class="grid" />
-            <text x={4} y={y(tick) + 4} class="tick">
-              {tick.toFixed(1)}
+            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} class={tick === 0 ? 'grid zero-line' : 'grid'} />
+            <text x={4} y={y(tick) + 4} class="tick y-tick">
+              {tick < 0 ? `\u2212${(-tick).toFixed(1)}` : tick.toFixed(1)}
             </text>
           </g>
         ))}
@@ -39,7 +46,7 @@ export function TrendChart({ report }: { report: CalibrationReport }) {
           );
         })}
         {sessions.map((session, index) => (
-          <text key={session.session_id} x={x(index)} y={HEIGHT - 10} class="tick" text-anchor="middle">
+          <text key={session.session_id} x={x(index)} y={HEIGHT - 10} class="tick x-tick" text-anchor={dateAnchor(index)}>
             {session.started_at.slice(0, 10)}
           </text>
         ))}
@@ -53,7 +60,7 @@ export function TrendChart({ report }: { report: CalibrationReport }) {
             {axis}{' '}
           </span>
         ))}
-        · dashed grey: the gate's minimum κ {report.gate.min_kappa}
+        · dashed grey: the gate's minimum κ {report.gate.min_kappa} · solid grey: κ = 0 (below it, less agreement than chance)
       </figcaption>
       <table class="trend-table">
         <caption>Trend across sessions (judge vs human, quadratic κ)</caption>

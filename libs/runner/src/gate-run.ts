@@ -51,7 +51,13 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
       duration_ms: durationMs,
       git_sha: gitSha,
       config_fingerprint: plan.fingerprint,
-      ...(executed.interruptedBy !== undefined ? { interrupted: executed.interruptedBy, unfinished_cost: executed.unfinishedCost } : {}),
+      ...(executed.interruptedBy !== undefined
+        ? {
+            interrupted: executed.interruptedBy,
+            unfinished_cost: executed.unfinishedCost,
+            ...(dependencies.parleyCommand ? { parley_command: dependencies.parleyCommand() } : {}),
+          }
+        : {}),
       planned: plan.gate.scenarios.length,
       ...(executed.budget ? { budget: executed.budget } : {}),
       ...(judge ? { judge } : {}),

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { counted } from '../output/counted.js';
 import { ConfigError, isConfigError } from '@parley/core';
 import type { RunToExport } from '@parley/telemetry';
-import type { CommandContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
 
 export interface ExportFlags {
@@ -178,22 +179,22 @@ async function sendLoadedRun(run: RunToExport, destination: Destination, context
       parleyVersion: PARLEY_VERSION,
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    const scores = destination.kind === 'langfuse' ? ` and ${summary.scores} scores` : '';
-    context.output.out(`exported run ${run.report.run_id}: ${summary.traces} traces (${summary.spans} spans)${scores} to ${summary.destination}\n`);
+    const scores = destination.kind === 'langfuse' ? ` and ${counted(summary.scores, 'score')}` : '';
+    context.output.out(`exported run ${run.report.run_id}: ${counted(summary.traces, 'trace')} (${counted(summary.spans, 'span')})${scores} to ${summary.destination}\n`);
     if (summary.dataset) {
       const { dataset } = summary;
-      context.output.out(`dataset ${dataset.dataset}: ${dataset.items} items; dataset runs ${dataset.runs.join(', ')} (${dataset.linked} items linked to their traces now)\n`);
+      context.output.out(`dataset ${dataset.dataset}: ${counted(dataset.items, 'item')}; dataset runs ${dataset.runs.join(', ')} (${counted(dataset.linked, 'item')} linked to their traces now)\n`);
     }
     return undefined;
   } catch (error) {
     if (error instanceof telemetry.ExportError && context.signal?.aborted) {
       context.output.err(`${colors.status('error', 'export stopped')}: ${error.message}\n`);
-      context.output.err(`the export stays pending: \`parley export --flush --to ...\`, or the next \`parley run --export\` to this destination, sends it\n`);
+      context.output.err(`the export stays pending: \`${parleyIn(context)} export --flush --to ...\`, or the next \`${parleyIn(context)} run --export\` to this destination, sends it\n`);
       return error.message;
     }
     if (error instanceof telemetry.ExportError) {
       context.output.err(`${colors.status('error', 'export failed')}: ${error.message}\n`);
-      context.output.err(`the export stays pending: the next \`parley run --export\` to this destination, or \`parley export --flush --to ...\`, sends it\n`);
+      context.output.err(`the export stays pending: the next \`${parleyIn(context)} run --export\` to this destination, or \`${parleyIn(context)} export --flush --to ...\`, sends it\n`);
       return error.message;
     }
     throw error;

@@ -220,6 +220,16 @@ export interface WorkflowOptions {
   nodeVersionFile: string | undefined;
   /** The project has a package-lock.json: `npm ci` and setup-node's npm cache; else `npm install`. */
   lockFile: boolean;
+  /**
+   * The branch whose pushes also run the workflow: the repository's current branch (`master` where
+   * git init made that one); `main` when left out.
+   */
+  branch?: string;
+}
+
+/** A branch name as a YAML flow-sequence item: plain when it is safe so, else double-quoted. */
+function yamlBranch(branch: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(branch) ? branch : JSON.stringify(branch);
 }
 
 /**
@@ -241,7 +251,7 @@ name: parley
 on:
   pull_request:
   push:
-    branches: [main]
+    branches: [${yamlBranch(options.branch ?? 'main')}]
 permissions:
   contents: read
 jobs:

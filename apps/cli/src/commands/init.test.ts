@@ -228,6 +228,16 @@ describe('parley init', () => {
     expect(readFileSync(join(project, '.gitignore'), 'utf8').split('\n')).toContain('.parley/');
   });
 
+  it("--github triggers on pushes to the repository's current branch: master where git init made that one", async () => {
+    const repository = emptyProject();
+    const git = spawnSync('git', ['init', '-q', '-b', 'master', repository], { encoding: 'utf8' });
+    expect(git.status, git.stderr).toBe(0);
+    writeFileSync(join(repository, 'package.json'), '{ "name": "assistant" }\n');
+    expect((await parley(['init', '--yes', '--github'], repository)).code).toBe(0);
+    const workflow = parse(readFileSync(join(repository, '.github', 'workflows', 'parley.yml'), 'utf8')) as { on: { push: { branches: string[] } } };
+    expect(workflow.on.push.branches).toEqual(['master']);
+  });
+
   it('asks for the agent kind when there is someone to ask, until the answer is one', async () => {
     const project = emptyProject();
     const output = captureOutput();

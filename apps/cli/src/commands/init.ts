@@ -65,6 +65,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const files = config.scaffoldSuite({
     agentKind,
     suiteName: suiteNameFor(suiteDir),
+    suitePath: toPosix(relative(packageRoot, suiteDir)) || '.',
     schemaRef: (kind, folder) => schemaReference(kind, join(suiteDir, folder), packageRoot),
   }).map((file) => ({ ...file, path: join(suiteDir, file.path) }));
   let workflowNote: string | undefined;

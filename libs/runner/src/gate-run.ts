@@ -25,7 +25,7 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
   const { suite, options, runId, agents } = plan;
   const { clock } = dependencies;
   const interrupted = executed.interruptedBy !== undefined;
-  const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath: plan.storePath, now: clock.now() }) : [];
+  const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath: plan.storePath, now: clock.now(), ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}) }) : [];
   const judgeReport = executed.judging.report;
   const pairs = executed.judging.crossCheckPairs;
   // The run's kappa between the two judges, kept per run for the trend (not for an interrupted run's partial sample).

@@ -56,7 +56,7 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
       useSuiteStoreSetting(undefined);
     }
   }
-  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume) : undefined;
+  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume, dependencies.parleyCommand) : undefined;
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);
   const agents = comparedAgents(loaded, options.agents);

@@ -10,7 +10,7 @@ import {
 import { displayPath } from '@parley/core';
 import { writeCalibrationHtml } from '@parley/html-report';
 import { defaultStorePath } from '@parley/store';
-import type { CommandContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { integerFlag, numberFlag } from '../program/flags.js';
 import { reportText } from '../output/calibration-tables.js';
 import { paint } from '../output/output.js';
@@ -32,7 +32,7 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
     const made = await makeCalibrationReport(
       folder,
       store,
-      { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
+      { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, parley: parleyIn(context), ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
       { clock: context.clock, random: context.random, env: context.env },
     );
     // The page beside the .md and .json: the report, and the pairs behind each matrix cell (the

@@ -298,7 +298,7 @@ async function calibrateStatusCommand(flags: FolderFlags, context: CommandContex
   const { defaultStorePath } = await import('@parley/store');
   const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
   try {
-    const status = calibration.calibrationStatus(folder, set, store, context.clock.now());
+    const status = calibration.calibrationStatus(folder, set, store, context.clock.now(), parleyIn(context));
     const { statusText } = await import('../output/calibration-tables.js');
     context.output.out(flags.format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : statusText(status, paint(context.output.color)));
     return 0;

@@ -28,7 +28,7 @@ export async function exportCommand(runId: string | undefined, flags: ExportFlag
   const destination = await exportDestination(flags.to, context.env, flags.dataset);
   const telemetry = await import('@parley/telemetry');
   const asked: PendingExport = { run: existsSync(resolve(context.cwd, runId)) ? resolve(context.cwd, runId) : runId, ...(flags.suite !== undefined ? { suite: resolve(context.cwd, flags.suite) } : {}), ...(flags.dataset !== undefined ? { dataset: flags.dataset } : {}) };
-  const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
+  const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, parleyCommand: () => parleyIn(context), ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
   return sendRun(run, destination, context, asked);
 }
 
@@ -86,7 +86,7 @@ export async function flushExports(destination: Destination, context: CommandCon
     const asked = JSON.parse(item.payload_json) as PendingExport;
     let run: RunToExport;
     try {
-      run = await telemetry.loadRunForExport(asked.run, { cwd: context.cwd, env: context.env, ...(asked.suite !== undefined ? { suite: asked.suite } : {}) });
+      run = await telemetry.loadRunForExport(asked.run, { cwd: context.cwd, env: context.env, parleyCommand: () => parleyIn(context), ...(asked.suite !== undefined ? { suite: asked.suite } : {}) });
     } catch (error) {
       // A run that cannot be read any more (removed, its reports deleted) stays pending, said with why.
       if (!(error instanceof Error) || !isConfigError(error)) throw error;

@@ -49,7 +49,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     if (exporting !== undefined && !outcome.interrupted) {
       const { destination, flushExports, sendRun } = exporting;
       const { loadRunForExport } = await import('@parley/telemetry');
-      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
+      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.', parleyCommand: () => parleyIn(context) });
       const asked = { run: outcome.run_id, suite: resolve(context.cwd, suiteArgument ?? '.'), ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: destination.dataset } : {}) };
       const exported = await sendRun(run, destination, context, asked);
       // Ctrl-C / SIGTERM while sending: the run's results are kept, the export waits in the outbox, and the command exits as interrupted.

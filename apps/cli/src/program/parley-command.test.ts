@@ -45,6 +45,9 @@ describe('the commands Parley prints name it as the person can run it', () => {
     const run = parley(dir, ['run'], BASE);
     expect(run.status).toBe(0);
     expect(run.output).toMatch(/\(in a browser: npx parley show-report \S+\)/);
+    // The libraries' hints too, given the same answer (run options, export's run loading).
+    expect(parley(dir, ['run', '--resume', 'nosuchrun'], BASE).output).toContain('(see npx parley runs list)');
+    expect(parley(dir, ['export', 'nosuchrun', '--to', 'otlp'], BASE).output).toContain('(see `npx parley runs list`)');
   });
 
   it('says parley when PATH finds this parley (npm run scripts, a global install)', () => {

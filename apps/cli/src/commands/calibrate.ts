@@ -217,6 +217,7 @@ async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: Comman
         clock: context.clock,
         random: context.random,
         env: context.env,
+        parleyCommand: () => parleyIn(context),
         ...(context.signal ? { signal: context.signal } : {}),
         // Progress on stderr, one line per stored rating (as `parley run` prints one per scenario).
         onRating: (rating, done, total) => context.output.err(`[${done}/${total}] ${rating.item_id} ${rating.rater === 'judge' ? 'judge' : 'cross-check'}${rating.error !== null ? ' error' : ''}\n`),

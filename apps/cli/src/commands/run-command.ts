@@ -11,7 +11,7 @@ import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
 export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
-  const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags), flags, context);
+  const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags, parleyIn(context)), flags, context);
   if (selected === undefined) return 0;
   const options = selected;
   if (flags.list) return listCases(suiteArgument ?? '.', options, flags, context);

@@ -13,7 +13,7 @@ import { delimiter, join } from 'node:path';
  * in-process, as tests and the API do) the answer is `parley`. Checked only when a hint is made,
  * never at start-up.
  */
-export function parleyCommandFor(bin: string | undefined, env: NodeJS.ProcessEnv): string {
+function parleyCommandFor(bin: string | undefined, env: NodeJS.ProcessEnv): string {
   if (bin === undefined) return 'parley';
   if (env.npm_command === 'exec') return 'npx parley';
   const running = realPath(bin);

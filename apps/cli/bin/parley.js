@@ -117,4 +117,5 @@ for (const [signal, code] of graceful) {
   });
 }
 
-process.exitCode = await main(args, { signal: controller.signal });
+// The bin's path tells `parley` from `npx parley` in the commands Parley prints (program/parley-command.ts).
+process.exitCode = await main(args, { signal: controller.signal, bin: process.argv[1] });

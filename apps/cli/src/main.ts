@@ -25,6 +25,7 @@ import { processOutput } from './output/output.js';
 import { addHelpFooters, allCommands } from './program/command-help.js';
 import type { CommandContext, ProgramContext, RegisterCommand } from './program/command-context.js';
 import { describeInternalError } from './program/internal-error.js';
+import { lazyParleyCommand } from './program/parley-command.js';
 import { PARLEY_PACKAGE_VERSION } from './program/package-info.js';
 import { userErrorOf } from './program/user-error.js';
 import { renderIssueAnnotations } from './reporters/github-annotations.js';
@@ -78,7 +79,8 @@ export function commandsFor(argv: readonly string[]): RegisterCommand[] {
  * The `parley` command: parses arguments, calls the libraries, prints. Returns the exit code
  * instead of exiting so tests can run it in-process.
  */
-export async function main(argv: string[], overrides: Partial<CommandContext> = {}): Promise<number> {
+export async function main(argv: string[], overrides: Partial<CommandContext> & { bin?: string } = {}): Promise<number> {
+  const env = overrides.env ?? process.env;
   const context: CommandContext = {
     cwd: overrides.cwd ?? process.cwd(),
     env: overrides.env ?? process.env,
@@ -87,6 +89,7 @@ export async function main(argv: string[], overrides: Partial<CommandContext> = 
     random: overrides.random ?? systemRandom(),
     ...(overrides.signal ? { signal: overrides.signal } : {}),
     githubAnnotations: overrides.githubAnnotations ?? (overrides.env ?? process.env).GITHUB_ACTIONS === 'true',
+    parleyCommand: overrides.parleyCommand ?? lazyParleyCommand(overrides.bin, env),
   };
   let exitCode = 0;
   try {

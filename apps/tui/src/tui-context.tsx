@@ -35,6 +35,13 @@ export interface TuiServices {
   setFarewell?(lines: readonly string[]): void;
   /** Opens a file in the user's editor and resolves when the editor exits (the TUI pauses meanwhile). */
   openInEditor(file: string): Promise<void>;
+  /** How the person runs Parley (`parley` or `npx parley`), for the commands the screens name; `parley` when left out. */
+  parleyCommand?: () => string;
+}
+
+/** The words that start a Parley command the person can paste: `parley` or `npx parley`. */
+export function parleyOf(services: Pick<TuiServices, 'parleyCommand'>): string {
+  return services.parleyCommand?.() ?? 'parley';
 }
 
 const TuiContext = createContext<TuiServices | undefined>(undefined);

@@ -33,7 +33,7 @@ export interface CalibrationDue {
  * calibrationDue(set, store.sessions('calibration'), clock.now()).warnings
  * // ['the monthly judge calibration is overdue: the last `parley calibrate judge` session was 41 days ago (2026-10-16)']
  */
-export function calibrationDue(set: { items: ReadonlyArray<Pick<CalibrationSet['items'][number], 'added'>> }, sessions: readonly CalibrationSession[], now: Date): CalibrationDue {
+export function calibrationDue(set: { items: ReadonlyArray<Pick<CalibrationSet['items'][number], 'added'>> }, sessions: readonly CalibrationSession[], now: Date, parley = 'parley'): CalibrationDue {
   const finished = sessions
     .filter((session) => session.finished_at !== null)
     .sort((left, right) => (left.started_at < right.started_at ? 1 : left.started_at > right.started_at ? -1 : 0));
@@ -43,7 +43,7 @@ export function calibrationDue(set: { items: ReadonlyArray<Pick<CalibrationSet['
       last_session_at: null,
       days_since_last_session: null,
       items_added_last_session: null,
-      warnings: ['the monthly judge calibration is overdue: the judges have never been calibrated against this set (`parley calibrate judge`)'],
+      warnings: [`the monthly judge calibration is overdue: the judges have never been calibrated against this set (\`${parley} calibrate judge\`)`],
     };
   }
   const days = Math.floor((now.getTime() - Date.parse(last.started_at)) / DAY_MS);
@@ -55,10 +55,10 @@ export function calibrationDue(set: { items: ReadonlyArray<Pick<CalibrationSet['
   const added = set.items.filter((item) => item.added <= lastDay && (previousDay === undefined || item.added > previousDay)).length;
   const warnings: string[] = [];
   if (days > CALIBRATION_INTERVAL_DAYS) {
-    warnings.push(`the monthly judge calibration is overdue: the last \`parley calibrate judge\` session was ${days} days ago (${lastDay}; due every ${CALIBRATION_INTERVAL_DAYS} days)`);
+    warnings.push(`the monthly judge calibration is overdue: the last \`${parley} calibrate judge\` session was ${days} days ago (${lastDay}; due every ${CALIBRATION_INTERVAL_DAYS} days)`);
   }
   if (added < MIN_NEW_ITEMS_PER_SESSION) {
-    warnings.push(`the last judge calibration (${lastDay}) came with ${added} new item${added === 1 ? '' : 's'}; add at least ${MIN_NEW_ITEMS_PER_SESSION} each month (\`parley calibrate import\`)`);
+    warnings.push(`the last judge calibration (${lastDay}) came with ${added} new item${added === 1 ? '' : 's'}; add at least ${MIN_NEW_ITEMS_PER_SESSION} each month (\`${parley} calibrate import\`)`);
   }
   return { last_session_at: last.started_at, days_since_last_session: days, items_added_last_session: added, warnings };
 }

@@ -36,7 +36,7 @@ export interface CalibrationStatus {
 }
 
 /** `parley calibrate status`: what the set holds, who rated what, and when the judge last ran. */
-export function calibrationStatus(folder: CalibrationFolder, set: CalibrationSet, store: CalibrationStore, now: Date): CalibrationStatus {
+export function calibrationStatus(folder: CalibrationFolder, set: CalibrationSet, store: CalibrationStore, now: Date, parley = 'parley'): CalibrationStatus {
   const reviewers = new Map<string, ReviewerProgress>();
   for (const item of set.items) {
     for (const rating of item.ratings) {
@@ -74,6 +74,6 @@ export function calibrationStatus(folder: CalibrationFolder, set: CalibrationSet
             errors: lastRatings.filter((rating) => rating.error !== null).length,
           },
     sessions: sessions.length,
-    due: calibrationDue(set, sessions, now),
+    due: calibrationDue(set, sessions, now, parley),
   };
 }

@@ -10,14 +10,14 @@ import { runScores, scoresFromReport, type RunScores } from './run-scores.js';
  * argument names an existing path, else a run of the history database by id or unique id prefix
  * (with its attempts under `--repeat`). Neither is a ConfigError saying where it looked.
  */
-export function loadRunScores(spec: string, context: { cwd: string; storePath: string }): RunScores {
+export function loadRunScores(spec: string, context: { cwd: string; storePath: string; parley?: string }): RunScores {
   const path = resolve(context.cwd, spec);
   if (existsSync(path)) return scoresFromReport(readReportFile(path), spec);
   if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
   const store = openStore(context.storePath);
   try {
     const run = store.getRun(spec);
-    if (run === undefined) throw new ConfigError(`"${spec}" is neither a report file or folder nor a run id in ${context.storePath} (see parley runs list)`);
+    if (run === undefined) throw new ConfigError(`"${spec}" is neither a report file or folder nor a run id in ${context.storePath} (see ${context.parley ?? 'parley'} runs list)`);
     const results = store.getScenarioResults(run.id).map((result) => ({
       result,
       attempts: store.getScenarioAttempts(run.id, result.scenario_id).map((attempt) => attempt.result),

@@ -22,7 +22,7 @@ export interface RunTranscripts {
  * when the path exists, else a stored run id (or unique prefix). Reports leave out transcripts of
  * metadata_only scenarios; those are not judged pairwise either way (see comparePairwise).
  */
-export function loadRunTranscripts(spec: string, context: { cwd: string; storePath: string }): RunTranscripts {
+export function loadRunTranscripts(spec: string, context: { cwd: string; storePath: string; parley?: string }): RunTranscripts {
   const path = resolve(context.cwd, spec);
   if (existsSync(path)) {
     const report = readReportFile(path);
@@ -42,7 +42,7 @@ export function loadRunTranscripts(spec: string, context: { cwd: string; storePa
   const store = openStore(context.storePath);
   try {
     const run = store.getRun(spec);
-    if (run === undefined) throw new ConfigError(`"${spec}" is neither a report file or folder nor a run id in ${context.storePath} (see parley runs list)`);
+    if (run === undefined) throw new ConfigError(`"${spec}" is neither a report file or folder nor a run id in ${context.storePath} (see ${context.parley ?? 'parley'} runs list)`);
     const suiteDir = typeof run.options['suite_dir'] === 'string' ? run.options['suite_dir'] : undefined;
     return {
       label: spec,

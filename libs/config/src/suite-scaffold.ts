@@ -26,6 +26,12 @@ export interface ScaffoldOptions {
   suiteName: string;
   /** The `$schema=` reference of a file kind, as seen from a file in the given folder of the suite. */
   schemaRef: (kind: JsonSchemaKind, folder: string) => string;
+  /**
+   * The suite folder relative to the project root (where package.json is), `/`-separated; `.` (the
+   * default) for the project itself. The commands in the files' comments name it, so that they
+   * work as pasted at the project root, as init's printed next steps do.
+   */
+  suitePath?: string;
 }
 
 export interface ScaffoldFile {
@@ -45,7 +51,7 @@ export function scaffoldSuite(options: ScaffoldOptions): ScaffoldFile[] {
     { path: 'metrics/helpfulness.yaml', content: schemaLine('metric', 'metrics') + HELPFULNESS_METRIC },
   ];
   if (isPromptKind(options.agentKind)) files.push({ path: 'prompts/assistant.md', content: SYSTEM_PROMPT });
-  if (options.agentKind === 'http') files.push({ path: 'agents/http-agent.mjs', content: HTTP_AGENT });
+  if (options.agentKind === 'http') files.push({ path: 'agents/http-agent.mjs', content: httpAgent(options.suitePath ?? '.') });
   if (options.agentKind === 'command') files.push({ path: 'agents/command-agent.mjs', content: COMMAND_AGENT });
   if (options.agentKind === 'module') files.push({ path: 'agents/module-agent.mjs', content: MODULE_AGENT });
   return files;
@@ -61,10 +67,17 @@ export function isPromptKind(kind: ScaffoldAgentKind): kind is PromptScaffoldKin
 }
 
 function suiteFile(options: ScaffoldOptions): string {
-  return `# A Parley suite: agents to test, scenarios/ (one conversation per file), metrics/ (judged rubrics).
-#   npx parley validate .            checks every file
-#   npx parley run . --mode record   talks to the agent and writes recordings/ (commit them)
-#   npx parley run .                 replays recordings/ offline: no keys, no network, no cost
+  const suite = shellPath(options.suitePath ?? '.');
+  const commands = [
+    [`npx parley validate ${suite}`, 'checks every file'],
+    [`npx parley run ${suite} --mode record`, 'talks to the agent and writes recordings/ (commit them)'],
+    [`npx parley run ${suite}`, 'replays recordings/ offline: no keys, no network, no cost'],
+  ];
+  const width = Math.max(...commands.map(([command]) => command!.length));
+  const lines = commands.map(([command, what]) => `#   ${command!.padEnd(width)}   ${what!}`).join('\n');
+  return `# A Parley suite: agents to test, scenarios/ (one conversation per file), metrics/ (judged rubrics),
+# each command run at the project root (where package.json is):
+${lines}
 suite: ${options.suiteName}
 agents:
   ${AGENT_NAME}:
@@ -159,12 +172,22 @@ function answer(turn) {
   return { reply: 'You are welcome. Goodbye!', state: 'done' };
 }`;
 
-const HTTP_AGENT = `#!/usr/bin/env node
+/** A suite path as one shell word in bash, zsh, PowerShell and cmd: quoted when it has a space. */
+function shellPath(path: string): string {
+  return /^[A-Za-z0-9._/-]+$/.test(path) ? path : `"${path}"`;
+}
+
+/** The \`http\` agent stub; its comment's commands run at the project root, `suitePath` being the suite's folder there. */
+function httpAgent(suitePath: string): string {
+  const agent = shellPath(suitePath === '.' ? 'agents/http-agent.mjs' : `${suitePath}/agents/http-agent.mjs`);
+  const commands = [`node ${agent}`, `npx parley run${suitePath === '.' ? '' : ` ${shellPath(suitePath)}`} --mode record`];
+  const width = Math.max(37, ...commands.map((command) => command.length));
+  return `#!/usr/bin/env node
 // An \`http\` agent for Parley: one POST per user turn with the body
 //   { conversation_id, tenant, scenario_id, turn, message, history }
 // answered with { reply, tool_calls?, state? }. This stub stands in for your service:
-//   node agents/http-agent.mjs            # in one terminal: prints the URL it listens on (PORT, default 8787)
-//   npx parley run --mode record          # in another: parley.yaml's url defaults to http://127.0.0.1:8787
+//   ${commands[0]!.padEnd(width)} # in one terminal: prints the URL it listens on (PORT, default 8787)
+//   ${commands[1]!.padEnd(width)} # in another: parley.yaml's url defaults to http://127.0.0.1:8787
 import { createServer } from 'node:http';
 
 ${REPLY_STUB}
@@ -184,6 +207,7 @@ const server = createServer((request, response) => {
 server.listen(Number(process.env.PORT ?? 8787), '127.0.0.1', () => console.log(\`http agent listening on http://127.0.0.1:\${server.address().port}\`));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
 `;
+}
 
 const COMMAND_AGENT = `#!/usr/bin/env node
 // A \`command\` agent for Parley: one process per scenario; one JSON line per user turn on stdin
@@ -220,6 +244,16 @@ export interface WorkflowOptions {
   nodeVersionFile: string | undefined;
   /** The project has a package-lock.json: `npm ci` and setup-node's npm cache; else `npm install`. */
   lockFile: boolean;
+  /**
+   * The branch whose pushes also run the workflow: the repository's current branch (`master` where
+   * git init made that one); `main` when left out.
+   */
+  branch?: string;
+}
+
+/** A branch name as a YAML flow-sequence item: plain when it is safe so, else double-quoted. */
+function yamlBranch(branch: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(branch) ? branch : JSON.stringify(branch);
 }
 
 /**
@@ -241,7 +275,7 @@ name: parley
 on:
   pull_request:
   push:
-    branches: [main]
+    branches: [${yamlBranch(options.branch ?? 'main')}]
 permissions:
   contents: read
 jobs:

@@ -223,7 +223,7 @@ async function replayMiss(
   const diffText = renderDiff(best?.changes ?? []);
   return new ProviderError(
     'replay_miss',
-    `recording miss in ${where}: no recorded call matches this request (${recordingFile} has ${entries.length} calls)`,
+    `recording miss in ${where}: no recorded call matches this request (${recordingFile} has ${entries.length} call${entries.length === 1 ? '' : 's'})`,
     {
       context,
       details: `Closest recorded request (- recorded, + now):\n${diffText}\nRe-record with: ${recordCommand(context.scenario_id)}`,

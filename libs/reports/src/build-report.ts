@@ -36,6 +36,8 @@ export interface RunInfo {
    * result, its status is `interrupted` and its exit code 130 (143 for SIGTERM).
    */
   interrupted?: boolean | InterruptSignal;
+  /** How the person runs Parley (`parley` or `npx parley`): an interrupted run's resume command starts with it; `parley` when left out. */
+  parley_command?: string;
   /** Scenarios the run was to run; an interrupted run's report says how many of them ran. Default: the results given. */
   planned?: number;
   /**
@@ -147,7 +149,7 @@ function reportOfResults(run: RunInfo, reportedResults: ReportResult[], redactor
             signal: interrupted,
             ran: sorted.length,
             planned: Math.max(run.planned ?? sorted.length, sorted.length),
-            resume: resumeCommand(run.run_id),
+            resume: resumeCommand(run.run_id, run.parley_command),
             ...(unfinished ? { unfinished_cost: { ...unfinished } } : {}),
           },
         }
@@ -173,8 +175,8 @@ function reportOfResults(run: RunInfo, reportedResults: ReportResult[], redactor
 }
 
 /** The command that finishes an interrupted run under its own id, with its own flags. */
-function resumeCommand(runId: string): string {
-  return `parley run --resume ${runId}`;
+function resumeCommand(runId: string, parleyCommand = 'parley'): string {
+  return `${parleyCommand} run --resume ${runId}`;
 }
 
 /** report.json's text: 2-space indent, trailing newline, keys in the order the report was built. */

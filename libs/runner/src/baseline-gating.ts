@@ -28,6 +28,8 @@ export interface BaselineGatingOptions {
   fingerprint: string;
   parleyVersion: string;
   strict: boolean;
+  /** How the person runs Parley (`parley` or `npx parley`), for the regenerate command; `parley` when left out. */
+  parleyCommand?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface BaselineGatingOptions {
  * scenario's expectations, so they pair by index).
  */
 export function prepareBaselineGating(options: BaselineGatingOptions): BaselineGating {
-  const regenerateCommand = exportCommand(options.suiteAsGiven, isFolder(options.file) ? baselineIn(options.fileAsGiven) : options.fileAsGiven);
+  const regenerateCommand = exportCommand(options.suiteAsGiven, isFolder(options.file) ? baselineIn(options.fileAsGiven) : options.fileAsGiven, options.parleyCommand);
   const suiteName = options.suite.config.suite;
   const baseline = readBaselineFile(options.file, { suite: suiteName, regenerateCommand });
   const index = indexBaseline(baseline);
@@ -65,8 +67,8 @@ export function prepareBaselineGating(options: BaselineGatingOptions): BaselineG
 }
 
 /** `parley run <suite> --export-baseline <file>`: the exact command that writes a baseline. */
-export function exportCommand(suiteAsGiven: string, fileAsGiven: string): string {
-  return `parley run ${shellWord(suiteAsGiven)} --export-baseline ${shellWord(fileAsGiven)}`;
+export function exportCommand(suiteAsGiven: string, fileAsGiven: string, parleyCommand = 'parley'): string {
+  return `${parleyCommand} run ${shellWord(suiteAsGiven)} --export-baseline ${shellWord(fileAsGiven)}`;
 }
 
 /** Whether `file` is a folder (a suite folder given as the baseline): the baseline goes inside it. */

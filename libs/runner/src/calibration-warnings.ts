@@ -10,7 +10,7 @@ const DEFAULT_CALIBRATION_DIR = 'calibration';
  * `./calibration` holds a calibration set: a team that does not calibrate is not nagged, and a
  * set that does not load is `parley calibrate`'s to report, not the run's. Never fails the run.
  */
-export async function calibrationWarnings(input: { cwd: string; storePath: string; now: Date }): Promise<RunWarning[]> {
+export async function calibrationWarnings(input: { cwd: string; storePath: string; now: Date; parleyCommand?: () => string }): Promise<RunWarning[]> {
   const calibration = await import('@parley/calibration');
   const folder = calibration.calibrationFolder(DEFAULT_CALIBRATION_DIR, input.cwd);
   if (!existsSync(folder.setFile)) return [];
@@ -22,7 +22,7 @@ export async function calibrationWarnings(input: { cwd: string; storePath: strin
   }
   const store = calibration.openCalibrationStore(input.storePath);
   try {
-    const due = calibration.calibrationDue(set, store.sessions(folder.shown, 1000), input.now);
+    const due = calibration.calibrationDue(set, store.sessions(folder.shown, 1000), input.now, input.parleyCommand?.());
     return due.warnings.map((message) => ({ kind: 'calibration_due', message: `${message} [${folder.shown}]`, fails_under_strict: false }));
   } finally {
     store.close();

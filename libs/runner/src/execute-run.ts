@@ -186,6 +186,7 @@ function scenarioRunContext(plan: RunPlan, run: OpenRun, dependencies: RunDepend
     // process.env itself costs a call into Node per variable.
     env: { ...dependencies.env },
     secrets: (text: string) => run.secrets.text(text),
+    ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}),
     ...(dependencies.liveProvider ? { liveProvider: dependencies.liveProvider } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(plan.gate.baseline ? { gateMetrics: plan.gate.baseline.gateMetrics } : {}),

@@ -37,7 +37,7 @@ export interface GatePlan {
 export async function planGate(
   suite: LoadedSuite,
   options: GatingOptions,
-  facts: { cwd: string; fingerprint: string; parleyVersion: string },
+  facts: { cwd: string; fingerprint: string; parleyVersion: string; parleyCommand?: () => string },
 ): Promise<GatePlan> {
   if (options.baseline !== undefined && options.exportBaseline !== undefined) {
     throw new ConfigError('--baseline and --export-baseline cannot be used together: comparing against a baseline and overwriting it in one run is how a regression becomes the new baseline');
@@ -57,6 +57,7 @@ export async function planGate(
           fingerprint: facts.fingerprint,
           parleyVersion: facts.parleyVersion,
           strict: options.strict ?? false,
+          ...(facts.parleyCommand ? { parleyCommand: facts.parleyCommand() } : {}),
         });
   const selected = await selectForRun(suite, {
     ...(options.shard !== undefined ? { shard: options.shard } : {}),

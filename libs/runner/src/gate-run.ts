@@ -25,7 +25,7 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
   const { suite, options, runId, agents } = plan;
   const { clock } = dependencies;
   const interrupted = executed.interruptedBy !== undefined;
-  const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath: plan.storePath, now: clock.now() }) : [];
+  const calibrationDue = suite.config.judge?.primary ? await calibrationWarnings({ cwd: dependencies.cwd, storePath: plan.storePath, now: clock.now(), ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}) }) : [];
   const judgeReport = executed.judging.report;
   const pairs = executed.judging.crossCheckPairs;
   // A resumed run judged only its resumed part: its counters and cross-check pairs are of that part.
@@ -57,7 +57,13 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
       duration_ms: durationMs,
       git_sha: gitSha,
       config_fingerprint: plan.fingerprint,
-      ...(executed.interruptedBy !== undefined ? { interrupted: executed.interruptedBy, unfinished_cost: executed.unfinishedCost } : {}),
+      ...(executed.interruptedBy !== undefined
+        ? {
+            interrupted: executed.interruptedBy,
+            unfinished_cost: executed.unfinishedCost,
+            ...(dependencies.parleyCommand ? { parley_command: dependencies.parleyCommand() } : {}),
+          }
+        : {}),
       planned: plan.gate.scenarios.length,
       ...(executed.budget ? { budget: executed.budget } : {}),
       ...(judge ? { judge } : {}),

@@ -59,7 +59,7 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
       useSuiteStoreSetting(undefined);
     }
   }
-  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume, cwd) : undefined;
+  const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume, cwd, dependencies.parleyCommand) : undefined;
   if (resumed) refuseResumeOverrides(givenOptions, resumed, cwd);
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
   const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);
@@ -85,7 +85,7 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
     throw new ConfigError(`--resume ${resumed.runId} continues the run in its own folder ${resumed.outDir}; leave out --out ${givenOptions.outDir}`);
   }
   const fingerprint = configFingerprint(loaded, metricVersions());
-  const gate = await planGate(suite, options, { cwd, fingerprint, parleyVersion: PARLEY_VERSION });
+  const gate = await planGate(suite, options, { cwd, fingerprint, parleyVersion: PARLEY_VERSION, ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}) });
   const finishedBefore = new Set(resumed?.previous.map((result) => result.scenario_id));
   const runId = resumed?.runId ?? newRunId(clock, dependencies.random);
   return {

@@ -54,11 +54,11 @@ export interface ResumeState {
  * nothing to resume, and re-running it would silently change a completed record. `cwd` is the
  * folder the resume runs in (the stored run's file flags are resolved for it).
  */
-export function loadResumeState(storePath: string, idOrPrefix: string, cwd: string): ResumeState {
+export function loadResumeState(storePath: string, idOrPrefix: string, cwd: string, parleyCommand: () => string = () => 'parley'): ResumeState {
   const store = openStore(storePath);
   try {
     const run = store.getRun(idOrPrefix);
-    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storePath} (see parley runs list)`);
+    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storePath} (see ${parleyCommand()} runs list)`);
     if (run.finished && run.status !== 'interrupted' && !isInterruptedExit(run.exit_code)) {
       throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
     }

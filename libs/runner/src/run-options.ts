@@ -66,6 +66,12 @@ export interface RunDependencies {
   clock: Clock;
   random: Random;
   listeners?: RunListener[];
+  /**
+   * How the person runs Parley from their shell (`parley`, or `npx parley` for a project's local
+   * install), for the commands the run prints to be pasted (record, resume, export a baseline).
+   * Asked only when such a command is made; `parley` when left out.
+   */
+  parleyCommand?: () => string;
   liveProvider?: ScenarioRunContext['liveProvider'];
   /** Sleeper, jitter, timer and monotonic clock of retries, timeouts and rate limits (tests inject them). */
   resilience?: ScenarioRunContext['resilience'] & { now?: () => number };

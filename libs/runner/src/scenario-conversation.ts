@@ -66,6 +66,8 @@ export interface ConversationContext extends ModelCallContext {
    * suite's recording directly and live mode writes nothing.
    */
   recordingKeeper?: RecordingKeeper;
+  /** How the person runs Parley (`parley` or `npx parley`), for the record command of a replay miss; `parley` when left out. */
+  parleyCommand?: () => string;
 }
 
 /** Writes what a live or record run recorded of a scenario (see `ConversationContext.recordingKeeper`). */
@@ -105,7 +107,7 @@ export async function playScenario(
   const recorder = context.mode !== 'replay' ? (context.cassette?.recorder(context.clock) ?? createRecorder(context.clock)) : undefined;
   let replay: Provider | undefined;
   try {
-    const recording = () => ({ entries: readRecording(recordingFile), file: relative(suite.dir, recordingFile) || recordingFile, recordCommand: recordCommandFor(suite) });
+    const recording = () => ({ entries: readRecording(recordingFile), file: relative(suite.dir, recordingFile) || recordingFile, recordCommand: recordCommandFor(suite, context.parleyCommand) });
     if (context.mode === 'replay' && context.cassette) replay = context.cassette.replay(recording);
     else if (context.mode === 'replay') {
       const { entries, file, recordCommand } = recording();
@@ -221,10 +223,10 @@ export async function playScenario(
 }
 
 /** The command that records one scenario of this suite, with the suite's real path (relative when below the working folder). */
-function recordCommandFor(suite: LoadedSuite): (scenarioId: string) => string {
+function recordCommandFor(suite: LoadedSuite, parleyCommand: (() => string) | undefined): (scenarioId: string) => string {
   const below = relative(process.cwd(), suite.dir);
   const shown = below === '' ? '.' : below.startsWith('..') || isAbsolute(below) ? suite.dir : below;
-  return (scenarioId) => `parley run ${shellWord(shown)} --mode record --scenario ${shellWord(scenarioId)}`;
+  return (scenarioId) => `${parleyCommand?.() ?? 'parley'} run ${shellWord(shown)} --mode record --scenario ${shellWord(scenarioId)}`;
 }
 
 /** A failed setup hook: no conversation, but teardown still runs (it may clean up half a setup). */

@@ -28,6 +28,8 @@ export interface LoadRunOptions {
   storePath?: string;
   /** The suite folder; default: the folder the run was made from. */
   suite?: string;
+  /** How the person runs Parley (`parley` or `npx parley`), for the commands its errors name; `parley` when left out. */
+  parleyCommand?: () => string;
 }
 
 /**
@@ -50,8 +52,8 @@ export async function loadRunForExport(idOrReport: string, options: LoadRunOptio
     const store = openStore(storePath);
     try {
       const run = store.getRun(idOrReport);
-      if (!run) throw new ConfigError(`no run with id "${idOrReport}" (see \`parley runs list\`)`);
-      if (!run.finished) throw new ConfigError(`run ${run.id} has not finished: finish it with \`parley run --resume ${run.id}\` before exporting it`);
+      if (!run) throw new ConfigError(`no run with id "${idOrReport}" (see \`${options.parleyCommand?.() ?? 'parley'} runs list\`)`);
+      if (!run.finished) throw new ConfigError(`run ${run.id} has not finished: finish it with \`${options.parleyCommand?.() ?? 'parley'} run --resume ${run.id}\` before exporting it`);
       report = readReportFile(run.out_dir);
       for (const result of store.getScenarioResults(run.id, { omitMetadataOnlyTranscripts: true })) {
         if (result.session) tenants.set(result.scenario_id, result.session.tenant);

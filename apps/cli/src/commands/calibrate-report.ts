@@ -10,7 +10,7 @@ import {
 import { displayPath } from '@parley/core';
 import { writeCalibrationHtml } from '@parley/html-report';
 import { defaultStorePath } from '@parley/store';
-import type { CommandContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { integerFlag, numberFlag } from '../program/flags.js';
 import { reportText } from '../output/calibration-tables.js';
 import { paint } from '../output/output.js';
@@ -32,7 +32,7 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
     const made = await makeCalibrationReport(
       folder,
       store,
-      { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
+      { gate: { minKappa, maxBias }, bootstrap: { seed, resamples }, raters, parley: parleyIn(context), ...(flags.session !== undefined ? { sessionId: flags.session } : {}) },
       { clock: context.clock, random: context.random, env: context.env },
     );
     // The page beside the .md and .json: the report, and the pairs behind each matrix cell (the
@@ -47,7 +47,7 @@ export async function calibrateReportCommand(flags: CalibrateReportFlags, contex
           colors.dim(`no judge session for ${folder.shown} yet: replayed ${displayPath(folder.recordingFile, context.cwd)} into session ${made.replayed.session.id} (offline, no cost)\n`),
         );
       }
-      context.output.out(reportText(made.report, colors, { describeSessionChoice, formatBias, formatInterval, formatMeasure }, context.output.columns));
+      context.output.out(reportText(made.report, colors, { describeSessionChoice, formatBias, formatInterval, formatMeasure }, context.output.columns, parleyIn(context)));
       context.output.out(`reports: ${displayPath(made.files.markdown, context.cwd)}, ${displayPath(made.files.json, context.cwd)}, ${displayPath(page, context.cwd)}\n`);
     }
     return made.report.gate.passed ? 0 : 1;

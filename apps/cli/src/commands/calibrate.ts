@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
+import { counted } from '../output/counted.js';
 import type {
   CalibrationFolder,
   CalibrationRaters,
@@ -10,7 +11,7 @@ import type {
   JudgeSessionResult,
 } from '@parley/calibration';
 import { Option, type Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
 import type { ModelFlags } from './calibrate-suite.js';
 import { paint, type Paint } from '../output/output.js';
@@ -137,7 +138,7 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
     const store = openStore(defaultStorePath(context.cwd));
     try {
       const run = store.getRun(flags.fromRun);
-      if (run === undefined) throw new ConfigError(`no run "${flags.fromRun}" in .parley/parley.db (see \`parley runs list\`)`);
+      if (run === undefined) throw new ConfigError(`no run "${flags.fromRun}" in .parley/parley.db (see \`${parleyIn(context)} runs list\`)`);
       source = { kind: 'run', runId: run.id, results: store.getScenarioResults(run.id) };
     } finally {
       store.close();
@@ -161,17 +162,17 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
     context.output.out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color), (path) => displayPath(path, context.cwd)));
+  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color), (path) => displayPath(path, context.cwd), parleyIn(context)));
   return 0;
 }
 
-function importSummary(result: ImportResult, setFile: string, colors: Paint, shown: (path: string) => string): string {
+function importSummary(result: ImportResult, setFile: string, colors: Paint, shown: (path: string) => string, parley: string): string {
   const lines = [colors.bold(`${result.added.length} added, ${result.skipped.length} skipped, ${result.refused.length} refused → ${setFile}`)];
   for (const item of result.added) lines.push(`  ${colors.status('pass', 'added')}    ${item.id}  ${item.origin}`);
   for (const item of result.skipped) lines.push(`  ${colors.status('skipped', 'skipped')}  ${item.origin}: ${item.reason}`);
   for (const item of result.refused) lines.push(`  ${colors.status('fail', 'refused')}  ${item.origin}: ${item.reason}`);
   if (result.rubric !== undefined) lines.push(`wrote a starter rubric, ${shown(result.rubric)}: edit it to describe your agents before the first rating session`);
-  if (result.added.length > 0) lines.push(colors.dim('next: reviewers rate them (`parley tui rate`), then `parley calibrate judge` and `parley calibrate report`'));
+  if (result.added.length > 0) lines.push(colors.dim(`next: reviewers rate them (\`${parley} tui rate\`), then \`${parley} calibrate judge\` and \`${parley} calibrate report\``));
   return `${lines.join('\n')}\n`;
 }
 
@@ -184,13 +185,13 @@ async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: Comman
   const suite = await suiteOf(flags, context);
   const raters = ratersOf(flags, suite);
   const concurrency = integerFlag('--concurrency', flags.concurrency ?? '4', 1);
-  if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: 'the calibration set has no items: add some with `parley calibrate import`' });
+  if (set.items.length === 0) throw new ConfigError({ file: folder.setFile, message: `the calibration set has no items: add some with \`${parleyIn(context)} calibrate import\`` });
 
   const { defaultStorePath, openJudgeCache } = await import('@parley/store');
   const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
   let resume: CalibrationSession | undefined;
   try {
-    resume = flags.resume === undefined ? undefined : resumableSession(store, flags, folder.shown, raters, rubric.sha256);
+    resume = flags.resume === undefined ? undefined : resumableSession(store, flags, folder.shown, raters, rubric.sha256, parleyIn(context));
   } catch (error) {
     store.close();
     throw error;
@@ -217,6 +218,7 @@ async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: Comman
         clock: context.clock,
         random: context.random,
         env: context.env,
+        parleyCommand: () => parleyIn(context),
         ...(context.signal ? { signal: context.signal } : {}),
         // Progress on stderr, one line per stored rating (as `parley run` prints one per scenario).
         onRating: (rating, done, total) => context.output.err(`[${done}/${total}] ${rating.item_id} ${rating.rater === 'judge' ? 'judge' : 'cross-check'}${rating.error !== null ? ' error' : ''}\n`),
@@ -236,14 +238,14 @@ async function calibrateJudgeCommand(flags: CalibrateJudgeFlags, context: Comman
  * The session `--resume` names: of this folder, unfinished, with the same rubric and raters (a
  * session rated by other judges or another rubric would mix two measurements in one).
  */
-function resumableSession(store: CalibrationStore, flags: CalibrateJudgeFlags, setPath: string, raters: CalibrationRaters, rubricSha: string): CalibrationSession {
+function resumableSession(store: CalibrationStore, flags: CalibrateJudgeFlags, setPath: string, raters: CalibrationRaters, rubricSha: string, parley: string): CalibrationSession {
   const session = store.session(flags.resume!);
   const resume = `--resume ${flags.resume!}`;
-  if (session === undefined) throw new ConfigError(`${resume}: no calibration session "${flags.resume!}" (parley calibrate status lists the latest)`);
+  if (session === undefined) throw new ConfigError(`${resume}: no calibration session "${flags.resume!}" (${parley} calibrate status lists the latest)`);
   if (session.set_path !== setPath) throw new ConfigError(`${resume}: session ${session.id} rated ${session.set_path}, not ${setPath}; give --dir ${session.set_path}`);
-  if (session.finished_at !== null) throw new ConfigError(`${resume}: session ${session.id} is finished; run parley calibrate judge for a new one`);
+  if (session.finished_at !== null) throw new ConfigError(`${resume}: session ${session.id} is finished; run ${parley} calibrate judge for a new one`);
   if (flags.mode !== undefined && flags.mode !== session.mode) throw new ConfigError(`${resume}: session ${session.id} was a ${session.mode} session; leave out --mode ${flags.mode}`);
-  if (session.rubric_sha256 !== rubricSha) throw new ConfigError(`${resume}: the rubric changed since session ${session.id} started; run parley calibrate judge for a new session`);
+  if (session.rubric_sha256 !== rubricSha) throw new ConfigError(`${resume}: the rubric changed since session ${session.id} started; run ${parley} calibrate judge for a new session`);
   for (const role of ['judge', 'cross_check'] as const) {
     const stored = session.raters[role];
     const given = raters[role];
@@ -255,7 +257,7 @@ function resumableSession(store: CalibrationStore, flags: CalibrateJudgeFlags, s
 
 function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, context: CommandContext, colors: Paint): string {
   const { session } = result;
-  const lines = [colors.bold(`judge session ${session.id} (${session.mode}): ${session.items} items × ${Object.keys(session.raters).length} raters`)];
+  const lines = [colors.bold(`judge session ${session.id} (${session.mode}): ${counted(session.items, 'item')} × ${counted(Object.keys(session.raters).length, 'rater')}`)];
   if (result.interrupted_by !== undefined) {
     const dir = folder.shown === 'calibration' ? '' : ` --dir ${folder.shown}`;
     lines.push(
@@ -264,7 +266,7 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
         `INTERRUPTED (${result.interrupted_by}) · ${result.progress.rated} of ${result.progress.planned} ratings kept; the session is unfinished: calibrate report leaves it out unless given --session ${session.id}`,
       ),
     );
-    lines.push(`finish it with: parley calibrate judge${dir} --resume ${session.id}`);
+    lines.push(`finish it with: ${parleyIn(context)} calibrate judge${dir} --resume ${session.id}`);
   }
   for (const rater of ['judge', 'cross_check'] as const) {
     const model = session.raters[rater];
@@ -280,14 +282,14 @@ function judgeSummary(result: JudgeSessionResult, folder: CalibrationFolder, con
     );
   }
   const failed = result.ratings.flatMap((rating) => (rating.error === null ? [] : [{ item_id: rating.item_id, rater: rating.rater, error: rating.error }]));
-  lines.push(...ratingErrorLines(failed, folder.shown).map((line, index) => (index === 0 ? colors.status('error', line) : colors.dim(line))));
+  lines.push(...ratingErrorLines(failed, folder.shown, parleyIn(context)).map((line, index) => (index === 0 ? colors.status('error', line) : colors.dim(line))));
   if (result.recording !== undefined) {
     const where = displayPath(result.recording.file, context.cwd);
-    lines.push(result.recording.written ? `recording: ${where} (${result.recording.calls} calls)` : colors.yellow(`recording not written: ${result.recording.reason}`));
+    lines.push(result.recording.written ? `recording: ${where} (${counted(result.recording.calls, 'call')})` : colors.yellow(`recording not written: ${result.recording.reason}`));
   }
   const cost = result.cost_usd === null ? 'cost unknown (a model has no price)' : `$${result.cost_usd.toFixed(4)}`;
   lines.push(colors.dim(`tokens ${result.usage.input_tokens} in / ${result.usage.output_tokens} out · ${cost}`));
-  lines.push(colors.dim(`next: parley calibrate report${folder.shown === 'calibration' ? '' : ` --dir ${folder.shown}`}`));
+  lines.push(colors.dim(`next: ${parleyIn(context)} calibrate report${folder.shown === 'calibration' ? '' : ` --dir ${folder.shown}`}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -299,7 +301,7 @@ async function calibrateStatusCommand(flags: FolderFlags, context: CommandContex
   const { defaultStorePath } = await import('@parley/store');
   const store = calibration.openCalibrationStore(defaultStorePath(context.cwd));
   try {
-    const status = calibration.calibrationStatus(folder, set, store, context.clock.now());
+    const status = calibration.calibrationStatus(folder, set, store, context.clock.now(), parleyIn(context));
     const { statusText } = await import('../output/calibration-tables.js');
     context.output.out(flags.format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : statusText(status, paint(context.output.color)));
     return 0;

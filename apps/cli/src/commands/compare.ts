@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
 import { Option, type Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
 
 interface CompareFlags {
@@ -39,7 +39,7 @@ async function compareCommand(before: string, after: string, flags: CompareFlags
   if (flags.suite !== undefined && !isFolder(resolve(context.cwd, flags.suite))) throw new ConfigError({ file: flags.suite, message: 'no such folder: give the suite folder with --suite' });
   const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
   const { defaultStorePath } = await import('@parley/store');
-  const where = { cwd: context.cwd, storePath: defaultStorePath(context.cwd) };
+  const where = { cwd: context.cwd, storePath: defaultStorePath(context.cwd), parley: parleyIn(context) };
   const comparison = compareRuns(loadRunScores(before, where), loadRunScores(after, where), { seed, resamples });
   if (!flags.pairwise) {
     context.output.out(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { JudgeSpendEntry, RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
-import type { CommandContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
 
 export interface CostFlags {
@@ -58,17 +58,17 @@ export async function costCommand(reportPaths: readonly string[], flags: CostFla
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ since: since.toISOString(), ...summary, notes }, null, 2)}\n`);
   } else {
-    context.output.out(renderCost(summary, since, notes, context.output.color));
+    context.output.out(renderCost(summary, since, notes, context.output.color, parleyIn(context)));
   }
   return 0;
 }
 
-function renderCost(summary: SpendSummary, since: Date, notes: readonly string[], color: boolean): string {
+function renderCost(summary: SpendSummary, since: Date, notes: readonly string[], color: boolean, parley: string): string {
   const colors = paint(color);
   const style = { head: color ? ['bold'] : [], border: color ? ['grey'] : [] };
   const lines = [colors.bold(`spend since ${since.toISOString().slice(0, 10)}: ${usd(summary.total_usd)} over ${summary.runs} run${summary.runs === 1 ? '' : 's'}${outsideRuns(summary)}`)];
   if (summary.runs === 0 && summary.by_source.every((row) => row.source === 'runs' || row.calls === 0)) {
-    lines.push('no runs in this window: start one with `parley run <suite>`');
+    lines.push(`no runs in this window: start one with \`${parley} run <suite>\``);
     return `${lines.join('\n')}\n`;
   }
   const sources = new Table({ head: ['source', 'calls', 'spend'], style, colAligns: ['left', 'right', 'right'] });

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { counted } from '../output/counted.js';
 import { ConfigError, isConfigError } from '@parley/core';
 import type { RunToExport } from '@parley/telemetry';
-import type { CommandContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
 
 export interface ExportFlags {
@@ -27,7 +28,7 @@ export async function exportCommand(runId: string | undefined, flags: ExportFlag
   const destination = await exportDestination(flags.to, context.env, flags.dataset);
   const telemetry = await import('@parley/telemetry');
   const asked: PendingExport = { run: existsSync(resolve(context.cwd, runId)) ? resolve(context.cwd, runId) : runId, ...(flags.suite !== undefined ? { suite: resolve(context.cwd, flags.suite) } : {}), ...(flags.dataset !== undefined ? { dataset: flags.dataset } : {}) };
-  const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
+  const run = await telemetry.loadRunForExport(runId, { cwd: context.cwd, env: context.env, parleyCommand: () => parleyIn(context), ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
   return sendRun(run, destination, context, asked);
 }
 
@@ -85,7 +86,7 @@ export async function flushExports(destination: Destination, context: CommandCon
     const asked = JSON.parse(item.payload_json) as PendingExport;
     let run: RunToExport;
     try {
-      run = await telemetry.loadRunForExport(asked.run, { cwd: context.cwd, env: context.env, ...(asked.suite !== undefined ? { suite: asked.suite } : {}) });
+      run = await telemetry.loadRunForExport(asked.run, { cwd: context.cwd, env: context.env, parleyCommand: () => parleyIn(context), ...(asked.suite !== undefined ? { suite: asked.suite } : {}) });
     } catch (error) {
       // A run that cannot be read any more (removed, its reports deleted) stays pending, said with why.
       if (!(error instanceof Error) || !isConfigError(error)) throw error;
@@ -178,22 +179,22 @@ async function sendLoadedRun(run: RunToExport, destination: Destination, context
       parleyVersion: PARLEY_VERSION,
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    const scores = destination.kind === 'langfuse' ? ` and ${summary.scores} scores` : '';
-    context.output.out(`exported run ${run.report.run_id}: ${summary.traces} traces (${summary.spans} spans)${scores} to ${summary.destination}\n`);
+    const scores = destination.kind === 'langfuse' ? ` and ${counted(summary.scores, 'score')}` : '';
+    context.output.out(`exported run ${run.report.run_id}: ${counted(summary.traces, 'trace')} (${counted(summary.spans, 'span')})${scores} to ${summary.destination}\n`);
     if (summary.dataset) {
       const { dataset } = summary;
-      context.output.out(`dataset ${dataset.dataset}: ${dataset.items} items; dataset runs ${dataset.runs.join(', ')} (${dataset.linked} items linked to their traces now)\n`);
+      context.output.out(`dataset ${dataset.dataset}: ${counted(dataset.items, 'item')}; dataset runs ${dataset.runs.join(', ')} (${counted(dataset.linked, 'item')} linked to their traces now)\n`);
     }
     return undefined;
   } catch (error) {
     if (error instanceof telemetry.ExportError && context.signal?.aborted) {
       context.output.err(`${colors.status('error', 'export stopped')}: ${error.message}\n`);
-      context.output.err(`the export stays pending: \`parley export --flush --to ...\`, or the next \`parley run --export\` to this destination, sends it\n`);
+      context.output.err(`the export stays pending: \`${parleyIn(context)} export --flush --to ...\`, or the next \`${parleyIn(context)} run --export\` to this destination, sends it\n`);
       return error.message;
     }
     if (error instanceof telemetry.ExportError) {
       context.output.err(`${colors.status('error', 'export failed')}: ${error.message}\n`);
-      context.output.err(`the export stays pending: the next \`parley run --export\` to this destination, or \`parley export --flush --to ...\`, sends it\n`);
+      context.output.err(`the export stays pending: the next \`${parleyIn(context)} run --export\` to this destination, or \`${parleyIn(context)} export --flush --to ...\`, sends it\n`);
       return error.message;
     }
     throw error;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError, terminalSafe, displayPath } from '@parley/core';
 import { Option, type Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
 import { integerFlag } from '../program/flags.js';
 import { counted, paint } from '../output/output.js';
@@ -85,12 +85,12 @@ async function generateCommand(flags: GenerateFlags, context: CommandContext): P
       headline: `wrote ${counted(result.written.length, 'scripted scenario')} from the ${format} into ${shown(result.scenarios_dir)} (gate: advisory)`,
       written: result.written,
       problems: result.skipped.map((item) => ({ label: 'skipped', text: `${item.source}: ${item.reason}` })),
-      footer: result.written.length > 0 ? [`next: review the files, then \`parley validate ${suiteArgument}\` and record them: \`parley run ${suiteArgument} --tag from_dataset --mode record\``] : [],
+      footer: result.written.length > 0 ? [`next: review the files, then \`${parleyIn(context)} validate ${suiteArgument}\` and record them: \`${parleyIn(context)} run ${suiteArgument} --tag from_dataset --mode record\``] : [],
     }));
     return 0;
   }
 
-  const recordCommand = `parley generate --suite ${suiteArgument} --from ${shellQuote(flags.from!)}${count !== undefined ? ` --count ${count}` : ''}${flags.language !== undefined ? ` --language ${flags.language}` : ''}${flags.agent !== undefined ? ` --agent ${flags.agent}` : ''} --mode record`;
+  const recordCommand = `${parleyIn(context)} generate --suite ${suiteArgument} --from ${shellQuote(flags.from!)}${count !== undefined ? ` --count ${count}` : ''}${flags.language !== undefined ? ` --language ${flags.language}` : ''}${flags.agent !== undefined ? ` --agent ${flags.agent}` : ''} --mode record`;
   const result = await generate.generateFromDescription(
     {
       suite,
@@ -146,7 +146,7 @@ async function generateCommand(flags: GenerateFlags, context: CommandContext): P
     ],
     footer: [
       `${result.provider}:${result.model} · ${result.mode} · ${counted(result.calls, 'call')}${result.repaired > 0 ? ` (${counted(result.repaired, 'draft')} repaired)` : ''} · ${cost} · ${recording}`,
-      ...(result.written.length > 0 ? [`next: review the files, then \`parley validate ${suiteArgument}\` and record them: \`parley run ${suiteArgument} --tag generated --mode record\``] : []),
+      ...(result.written.length > 0 ? [`next: review the files, then \`${parleyIn(context)} validate ${suiteArgument}\` and record them: \`${parleyIn(context)} run ${suiteArgument} --tag generated --mode record\``] : []),
     ],
   }));
   return exitCode;

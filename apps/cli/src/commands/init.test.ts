@@ -228,6 +228,34 @@ describe('parley init', () => {
     expect(readFileSync(join(project, '.gitignore'), 'utf8').split('\n')).toContain('.parley/');
   });
 
+  it("--github triggers on pushes to the repository's current branch: master where git init made that one", async () => {
+    const repository = emptyProject();
+    const git = spawnSync('git', ['init', '-q', '-b', 'master', repository], { encoding: 'utf8' });
+    expect(git.status, git.stderr).toBe(0);
+    writeFileSync(join(repository, 'package.json'), '{ "name": "assistant" }\n');
+    expect((await parley(['init', '--yes', '--github'], repository)).code).toBe(0);
+    const workflow = parse(readFileSync(join(repository, '.github', 'workflows', 'parley.yml'), 'utf8')) as { on: { push: { branches: string[] } } };
+    expect(workflow.on.push.branches).toEqual(['master']);
+  });
+
+  it("the commands in a sub-folder suite's files name its path from the project root, as the printed next steps do", async () => {
+    const project = emptyProject();
+    writeFileSync(join(project, 'package.json'), '{ "name": "assistant" }\n');
+    const printed = await parley(['init', 'evals/support', '--agent-kind', 'http'], project);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('    npx parley run evals/support --mode record');
+    const suite = readFileSync(join(project, 'evals/support/parley.yaml'), 'utf8');
+    expect(suite).toMatch(/^# {3}npx parley run evals\/support --mode record {3}talks to the agent/m);
+    expect(suite).toMatch(/^# {3}npx parley validate evals\/support {3,}checks every file/m);
+    expect(suite).not.toContain('parley run . ');
+    const agent = readFileSync(join(project, 'evals/support/agents/http-agent.mjs'), 'utf8');
+    expect(agent).toMatch(/^\/\/ {3}node evals\/support\/agents\/http-agent\.mjs +# in one terminal/m);
+    expect(agent).toMatch(/^\/\/ {3}npx parley run evals\/support --mode record +# in another/m);
+    // The suite's comment command works as pasted at the project root.
+    const validated = await parley(['validate', 'evals/support'], project);
+    expect(validated.code, validated.stderr).toBe(0);
+  });
+
   it('asks for the agent kind when there is someone to ask, until the answer is one', async () => {
     const project = emptyProject();
     const output = captureOutput();

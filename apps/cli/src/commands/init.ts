@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { displayPath, nearestFolder, writeFileAtomically, writeNewFileAtomically, writeTargetOf } from '@parley/core';
@@ -64,6 +65,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
   const files = config.scaffoldSuite({
     agentKind,
     suiteName: suiteNameFor(suiteDir),
+    suitePath: toPosix(relative(packageRoot, suiteDir)) || '.',
     schemaRef: (kind, folder) => schemaReference(kind, join(suiteDir, folder), packageRoot),
   }).map((file) => ({ ...file, path: join(suiteDir, file.path) }));
   let workflowNote: string | undefined;
@@ -76,6 +78,7 @@ export async function initCommand(dir: string, flags: InitFlags, context: Comman
       suitePath: toPosix(relative(packageRoot, suiteDir)) || '.',
       nodeVersionFile: nodeVersionFile(packageRoot, workflowRoot),
       lockFile: existsSync(join(packageRoot, 'package-lock.json')),
+      ...(gitRoot !== undefined ? currentBranch(gitRoot, context.env) : {}),
     });
     files.push({ path: join(workflowRoot, workflow.path), content: workflow.content });
   }
@@ -149,6 +152,17 @@ function agentKindsOf(file: string, config: typeof Config): string[] | undefined
 /** The nearest folder at or above `dir` with a .git (folder, or file in a worktree): the repository's root. */
 function findGitRoot(dir: string): string | undefined {
   return nearestFolder(dir, (folder) => existsSync(join(folder, '.git')));
+}
+
+/**
+ * The repository's current branch (`git symbolic-ref --short HEAD`), for the workflow's push
+ * trigger: `master` in a repository git init made without init.defaultBranch. Nothing when git
+ * cannot say (no git, a detached HEAD).
+ */
+function currentBranch(gitRoot: string, env: NodeJS.ProcessEnv): { branch?: string } {
+  const result = spawnSync('git', ['symbolic-ref', '--short', 'HEAD'], { cwd: gitRoot, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const branch = result.status === 0 ? result.stdout.trim() : '';
+  return branch !== '' ? { branch } : {};
 }
 
 /** Where setup-node should read the Node version: .nvmrc / .node-version, else package.json's engines.node. */

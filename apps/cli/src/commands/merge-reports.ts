@@ -1,6 +1,6 @@
 import { displayPath } from '@parley/core';
 import type { Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
 
 interface MergeReportsFlags {
@@ -42,7 +42,7 @@ async function mergeReportsCommand(paths: string[], flags: MergeReportsFlags, co
     },
     { cwd: context.cwd, clock: context.clock, random: context.random },
   );
-  context.output.out(renderRunSummary(merged.report, paint(context.output.color), displayPath(merged.out_dir, context.cwd), context.output.columns));
+  context.output.out(renderRunSummary(merged.report, paint(context.output.color), displayPath(merged.out_dir, context.cwd), context.output.columns, true, parleyIn(context)));
   if (merged.report.comparison) context.output.out(renderComparison(merged.report.comparison, paint(context.output.color), context.output.columns));
   const exported = merged.exported_baseline && { file: displayPath(merged.exported_baseline.file, context.cwd), entries: merged.exported_baseline.entries };
   const notes = gateNotes(merged.report, exported);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
 import type { Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { numberFlag } from '../program/flags.js';
 import { printIssues } from '../output/config-error-output.js';
 import { paint, type Paint } from '../output/output.js';
@@ -125,12 +125,14 @@ async function monitorCommand(flags: MonitorFlags, context: CommandContext): Pro
   if (flags.format === 'json') {
     context.output.out(`${JSON.stringify({ ...outcome, source: from, total: sample.total, before_window: sample.beforeWindow, sample_percent: percent, salt, drop_test: monitor.DROP_TEST, notes }, null, 2)}\n`);
   } else {
-    context.output.out(renderMonitor(outcome, { total: sample.total, percent, salt, since: flags.since ?? '6h', dryRun: flags.dryRun === true, batch: flags.batch === true, langfuse: langfuse !== undefined, test: monitor.DROP_TEST, notes }, paint(context.output.color)));
+    context.output.out(renderMonitor(outcome, { total: sample.total, percent, salt, since: flags.since ?? '6h', dryRun: flags.dryRun === true, batch: flags.batch === true, langfuse: langfuse !== undefined, test: monitor.DROP_TEST, notes, parley: parleyIn(context) }, paint(context.output.color)));
   }
   return outcome.exit_code;
 }
 
 interface RenderFacts {
+  /** `parley` or `npx parley`: how the person runs the commands the summary names. */
+  parley: string;
   total: number;
   percent: number;
   salt: string;
@@ -176,11 +178,11 @@ function renderMonitor(outcome: MonitorOutcome, facts: RenderFacts, colors: Pain
     else lines.push(colors.yellow(`batch: ${what} failed${batch.detail ? ` (${terminalSafe(batch.detail)})` : ''}: its requests are sent again on the next run`));
   }
   if (outcome.batch && outcome.batch.waiting.length > 0) {
-    lines.push(`${count(outcome.batch.waiting.length, 'conversation')} wait for batch answers: run \`parley monitor --batch\` again to collect them (providers finish batches within 24 h)`);
+    lines.push(`${count(outcome.batch.waiting.length, 'conversation')} wait for batch answers: run \`${facts.parley} monitor --batch\` again to collect them (providers finish batches within 24 h)`);
   }
   if (outcome.delivery_error !== null) {
     lines.push(colors.red(`Langfuse did not take the scores: ${terminalSafe(outcome.delivery_error)}`));
-    lines.push(`${count(outcome.undelivered_scores, 'score')} kept in the outbox: the next run, or \`parley monitor --flush\`, sends them`);
+    lines.push(`${count(outcome.undelivered_scores, 'score')} kept in the outbox: the next run, or \`${facts.parley} monitor --flush\`, sends them`);
   }
   if (outcome.skipped_for_budget.length > 0) lines.push(colors.yellow(`budget reached: ${count(outcome.skipped_for_budget.length, 'conversation')} left for the next run`));
   if (outcome.interrupted !== null) {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError, displayPath, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
 import { paint } from '../output/output.js';
 
@@ -94,7 +94,7 @@ async function promoteCommand(flags: PromoteFlags, context: CommandContext): Pro
   if (unused.length > 0) lines.push(colors.dim(`not considered: ${unused.join('; ')}`));
   if (result.promoted.length > 0) {
     const suiteArgument = displayPath(suite.dir, context.cwd) || '.';
-    lines.push(`next: review the files, then \`parley validate ${suiteArgument}\` and \`parley run ${suiteArgument} --tag from_production\``);
+    lines.push(`next: review the files, then \`${parleyIn(context)} validate ${suiteArgument}\` and \`${parleyIn(context)} run ${suiteArgument} --tag from_production\``);
   }
   context.output.out(`${lines.join('\n')}\n`);
   return 0;

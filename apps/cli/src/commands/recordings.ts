@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { displayPath } from '@parley/core';
+import { counted } from '../output/counted.js';
 import type { Command } from 'commander';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
@@ -35,7 +36,7 @@ async function recordingsExportCommand(suiteArgument: string, flags: RecordingsE
   const result = exportRecordings({ suite, redactor: suiteRedactor(suite, { env: context.env }), outDir });
   const withheld = result.exported.filter((item) => item.withheld).length;
   const lines = [
-    `exported ${result.exported.length} recordings to ${displayPath(outDir, context.cwd)}, masked${withheld > 0 ? ` (${withheld} metadata_only: usage and latencies only)` : ''}`,
+    `exported ${counted(result.exported.length, 'recording')} to ${displayPath(outDir, context.cwd)}, masked${withheld > 0 ? ` (${withheld} metadata_only: usage and latencies only)` : ''}`,
   ];
   if (result.without_recording.length > 0) lines.push(`no recording for: ${result.without_recording.join(', ')}`);
   context.output.out(`${lines.join('\n')}\n`);

@@ -3,7 +3,7 @@ import { ConfigError, terminalSafe } from '@parley/core';
 import { runSuite } from '@parley/runner';
 import { gateNotes } from '../output/gate-notes.js';
 import { runProgress } from '../output/run-progress.js';
-import type { CommandContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { chooseReporters } from '../reporters/reporter-choice.js';
 import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
@@ -11,7 +11,7 @@ import { runOptionsFromFlags, type RunFlags } from './run-flags.js';
 export async function runCommand(suiteArgument: string | undefined, flags: RunFlags, context: CommandContext): Promise<number> {
   const { reporters } = chooseReporters(flags, context);
   context.githubAnnotations = reporters.some((reporter) => reporter.name === 'github');
-  const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags), flags, context);
+  const selected = await withLastFailed(suiteArgument ?? '.', runOptionsFromFlags(flags, parleyIn(context)), flags, context);
   if (selected === undefined) return 0;
   const options = selected;
   if (flags.list) return listCases(suiteArgument ?? '.', options, flags, context);
@@ -28,7 +28,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
         ...(context.env.GITHUB_STEP_SUMMARY ? { githubStepSummary: context.env.GITHUB_STEP_SUMMARY } : {}),
         ...(context.signal ? { signal: context.signal } : {}),
       },
-      { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners },
+      { cwd: context.cwd, env: context.env, clock: context.clock, random: context.random, listeners, parleyCommand: () => parleyIn(context) },
     );
     progress.stop();
     // A warning is never lost: printed here when no chosen reporter shows warnings itself.
@@ -37,19 +37,19 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     for (const reporter of reporters) await reporter.onRunEnd(outcome);
     // No --mode and no recordings: the run was live, which a reader of "OPENAI_API_KEY is not set" does not guess.
     if (options.mode === undefined && outcome.report.mode === 'live') {
-      context.output.err(`live run: the suite has no recordings yet, so this run was live (it calls the agents and models: keys, network, cost); record them once (parley run ${suiteArgument ?? '.'} --mode record), commit recordings/, and later runs replay offline with no keys (--mode live when live is meant)\n`);
+      context.output.err(`live run: the suite has no recordings yet, so this run was live (it calls the agents and models: keys, network, cost); record them once (${parleyIn(context)} run ${suiteArgument ?? '.'} --mode record), commit recordings/, and later runs replay offline with no keys (--mode live when live is meant)\n`);
     }
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
     const pruned = outcome.history_pruned;
     if (pruned?.error !== undefined) context.output.err(`history: the prune after the run failed (${terminalSafe(pruned.error)}); the run is kept, and the next run tries again\n`);
     else if (pruned !== undefined && pruned.runs > 0) {
-      const more = pruned.deferred > 0 ? `; ${pruned.deferred} more next time, or all now with parley runs prune` : '';
+      const more = pruned.deferred > 0 ? `; ${pruned.deferred} more next time, or all now with ${parleyIn(context)} runs prune` : '';
       context.output.err(`history: removed ${pruned.runs} old run${pruned.runs === 1 ? '' : 's'} of this suite and ${pruned.folders} report folder${pruned.folders === 1 ? '' : 's'} (settings.history${more})\n`);
     }
     if (exporting !== undefined && !outcome.interrupted) {
       const { destination, flushExports, sendRun } = exporting;
       const { loadRunForExport } = await import('@parley/telemetry');
-      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.' });
+      const run = await loadRunForExport(outcome.run_id, { cwd: context.cwd, env: context.env, suite: suiteArgument ?? '.', parleyCommand: () => parleyIn(context) });
       const asked = { run: outcome.run_id, suite: resolve(context.cwd, suiteArgument ?? '.'), ...(destination.kind === 'langfuse' && destination.dataset !== undefined ? { dataset: destination.dataset } : {}) };
       const exported = await sendRun(run, destination, context, asked);
       // Ctrl-C / SIGTERM while sending: the run's results are kept, the export waits in the outbox, and the command exits as interrupted.
@@ -57,7 +57,7 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
       // An unreachable backend does not change the gate's verdict; it is reported above.
       if (exported !== 0) context.output.err('the run\'s own result stands: its exit code is the gate\'s\n');
       // The destination takes exports again: what earlier runs could not deliver to it goes now.
-      else if ((await flushExports(destination, context, outcome.run_id)) !== 0) context.output.err('some earlier exports are still pending (parley export --flush retries them)\n');
+      else if ((await flushExports(destination, context, outcome.run_id)) !== 0) context.output.err(`some earlier exports are still pending (${parleyIn(context)} export --flush retries them)\n`);
     }
     return outcome.exit_code;
   } finally {

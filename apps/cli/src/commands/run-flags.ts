@@ -75,7 +75,7 @@ export function addRunFlags(command: Command): Command {
 }
 
 /** Checks the flags of `parley run` and turns them into the orchestrator's options (bad values are configuration errors). */
-export function runOptionsFromFlags(flags: RunFlags) {
+export function runOptionsFromFlags(flags: RunFlags, parley = 'parley') {
   const judgeMode: 'live' | 'replay' | undefined = flags.judge === 'live' ? 'live' : flags.judge === 'replay' ? 'replay' : undefined;
   if (flags.judge !== undefined && judgeMode === undefined) throw new ConfigError(`--judge must be live or replay, got "${flags.judge}"`);
   const seed = flags.seed !== undefined ? integerFlag('--seed', flags.seed, 0) : undefined;
@@ -95,7 +95,7 @@ export function runOptionsFromFlags(flags: RunFlags) {
       throw new ConfigError(`--budget must be an amount of US dollars ≥ 0 (e.g. 5 or 0.50), got "${flags.budget}"`);
     }
   }
-  if (flags.resume !== undefined && flags.resume.trim() === '') throw new ConfigError('--resume needs the id of an interrupted run (see parley runs list)');
+  if (flags.resume !== undefined && flags.resume.trim() === '') throw new ConfigError(`--resume needs the id of an interrupted run (see ${parley} runs list)`);
   const repeat = flags.repeat !== undefined ? integerFlag('--repeat', flags.repeat, 1) : undefined;
   if (flags.changedSince !== undefined && flags.changedSince.trim() === '') throw new ConfigError('--changed-since needs a git ref (e.g. origin/main)');
   return {

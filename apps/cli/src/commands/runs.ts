@@ -1,7 +1,7 @@
 import { ConfigError, terminalSafe } from '@parley/core';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { formatOption, integerFlag } from '../program/flags.js';
 
 export function register(program: Command, context: ProgramContext): void {
@@ -54,8 +54,8 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
       return 0;
     }
     if (runs.length > 0) context.output.out(`${formatRunList(runs, tableWidth(context))}\n`);
-    else if (flags.suite) context.output.out(`suite ${flags.suite} has no runs (parley runs list shows the runs of every suite)\n`);
-    else context.output.out('no runs yet: start one with `parley run <suite>`\n');
+    else if (flags.suite) context.output.out(`suite ${flags.suite} has no runs (${parleyIn(context)} runs list shows the runs of every suite)\n`);
+    else context.output.out(`no runs yet: start one with \`${parleyIn(context)} run <suite>\`\n`);
     return 0;
   } finally {
     store.close();
@@ -71,7 +71,7 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);
-    if (!run) throw new ConfigError(`no run with id "${id}" (see \`parley runs list\`)`);
+    if (!run) throw new ConfigError(`no run with id "${id}" (see \`${parleyIn(context)} runs list\`)`);
     // metadata_only: the store keeps the content for a reviewer who opens it on purpose; the console
     // is an output like a report, and no output ever shows such content (the scenario's reason, its
     // metrics' reasons and details, the error message: `--format json` printed them). The rest is masked as
@@ -86,7 +86,7 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
       return 0;
     }
     // Reasons hold what agents printed: their control characters are shown, not obeyed.
-    context.output.out(`${terminalSafe(formatRunDetail(run, results, tableWidth(context)))}\n`);
+    context.output.out(`${terminalSafe(formatRunDetail(run, results, { ...tableWidth(context), parley: parleyIn(context) }))}\n`);
     return 0;
   } finally {
     store.close();

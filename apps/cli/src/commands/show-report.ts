@@ -6,7 +6,7 @@ import { extname, join, resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
 import type { CalibrationReport } from '@parley/calibration';
 import type { Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
 
 interface ShowReportFlags {
@@ -33,15 +33,15 @@ type ReportPage = { file: string } | { html: string; from: string };
  * one made from its report.json; a run of the history (id or unique prefix) by its report folder;
  * without an argument, the latest run. ConfigError (exit 2) when there is none.
  */
-async function findReportPage(target: string | undefined, cwd: string): Promise<ReportPage> {
+async function findReportPage(target: string | undefined, cwd: string, parley: string): Promise<ReportPage> {
   if (target !== undefined && existsSync(resolve(cwd, target))) return pageIn(resolve(cwd, target), target);
   const { defaultStorePath, openStore, storeExists } = await import('@parley/store');
   const storePath = defaultStorePath(cwd);
-  if (!storeExists(storePath)) throw new ConfigError(target === undefined ? 'no runs yet: start one with `parley run <suite>`' : `no run or report folder "${target}" (there is no run history here)`);
+  if (!storeExists(storePath)) throw new ConfigError(target === undefined ? `no runs yet: start one with \`${parley} run <suite>\`` : `no run or report folder "${target}" (there is no run history here)`);
   const store = openStore(storePath);
   try {
     const run = target === undefined ? store.listRuns({ limit: 1 })[0] : store.getRun(target);
-    if (run === undefined) throw new ConfigError(target === undefined ? 'no runs yet: start one with `parley run <suite>`' : `no run or report folder "${target}" (parley runs list shows the runs)`);
+    if (run === undefined) throw new ConfigError(target === undefined ? `no runs yet: start one with \`${parley} run <suite>\`` : `no run or report folder "${target}" (${parley} runs list shows the runs)`);
     return pageIn(run.out_dir, run.id);
   } finally {
     store.close();
@@ -133,7 +133,7 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
  */
 async function showReportCommand(target: string | undefined, flags: ShowReportFlags, context: CommandContext): Promise<number> {
   const port = flags.port === undefined ? 0 : integerFlag('--port', flags.port, 0);
-  const page = await findReportPage(target, context.cwd);
+  const page = await findReportPage(target, context.cwd, parleyIn(context));
   let server: Server;
   try {
     server = await serveReportPage(page, port);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '@parley/core';
 import type { runTui, TuiOptions } from '@parley/tui';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { addRunFlags, runOptionsFromFlags, type RunFlags } from './run-flags.js';
 
 interface TuiFlags {
@@ -45,7 +45,7 @@ export function register(program: Command, context: ProgramContext): void {
       .description('run a suite and watch it: progress per scenario, spend against budget, failures as they happen')
       .argument('[suite]', 'suite folder or parley.yaml', '.'),
   ).action(async (suite: string, flags: RunFlags) =>
-    context.setExitCode(await openTui('live', suite, { dir: 'calibration' }, context, { runOptions: { suitePath: suite, ...runOptionsFromFlags(flags) } })),
+    context.setExitCode(await openTui('live', suite, { dir: 'calibration' }, context, { runOptions: { suitePath: suite, ...runOptionsFromFlags(flags, parleyIn(context)) } })),
   );
   for (const command of [tui, ...tui.commands]) command.exitOverride();
 }
@@ -58,7 +58,7 @@ async function openTui(
   extra: { reviewer?: string; runOptions?: TuiOptions['runOptions'] } = {},
 ): Promise<number> {
   if (!context.output.terminal) {
-    throw new ConfigError('parley tui needs an interactive terminal; in scripts and CI use `parley run`, `parley runs` and `parley calibrate`');
+    throw new ConfigError(`parley tui needs an interactive terminal; in scripts and CI use \`${parleyIn(context)} run\`, \`${parleyIn(context)} runs\` and \`${parleyIn(context)} calibrate\``);
   }
   const { runTui } = await importTui();
   return runTui({
@@ -73,6 +73,7 @@ async function openTui(
     ...(extra.reviewer ? { reviewer: extra.reviewer } : {}),
     ...(extra.runOptions ? { runOptions: { ...extra.runOptions, suitePath: resolve(context.cwd, extra.runOptions.suitePath) } } : {}),
     ...(context.signal ? { signal: context.signal } : {}),
+    parleyCommand: () => parleyIn(context),
   });
 }
 

@@ -1,5 +1,6 @@
 import type { CalibrationReport, CalibrationStatus, describeSessionChoice, formatBias, formatInterval, formatMeasure } from '@parley/calibration';
 import Table from 'cli-table3';
+import { counted } from './counted.js';
 import type { Paint } from './output.js';
 import { ratingErrorLines } from './rating-errors.js';
 
@@ -9,7 +10,7 @@ import { ratingErrorLines } from './rating-errors.js';
  */
 
 export function statusText(status: CalibrationStatus, colors: Paint): string {
-  const lines = [colors.bold(`calibration set ${status.folder}: ${status.items} items, rubric ${status.rubric_version}, owner ${status.owner}`)];
+  const lines = [colors.bold(`calibration set ${status.folder}: ${counted(status.items, 'item')}, rubric ${status.rubric_version}, owner ${status.owner}`)];
   lines.push(`axes: ${status.axes.join(', ')}`);
   if (status.reviewers.length === 0) lines.push('ratings: none yet');
   else {
@@ -27,7 +28,7 @@ export function statusText(status: CalibrationStatus, colors: Paint): string {
   else {
     lines.push(
       `last judge session: ${last.id} (${last.mode}) started ${last.started_at}${last.finished_at === null ? ', unfinished' : ''}; ` +
-        `judge ${last.judge ?? 'none'}, cross-check ${last.cross_check ?? 'none'}; ${last.ratings} ratings, ${last.errors} errors; ${status.sessions} sessions in all`,
+        `judge ${last.judge ?? 'none'}, cross-check ${last.cross_check ?? 'none'}; ${counted(last.ratings, 'rating')}, ${counted(last.errors, 'error')}; ${counted(status.sessions, 'session')} in all`,
     );
   }
   for (const warning of status.due.warnings) lines.push(colors.yellow(`warning: ${warning}`));
@@ -42,12 +43,12 @@ export interface ReportFormatters {
 }
 
 /** The console form of the report: the gate, one table per comparison (axes as columns), alpha, trend. */
-export function reportText(report: CalibrationReport, colors: Paint, format: ReportFormatters, columns: number): string {
+export function reportText(report: CalibrationReport, colors: Paint, format: ReportFormatters, columns: number, parley = 'parley'): string {
   const { describeSessionChoice, formatBias, formatInterval, formatMeasure } = format;
   const lines: string[] = [];
   const { session, set } = report;
   lines.push(
-    colors.bold(`calibration ${set.path}: ${set.items} items, ${set.rated_items} rated by people · session ${session.id} (${session.mode})`),
+    colors.bold(`calibration ${set.path}: ${counted(set.items, 'item')}, ${set.rated_items} rated by people · session ${session.id} (${session.mode})`),
     `session: ${describeSessionChoice(session)}`,
     colors.dim(
       `judge ${session.judge ? `${session.judge.provider}:${session.judge.model}` : 'none'} · cross-check ${session.cross_check ? `${session.cross_check.provider}:${session.cross_check.model}` : 'none'} · rubric ${session.rubric_version}`,
@@ -115,7 +116,7 @@ export function reportText(report: CalibrationReport, colors: Paint, format: Rep
     lines.push(colors.bold('trend'), trend.toString(), '');
   }
   for (const warning of report.warnings) lines.push(colors.yellow(`warning: ${warning}`));
-  const errors = ratingErrorLines(report.session.errors, set.path);
+  const errors = ratingErrorLines(report.session.errors, set.path, parley);
   if (errors.length > 0) lines.push(colors.yellow(`warning: ${errors[0]!}`), ...errors.slice(1));
   return `${lines.join('\n')}\n`;
 }

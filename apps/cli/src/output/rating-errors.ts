@@ -13,9 +13,10 @@ const SHOWN = 2;
  * judge` and `parley calibrate report`: how many, of how many items and per rater, the first
  * {@link SHOWN} in full (all of them when there is one more), and what to do. A replay with no
  * recording misses every rating: 25 items and two raters were 50 long lines that said the same.
- * `setPath` is the calibration folder as shown, for the command to run.
+ * `setPath` is the calibration folder as shown, for the command to run; `parley` how the person
+ * runs Parley (`parley` or `npx parley`: see program/parley-command.ts).
  */
-export function ratingErrorLines(errors: readonly RatingError[], setPath: string): string[] {
+export function ratingErrorLines(errors: readonly RatingError[], setPath: string, parley = 'parley'): string[] {
   if (errors.length === 0) return [];
   const items = new Set(errors.map((error) => error.item_id)).size;
   const perRater = (['judge', 'cross_check'] as const)
@@ -33,7 +34,7 @@ export function ratingErrorLines(errors: readonly RatingError[], setPath: string
   if (misses > 0) {
     const dir = setPath === 'calibration' ? '' : ` --dir ${setPath}`;
     lines.push(
-      `  to rate them: \`parley calibrate judge${dir} --mode record\` calls the judges live and writes the recording that replay reads, ` +
+      `  to rate them: \`${parley} calibrate judge${dir} --mode record\` calls the judges live and writes the recording that replay reads, ` +
         `or \`--mode live\` rates without writing one`,
     );
   }

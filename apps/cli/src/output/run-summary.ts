@@ -18,7 +18,7 @@ const COMPACT_BORDERS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '
  * The console summary of a run: one table row per scenario (failures first), then the failing
  * expectations with their reasons, then totals and where the reports are.
  */
-export function renderRunSummary(report: RunReport, colors: Paint, outDir: string, columns = 100, wrapMessages = true): string {
+export function renderRunSummary(report: RunReport, colors: Paint, outDir: string, columns = 100, wrapMessages = true, parley = 'parley'): string {
   // Off a terminal, a failing expectation stays one line (logs are read by tools and searched).
   const messageWidth = wrapMessages ? columns - 1 : Number.MAX_SAFE_INTEGER;
   const order = { error: 0, fail: 1, flaky: 2, warn: 3, skipped: 4, pass: 5 } as const;
@@ -95,7 +95,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     colors.status(report.status, verdict) + first.slice(verdict.length),
     ...rest,
     ...(interruption !== undefined ? hangingWrap(`finish it with: ${interruption.resume}`, columns - 1, '  ') : []),
-    ...reportsLines(outDir, report.run_id, columns - 1).map(colors.dim),
+    ...reportsLines(outDir, report.run_id, columns - 1, parley).map(colors.dim),
     '',
   );
   return lines.join('\n');
@@ -105,9 +105,9 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
  * Where the reports went, wrapped at spaces with the folder never cut (a path cut in two cannot be
  * pasted, nor found in a CI log): on the line of `reports:` when it fits there, else on its own.
  */
-function reportsLines(outDir: string, runId: string, width: number): string[] {
+function reportsLines(outDir: string, runId: string, width: number, parley: string): string[] {
   const where = `${outDir}/{report.json,junit.xml,summary.md,report.html}`;
-  const browse = `(in a browser: parley show-report ${runId})`;
+  const browse = `(in a browser: ${parley} show-report ${runId})`;
   if (`reports: ${where}`.length <= width) return hangingWrap(`reports: ${where} ${browse}`, width, '  ');
   return ['reports:', `  ${where}`, ...wrapText(browse, width, '  ')];
 }

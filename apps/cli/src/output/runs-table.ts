@@ -1,5 +1,6 @@
 import type { MetricResult, ScenarioResult, Status } from '@parley/core';
 import Table from 'cli-table3';
+import { counted } from './counted.js';
 import { formatDuration, formatStartTime, formatUsd, missingValue, oneLine, runSelection } from '@parley/reports';
 import type { RunRow } from '@parley/store';
 
@@ -125,12 +126,14 @@ export interface RunDetailOptions {
    * to what fits and each scenario's metric scores go on the lines under it, wrapped.
    */
   width?: number;
+  /** How the person runs Parley (`parley` or `npx parley`), for the resume command of an unfinished run. Default `parley`. */
+  parley?: string;
 }
 
 /** `parley runs show ID`: the run's header, then one line per scenario with its metric scores. */
 export function formatRunDetail(run: RunRow, results: readonly ScenarioResult[], options: RunDetailOptions = {}): string {
   const reasonLength = options.reasonLength ?? 60;
-  const sections = [render(runHeader(run, options.width))];
+  const sections = [render(runHeader(run, options.width, options.parley))];
   if (results.length === 0) {
     sections.push('No scenario results stored.');
   } else {
@@ -191,7 +194,7 @@ function wrapList(items: readonly string[], width: number): string[] {
   return lines;
 }
 
-function runHeader(run: RunRow, width?: number): Table.Table {
+function runHeader(run: RunRow, width?: number, parley = 'parley'): Table.Table {
   const table = plainTable();
   const rows: Array<[string, string]> = [
     ['Run', run.id],
@@ -199,7 +202,7 @@ function runHeader(run: RunRow, width?: number): Table.Table {
     ['Mode', run.mode],
     ...(runSelection(run.options) ? ([['Selection', `${runSelection(run.options)} (a partial run: its counts are of these scenarios only)`]] as Array<[string, string]>) : []),
     ['Status', run.exit_code === undefined ? runStatus(run) : `${runStatus(run)} (exit ${run.exit_code})${ranOfPlanned(run)}`],
-    ...(run.status === 'interrupted' || !run.finished ? ([['Resume', `parley run --resume ${run.id}`]] as Array<[string, string]>) : []),
+    ...(run.status === 'interrupted' || !run.finished ? ([['Resume', `${parley} run --resume ${run.id}`]] as Array<[string, string]>) : []),
     ['Started', run.started_at],
     ['Finished', run.finished_at ?? missingValue],
     ['Duration', formatDuration(run.duration_ms)],
@@ -248,7 +251,7 @@ function formatCounts(counts: Record<Status, number>): string {
 function formatRunCost(run: RunRow): string {
   if (run.cost === undefined) return missingValue;
   const { input_tokens, output_tokens, calls } = run.cost;
-  return `${formatUsd(run.cost.usd)} (${input_tokens} input + ${output_tokens} output tokens, ${calls} calls)`;
+  return `${formatUsd(run.cost.usd)} (${input_tokens} input + ${output_tokens} output tokens, ${counted(calls, 'call')})`;
 }
 
 /** `tool_correctness 0.83`, `content_signals pass`, `conversation_judge 0.62 ✗`, `fluency_sw error`. */

@@ -16,6 +16,16 @@ export interface CommandContext {
    * Actions by default, or with `--reporter github`.
    */
   githubAnnotations?: boolean;
+  /**
+   * How the person runs Parley from their shell (`parley` or `npx parley`, see parley-command.ts),
+   * for the commands Parley prints to be pasted; computed when first asked. `parley` when left out.
+   */
+  parleyCommand?: () => string;
+}
+
+/** The words that start a Parley command a person can paste here: `parley` or `npx parley`. */
+export function parleyIn(context: Pick<CommandContext, 'parleyCommand'>): string {
+  return context.parleyCommand?.() ?? 'parley';
 }
 
 /** What a command's `register` receives: the context, and where its action leaves the exit code. */

@@ -18,7 +18,7 @@ export function consoleReporter(context: ReporterContext): Reporter {
       const { report } = outcome;
       const exported = outcome.exported_baseline && { file: displayPath(outcome.exported_baseline.file, cwd), entries: outcome.exported_baseline.entries };
       const notes = gateNotes(report, exported);
-      context.forPeople(renderRunSummary(report, paint(output.color), displayPath(outcome.out_dir, cwd), output.columns, output.wrap));
+      context.forPeople(renderRunSummary(report, paint(output.color), displayPath(outcome.out_dir, cwd), output.columns, output.wrap, context.parleyCommand?.() ?? 'parley'));
       const fit = (text: string): string => (output.wrap ? wrapLines(text, output.columns - 1) : text);
       const judge = judgeSummary(report.judge);
       if (report.comparison) context.forPeople(renderComparison(report.comparison, paint(output.color), output.columns));

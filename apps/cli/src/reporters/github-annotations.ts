@@ -1,5 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import type { ConfigIssue } from '@parley/core';
+import { counted } from '../output/counted.js';
 import { failsGate } from '@parley/gate';
 import type { ReportResult, RunReport } from '@parley/reports';
 import { annotation, group, type AnnotationLevel } from './github-workflow-commands.js';
@@ -29,7 +30,7 @@ export function renderGithubAnnotations(report: RunReport, locate: LocateExpecta
     .join(', ');
   lines.push(
     ...group(
-      `parley ${report.suite}: ${report.status.toUpperCase()} · ${report.results.length} scenarios (${counts}) · exit ${report.exit_code}`,
+      `parley ${report.suite}: ${report.status.toUpperCase()} · ${counted(report.results.length, 'scenario')} (${counts}) · exit ${report.exit_code}`,
       report.results.map((result) => `${result.status.padEnd(7)} ${result.gate === 'advisory' ? 'advisory' : 'blocking'} ${result.scenario_id}: ${oneLine(result.reason)}`),
     ),
   );

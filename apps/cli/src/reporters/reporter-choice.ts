@@ -16,7 +16,7 @@ export interface ReporterChoice {
  * when running in GitHub Actions (`GITHUB_ACTIONS=true`). Reporters that own stdout print one
  * document each: at most one of them, or the documents would mix.
  */
-export function chooseReporters(flags: { reporter?: string[]; format?: string }, context: { cwd: string; env: NodeJS.ProcessEnv; output: Output }): ReporterChoice {
+export function chooseReporters(flags: { reporter?: string[]; format?: string }, context: { cwd: string; env: NodeJS.ProcessEnv; output: Output; parleyCommand?: () => string }): ReporterChoice {
   if (flags.format !== undefined && flags.format !== 'text' && flags.format !== 'json') {
     throw new ConfigError(`--format must be text or json, got "${flags.format}"`);
   }

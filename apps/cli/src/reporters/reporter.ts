@@ -7,6 +7,8 @@ export interface ReporterContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   output: Output;
+  /** How the person runs Parley (`parley` or `npx parley`), for the commands a reporter prints; `parley` when left out. */
+  parleyCommand?: () => string;
   /**
    * Text meant for people: stdout, or stderr when one of the run's reporters owns stdout (its
    * document must stay parseable). Call it only from onEvent / onRunEnd.

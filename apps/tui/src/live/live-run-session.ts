@@ -70,7 +70,7 @@ export class LiveRunSession {
         // Left on the shell's screen after the TUI closes, as `parley run` leaves it.
         const report = outcome.report;
         this.services.setFarewell?.([
-          `run ${outcome.run_id} · ${report.status} (exit ${outcome.exit_code}) · ${report.results.length} of ${report.interruption?.planned ?? report.results.length} scenarios · report ${outcome.out_dir}`,
+          `run ${outcome.run_id} · ${report.status} (exit ${outcome.exit_code}) · ${report.results.length} of ${report.interruption?.planned ?? report.results.length} scenario${(report.interruption?.planned ?? report.results.length) === 1 ? '' : 's'} · report ${outcome.out_dir}`,
           ...(report.interruption ? [`finish it with: ${report.interruption.resume}`] : []),
         ]);
         this.finish({ kind: 'finished', outcome }, outcome.exit_code);

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { RatingProgress, SkippedItem } from '@parley/calibration';
 
 /** When nothing is left to rate in this session: what was done, and what was skipped and why. */
-export function DoneView({ reviewer, progress, skipped, savedNow, rows }: { reviewer: string; progress: RatingProgress; skipped: readonly SkippedItem[]; savedNow: number; rows: number }) {
+export function DoneView({ reviewer, progress, skipped, savedNow, rows, parley = 'parley' }: { reviewer: string; progress: RatingProgress; skipped: readonly SkippedItem[]; savedNow: number; rows: number; parley?: string }) {
   // Besides the list: summary, saved line, blank, list heading, blank, hint, and the message row
   // under this view; one more for `… and N more` when the list is cut.
   const room = Math.max(0, rows - 7);
@@ -13,7 +13,7 @@ export function DoneView({ reviewer, progress, skipped, savedNow, rows }: { revi
       <Box flexDirection="column">
         <Text bold>The calibration set has no items yet: nothing to rate.</Text>
         <Text> </Text>
-        <Text>Add conversations with `parley calibrate import FILE` (or `c` on a scenario in triage), then rate them here.</Text>
+        <Text>Add conversations with `{parley} calibrate import FILE` (or `c` on a scenario in triage), then rate them here.</Text>
       </Box>
     );
   }

@@ -7,7 +7,7 @@ import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../theme.js';
-import { useServices } from '../tui-context.js';
+import { parleyOf, useServices } from '../tui-context.js';
 import { AxisScores } from './axis-scores.js';
 import { DoneView } from './done-view.js';
 import { rubricLines, type RubricLine } from './rubric-lines.js';
@@ -58,7 +58,8 @@ const KEYS_HEADING = 'Keys of the rating screen';
 const FIXED_ROWS = 4;
 
 export function RateSessionView({ source }: { source: RateSessionSource }) {
-  const { clock } = useServices();
+  const services = useServices();
+  const { clock } = services;
   const navigation = useNavigation();
   const { columns } = useTerminalSize();
   const bodyRows = useBodyRows();
@@ -143,7 +144,7 @@ export function RateSessionView({ source }: { source: RateSessionSource }) {
         backKeys={false}
         helpKey
       >
-        <DoneView reviewer={session.reviewer} progress={progress} skipped={session.skipped} savedNow={session.saved.length} rows={bodyRows} />
+        <DoneView reviewer={session.reviewer} progress={progress} skipped={session.skipped} savedNow={session.saved.length} rows={bodyRows} parley={parleyOf(services)} />
         {state.message ? <Message message={state.message} /> : null}
       </ScreenFrame>
     );

@@ -59,8 +59,8 @@ function writeSetOfFiveReviewers(): void {
   writeFileSync(join(folder.path, 'calibration', 'human_labelled.yaml'), JSON.stringify(set));
 }
 
-function renderKappa() {
-  return renderApp({ screen: 'kappa' }, { services: { cwd: folder.path, calibrationDir: join(folder.path, 'calibration') } });
+function renderKappa(parleyCommand?: () => string) {
+  return renderApp({ screen: 'kappa' }, { services: { cwd: folder.path, calibrationDir: join(folder.path, 'calibration'), ...(parleyCommand ? { parleyCommand } : {}) } });
 }
 
 /** `1     7    1    0 …`: a matrix row as the screen lays it out. */
@@ -260,6 +260,11 @@ describe('kappa screen', () => {
     expect(frame).toContain('Make one with: parley calibrate report --dir calibration');
     expect(frame).toMatch(/skipped broken\.json: not a calibration report/);
     expectFits(frame);
+  });
+
+  it('names the command as the person runs Parley (npx parley for a local install)', () => {
+    const frame = renderKappa(() => 'npx parley').lastFrame() ?? '';
+    expect(frame).toContain('Make one with: npx parley calibrate report --dir calibration');
   });
 
   it('K on the index opens it and Esc goes back to the index', async () => {

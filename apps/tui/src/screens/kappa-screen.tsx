@@ -28,7 +28,7 @@ import { useNavigation } from '../navigation.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapText } from '../rate/wrap-text.js';
 import { useTheme } from '../theme.js';
-import { useServices } from '../tui-context.js';
+import { parleyOf, useServices } from '../tui-context.js';
 
 const KEYS: readonly KeyHint[] = [
   ['Tab', 'axis'],
@@ -64,7 +64,8 @@ const MATRIX_ROWS = 9;
  * reviewer, and the gate kappa's trend over every report in the folder.
  */
 export function KappaScreen(_props: Record<string, unknown>) {
-  const { calibrationDir, cwd, storePath } = useServices();
+  const services = useServices();
+  const { calibrationDir, cwd, storePath } = services;
   const navigation = useNavigation();
   const theme = useTheme();
   const { columns } = useTerminalSize();
@@ -181,7 +182,7 @@ export function KappaScreen(_props: Record<string, unknown>) {
       <ScreenFrame title="Kappa" status={folder.shown} keys={[]}>
         <Text>{`No calibration report in ${folder.shown}/reports yet.`}</Text>
         <Text>
-          Make one with: <Text bold>{`parley calibrate report --dir ${folder.shown}`}</Text>
+          Make one with: <Text bold>{`${parleyOf(services)} calibrate report --dir ${folder.shown}`}</Text>
         </Text>
         {fileProblems.map((line) => (
           <Text key={line} color={theme.paint('yellow')} wrap="truncate-end">

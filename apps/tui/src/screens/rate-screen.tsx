@@ -6,7 +6,7 @@ import { ScreenFrame, useBodyRows } from '../components/screen-frame.js';
 import { RateSessionView, type RateSessionSource } from '../rate/rate-session-view.js';
 import { wrapText } from '../rate/wrap-text.js';
 import { useTerminalSize } from '../terminal-size.js';
-import { useServices } from '../tui-context.js';
+import { parleyOf, useServices } from '../tui-context.js';
 
 type Loaded = { source: RateSessionSource } | { problem: string };
 
@@ -18,7 +18,7 @@ export function RateScreen() {
   const services = useServices();
   const [loaded] = useState((): Loaded => {
     const reviewer = services.reviewer ?? services.env.PARLEY_REVIEWER;
-    if (!reviewer) return { problem: 'Who is rating? Start the session with `parley tui rate --reviewer NAME`.' };
+    if (!reviewer) return { problem: `Who is rating? Start the session with \`${parleyOf(services)} tui rate --reviewer NAME\`.` };
     const folder = calibrationFolder(services.calibrationDir, services.cwd);
     try {
       const { set, rubric } = loadCalibrationFolder(folder);

@@ -14,7 +14,7 @@ import { useTheme } from '../theme.js';
 import { fit } from '../triage/styled-lines.js';
 import { useRememberedCursor } from '../triage/use-remembered-cursor.js';
 import { useStoreRead } from '../triage/use-store-read.js';
-import { useServices } from '../tui-context.js';
+import { parleyOf, useServices } from '../tui-context.js';
 import { useKeys } from '../components/keyboard.js';
 import { matchesQuery } from '../components/filter-query.js';
 import { useFilter } from '../components/use-filter.js';
@@ -79,7 +79,8 @@ export function RunsScreen({ agent }: { agent?: string }) {
   const navigation = useNavigation();
   const theme = useTheme();
   const bodyRows = useBodyRows();
-  const { storePath } = useServices();
+  const services = useServices();
+  const { storePath } = services;
   const [limit, setLimit] = useState(RUNS_PAGE);
   const read = useStoreRead(
     (store): ListedRun[] =>
@@ -134,7 +135,7 @@ export function RunsScreen({ agent }: { agent?: string }) {
       ) : runs.length === 0 && filter.text !== '' ? (
         <Text>{more ? 'No run matches among the runs read so far; reading more…' : 'No run matches the filter; Esc clears it.'}</Text>
       ) : runs.length === 0 ? (
-        <EmptyHistory agent={agent} />
+        <EmptyHistory agent={agent} parley={parleyOf(services)} />
       ) : (
         <Box flexDirection="column">
           <Text bold>
@@ -210,12 +211,12 @@ function runFields(run: RunRow): Record<string, string | undefined> {
   return { id: run.id, suite: run.suite, status: runState(run), mode: run.mode, git: run.git_sha ?? undefined };
 }
 
-function EmptyHistory({ agent }: { agent: string | undefined }) {
+function EmptyHistory({ agent, parley }: { agent: string | undefined; parley: string }) {
   return (
     <Box flexDirection="column">
       <Text>{agent === undefined ? 'No runs stored yet.' : `No stored run has scenarios of ${agent} yet.`}</Text>
       <Text> </Text>
-      <Text>Make one with `parley run` in the suite folder (replays the recordings, no keys needed);</Text>
+      <Text>Make one with `{parley} run` in the suite folder (replays the recordings, no keys needed);</Text>
       <Text>every run is kept in .parley/parley.db and listed here.</Text>
     </Box>
   );

@@ -59,6 +59,8 @@ export interface JudgeSessionDependencies {
   liveProvider?: (rater: RaterModel) => Provider;
   signal?: AbortSignal;
   onRating?: (rating: StoredJudgeRating, done: number, total: number) => void;
+  /** How the person runs Parley (`parley` or `npx parley`), for the commands its messages name; `parley` when left out. */
+  parleyCommand?: () => string;
 }
 
 export interface JudgeSessionResult {
@@ -154,7 +156,7 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
     } else provider = liveProviderOf(task.model);
     let rating: StoredJudgeRating;
     try {
-      rating = await rateItem(task.item, task.role, task.model, provider, input, session.id, { clock, signal });
+      rating = await rateItem(task.item, task.role, task.model, provider, input, session.id, { clock, signal, ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}) });
     } catch (error) {
       stopOnFullDisk(error); // the judge cache could not take the answer
       return;
@@ -178,7 +180,7 @@ export async function runJudgeSession(input: JudgeSessionInput, dependencies: Ju
     const dir = input.setPath === 'calibration' ? '' : ` --dir ${input.setPath}`;
     return new DiskFullError(
       full.file,
-      `disk full: judge session ${session.id} stopped with ${ratings.length} of ${tasks.length} ratings kept (unfinished: calibrate report leaves it out); free some space, then finish it with: parley calibrate judge${dir} --resume ${session.id}`,
+      `disk full: judge session ${session.id} stopped with ${ratings.length} of ${tasks.length} ratings kept (unfinished: calibrate report leaves it out); free some space, then finish it with: ${dependencies.parleyCommand?.() ?? 'parley'} calibrate judge${dir} --resume ${session.id}`,
     );
   };
   if (fullDisk !== undefined) throw stoppedByFullDisk(fullDisk);
@@ -245,7 +247,7 @@ async function rateItem(
   provider: Provider,
   input: JudgeSessionInput,
   sessionId: string,
-  { clock, signal }: Pick<JudgeSessionDependencies, 'clock' | 'signal'>,
+  { clock, signal, parleyCommand }: Pick<JudgeSessionDependencies, 'clock' | 'signal' | 'parleyCommand'>,
 ): Promise<StoredJudgeRating> {
   const request: CompletionRequest = judgeRequest(item, input.set.axes, input.rubric, model);
   const digest = transcriptDigest(item.transcript);
@@ -304,7 +306,7 @@ async function rateItem(
         const message = !isProviderError(error)
           ? `call failed: ${(error as Error)?.message ?? String(error)}`
           : error.kind === 'replay_miss'
-            ? `replay_miss: ${error.message}; rate it with \`parley calibrate judge --mode live\`, or re-record every item with \`--mode record\``
+            ? `replay_miss: ${error.message}; rate it with \`${parleyCommand?.() ?? 'parley'} calibrate judge --mode live\`, or re-record every item with \`--mode record\``
             : `${error.kind}: ${error.message}`;
         return failed(message, null);
       }

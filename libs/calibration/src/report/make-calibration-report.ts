@@ -15,6 +15,8 @@ export interface MakeReportOptions {
   sessionId?: string;
   /** The raters to replay with when no session exists yet. */
   raters: CalibrationRaters;
+  /** How the person runs Parley (`parley` or `npx parley`), for the commands its errors name; `parley` when left out. */
+  parley?: string;
 }
 
 export interface MadeReport {
@@ -58,15 +60,16 @@ export async function makeCalibrationReport(
   let replayed: JudgeSessionResult | undefined;
   if (session === undefined) {
     if (!hasRecording(folder)) {
+      const parley = options.parley ?? 'parley';
       const unfinished =
         newerUnfinished.length > 0
-          ? `no finished judge session for ${folder.shown}: ${newerUnfinished.join(', ')} ${newerUnfinished.length === 1 ? 'was' : 'were'} stopped before the end; run \`parley calibrate judge --dir ${folder.shown}\` again, or report one with --session ID`
+          ? `no finished judge session for ${folder.shown}: ${newerUnfinished.join(', ')} ${newerUnfinished.length === 1 ? 'was' : 'were'} stopped before the end; run \`${parley} calibrate judge --dir ${folder.shown}\` again, or report one with --session ID`
           : undefined;
       // With nothing in the set the judge has nothing to rate either: the first step is an import.
       const first =
         set.items.length === 0
-          ? `no judge ratings for ${folder.shown} yet, and the set has no items: add some with \`parley calibrate import FILE --dir ${folder.shown}\`, then run \`parley calibrate judge --dir ${folder.shown}\``
-          : `no judge ratings for ${folder.shown} yet: run \`parley calibrate judge --dir ${folder.shown}\` first`;
+          ? `no judge ratings for ${folder.shown} yet, and the set has no items: add some with \`${parley} calibrate import FILE --dir ${folder.shown}\`, then run \`${parley} calibrate judge --dir ${folder.shown}\``
+          : `no judge ratings for ${folder.shown} yet: run \`${parley} calibrate judge --dir ${folder.shown}\` first`;
       throw new ConfigError(unfinished ?? first);
     }
     // Loaded only here: the judge session reaches the providers and the recordings, which a

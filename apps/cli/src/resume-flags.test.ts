@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +6,7 @@ import { startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-
 // The store's driver switch is test support, not part of @parley/store's API: shared by path on purpose.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { storeDrivers, useStoreDriver } from '../../../libs/store/src/test-support/each-driver.js';
-import { REPO_ROOT } from './test-support/example-copy.js';
-import { until } from './test-support/until.js';
+import { interruptOnHang, parleyAsync } from './test-support/parley-process.js';
 
 /**
  * `parley run --resume RUN_ID` takes its flags from the stored run. A flag given again with another
@@ -16,7 +14,6 @@ import { until } from './test-support/until.js';
  * only); a relative --baseline only worked from the folder the run was started in.
  */
 
-const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
 const IDS = ['s1', 's2', 's3', 's4', 's5', 's6'];
 const ANSWER: FakeScript = { rules: [{ reply: { content: 'Karibu!', usage: { input_tokens: 100, output_tokens: 10 } } }] };
 const HANG: FakeScript = { rules: [{ fault: { kind: 'hang' } }] };
@@ -28,28 +25,14 @@ async function script(value: FakeScript): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** Runs the real binary in `cwd`; with `interrupt`, sends SIGINT once a call waits on the fake's hang. */
+/** Runs the real binary in `cwd`; with `interrupt`, Ctrl-C once a call waits on the fake's hang. */
 function parley(cwd: string, args: string[], interrupt = false) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NO_COLOR: '1',
-      OPENAI_API_KEY: 'sk-test-RESUMEFLAGS-0123456789',
-      OPENAI_BASE_URL: server.openaiBaseUrl,
-      ...(process.env.PARLEY_DATABASE_URL !== undefined ? { PARLEY_DATABASE_URL: process.env.PARLEY_DATABASE_URL } : {}),
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  if (interrupt) {
-    const from = server.requests.length;
-    void until(() => server.requests.slice(from).some((request) => request.fault === 'hang')).then(() => child.kill('SIGINT'));
-  }
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  const env = {
+    OPENAI_API_KEY: 'sk-test-RESUMEFLAGS-0123456789',
+    OPENAI_BASE_URL: server.openaiBaseUrl,
+    ...(process.env.PARLEY_DATABASE_URL !== undefined ? { PARLEY_DATABASE_URL: process.env.PARLEY_DATABASE_URL } : {}),
+  };
+  return parleyAsync(args, { cwd, env, ...(interrupt ? { onSpawn: interruptOnHang(server) } : {}) });
 }
 
 interface Report {

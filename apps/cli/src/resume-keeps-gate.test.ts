@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-llm';
-import { REPO_ROOT } from './test-support/example-copy.js';
-import { until } from './test-support/until.js';
+import { interruptOnHang, parleyAsync } from './test-support/parley-process.js';
 
 /**
  * `parley run --resume RUN_ID` (the next step an interrupted run prints) finishes the run with the
@@ -13,7 +11,6 @@ import { until } from './test-support/until.js';
  * resumed in CI ran the whole suite, and a run gated on a baseline was finished ungated (exit 0).
  */
 
-const BIN = join(REPO_ROOT, 'apps/cli/bin/parley.js');
 const IDS = ['s1', 's2', 's3', 's4', 's5', 's6'];
 const ANSWER: FakeScript = { rules: [{ reply: { content: 'Karibu!', usage: { input_tokens: 100, output_tokens: 10 } } }] };
 const HANG: FakeScript = { rules: [{ fault: { kind: 'hang' } }] };
@@ -25,21 +22,10 @@ async function script(value: FakeScript): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** Runs the real binary; with `interrupt`, sends SIGINT once a call waits on the fake's hang. */
+/** Runs the real binary; with `interrupt`, Ctrl-C once a call waits on the fake's hang. */
 function parley(args: string[], interrupt = false) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', OPENAI_API_KEY: 'sk-test-RESUME-0123456789', OPENAI_BASE_URL: server.openaiBaseUrl },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  if (interrupt) {
-    const from = server.requests.length;
-    void until(() => server.requests.slice(from).some((request) => request.fault === 'hang')).then(() => child.kill('SIGINT'));
-  }
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  const env = { OPENAI_API_KEY: 'sk-test-RESUME-0123456789', OPENAI_BASE_URL: server.openaiBaseUrl };
+  return parleyAsync(args, { cwd, env, ...(interrupt ? { onSpawn: interruptOnHang(server) } : {}) });
 }
 
 interface Report {

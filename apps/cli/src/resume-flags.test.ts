@@ -20,11 +20,6 @@ const HANG: FakeScript = { rules: [{ fault: { kind: 'hang' } }] };
 let server: FakeLlmServer;
 let root: string;
 
-async function script(value: FakeScript): Promise<void> {
-  const response = await fetch(`${server.url}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
-  expect(response.status).toBe(200);
-}
-
 /** Runs the real binary in `cwd`; with `interrupt`, Ctrl-C once a call waits on the fake's hang. */
 function parley(cwd: string, args: string[], interrupt = false) {
   const env = {
@@ -63,13 +58,13 @@ describe.each(storeDrivers)('--resume and the stored run flags (%s store)', (dri
   /** In a fresh project folder beside the suite: a baseline of the suite, then a run gated on it (relative path), interrupted. */
   async function interruptedGatedRun(): Promise<{ project: string; runId: string }> {
     const project = mkdtempSync(join(root, 'project-'));
-    await script(ANSWER);
+    server.setScript(ANSWER);
     const exported = await parley(project, ['run', '../suite', '--mode', 'live', '--out', 'main', '--export-baseline', 'base.json']);
     expect(exported.status, exported.stderr).toBe(0);
-    await script(HANG);
+    server.setScript(HANG);
     const first = await parley(project, ['run', '../suite', '--mode', 'live', '--out', 'gated', '--baseline', 'base.json', '--shard', '1/2'], true);
     expect(first.status, first.stderr).toBe(130);
-    await script(ANSWER);
+    server.setScript(ANSWER);
     return { project, runId: reportIn(join(project, 'gated')).run_id };
   }
 
@@ -120,10 +115,10 @@ describe.each(storeDrivers)('--resume and the stored run flags (%s store)', (dri
         expect(resumed.status, resumed.stderr).toBe(0);
         expect(reportIn(join(project, 'gated')).baseline?.file).toBe(join(project, 'base.json'));
         // --export-baseline likewise writes where the run was started.
-        await script(HANG);
+        server.setScript(HANG);
         const exporting = await parley(project, ['run', '../suite', '--mode', 'live', '--out', 'exporting', '--export-baseline', 'exported.json'], true);
         expect(exporting.status, exporting.stderr).toBe(130);
-        await script(ANSWER);
+        server.setScript(ANSWER);
         const finished = await parley(elsewhere, ['run', '--resume', reportIn(join(project, 'exporting')).run_id]);
         expect(finished.status, finished.stderr).toBe(0);
         expect(existsSync(join(project, 'exported.json'))).toBe(true);

@@ -24,11 +24,6 @@ const ANSWER: FakeScript = { rules: [AGENT, JUDGE, CROSS_CHECK] };
 let server: FakeLlmServer;
 let cwd: string;
 
-async function script(value: FakeScript): Promise<void> {
-  const response = await fetch(`${server.url}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
-  expect(response.status).toBe(200);
-}
-
 /** Runs the real binary; with `interrupt`, Ctrl-C once a call waits on the fake's hang. */
 function parley(args: string[], interrupt = false) {
   const env = {
@@ -64,14 +59,14 @@ afterAll(async () => {
 
 describe('the Judge line after --resume', () => {
   it('says its counts are of the resumed part, in the console, summary.md and report.json', { timeout: 120_000 }, async () => {
-    await script(TWO_THEN_HANG);
+    server.setScript(TWO_THEN_HANG);
     const first = await parley(['run', 'suite', '--mode', 'live', '--out', 'out'], true);
     expect(first.status, first.stderr).toBe(130);
     const interrupted = JSON.parse(readFileSync(join(cwd, 'out', 'report.json'), 'utf8')) as Report;
     expect(interrupted.results).toHaveLength(2);
     expect(interrupted.judge?.verdicts).toBe(2);
 
-    await script(ANSWER);
+    server.setScript(ANSWER);
     const resumed = await parley(['run', '--resume', interrupted.run_id]);
     expect(resumed.status, resumed.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(cwd, 'out', 'report.json'), 'utf8')) as Report;
@@ -86,7 +81,7 @@ describe('the Judge line after --resume', () => {
   });
 
   it('a run that was not resumed measures the kappa on all its pairs', { timeout: 120_000 }, async () => {
-    await script(ANSWER);
+    server.setScript(ANSWER);
     const whole = await parley(['run', 'suite', '--mode', 'live', '--out', 'whole', '--no-cache']);
     expect(whole.status, whole.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(cwd, 'whole', 'report.json'), 'utf8')) as Report;

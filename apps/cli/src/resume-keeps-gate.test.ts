@@ -17,11 +17,6 @@ const HANG: FakeScript = { rules: [{ fault: { kind: 'hang' } }] };
 let server: FakeLlmServer;
 let cwd: string;
 
-async function script(value: FakeScript): Promise<void> {
-  const response = await fetch(`${server.url}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
-  expect(response.status).toBe(200);
-}
-
 /** Runs the real binary; with `interrupt`, Ctrl-C once a call waits on the fake's hang. */
 function parley(args: string[], interrupt = false) {
   const env = { OPENAI_API_KEY: 'sk-test-RESUME-0123456789', OPENAI_BASE_URL: server.openaiBaseUrl };
@@ -68,14 +63,14 @@ describe('--resume of an interrupted run', () => {
     expect(baseline.entries).toHaveLength(IDS.length);
     writeFileSync(join(cwd, 'base.json'), JSON.stringify({ ...baseline, entries: [] }, null, 2));
 
-    await script(HANG);
+    server.setScript(HANG);
     const first = await parley(['run', 'suite', '--mode', 'live', '--out', 'shard-1', '--baseline', 'base.json', '--shard', '1/2', '--repeat', '2'], true);
     expect(first.status, first.stderr).toBe(130);
     const interrupted = JSON.parse(readFileSync(join(cwd, 'shard-1', 'report.json'), 'utf8')) as Report;
     expect(interrupted.status).toBe('interrupted');
     expect(first.stdout).toContain(`finish it with: parley run --resume ${interrupted.run_id}`);
 
-    await script(ANSWER);
+    server.setScript(ANSWER);
     const resumed = await parley(['run', '--resume', interrupted.run_id]);
     expect(resumed.status, resumed.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(cwd, 'shard-1', 'report.json'), 'utf8')) as Report;

@@ -84,6 +84,11 @@ export interface Redactor {
   namesIn(value: unknown): string[];
   /** The same redactor that also masks these names. */
   withNames(names: Iterable<string>): Redactor;
+  /**
+   * The redactor {@link transcript} masks a conversation with: this one plus the names the
+   * conversation reveals. For texts about the conversation (a judge's reason quotes its names).
+   */
+  forTranscript(transcript: Transcript): Redactor;
 }
 
 /**
@@ -243,20 +248,19 @@ function buildRedactor(state: RedactorState): Redactor {
     return derived;
   };
 
+  const forTranscript = (input: Transcript): Redactor =>
+    withNames(input.turns.flatMap((message) => [...(message.tool_calls ?? []).flatMap((call) => namesIn(call.args)), ...namesIn(message.content)]));
+
   const transcript = (input: Transcript): Transcript => {
     try {
-      const learned = input.turns.flatMap((message) => [
-        ...(message.tool_calls ?? []).flatMap((call) => namesIn(call.args)),
-        ...namesIn(message.content),
-      ]);
-      const scoped = withNames(learned);
+      const scoped = forTranscript(input);
       return { ...input, turns: input.turns.map((message) => scoped.turn(message)) };
     } catch {
       return { ended_by: input.ended_by, turns: [] };
     }
   };
 
-  const redactor: Redactor = { rules: state.rules, text, explain, value, record, toolCall, turn, transcript, namesIn, withNames };
+  const redactor: Redactor = { rules: state.rules, text, explain, value, record, toolCall, turn, transcript, namesIn, withNames, forTranscript };
   return redactor;
 }
 

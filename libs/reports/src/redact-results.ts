@@ -13,13 +13,14 @@ type ResultWithAttempts = ScenarioResult & { attempts?: readonly ScenarioResult[
  * `customer_name` argument) are masked in the reasons, details and error too: a judge quotes them.
  */
 export function redactResultContent<Result extends ResultWithAttempts>(result: Result, suiteRedactor: Redactor): Result {
-  const redactor = result.transcript === undefined ? suiteRedactor : suiteRedactor.withNames(suiteRedactor.namesIn(result.transcript));
+  const redactor = result.transcript === undefined ? suiteRedactor : suiteRedactor.forTranscript(result.transcript);
   const redacted: Result = {
     ...result,
     reason: redactor.text(result.reason),
     metrics: result.metrics.map((metric) => redactMetric(metric, redactor)),
     ...(result.error !== undefined ? { error: redactError(result.error, redactor) } : {}),
-    ...(result.transcript !== undefined ? { transcript: redactor.transcript(result.transcript) } : {}),
+    // The scoped redactor knows the conversation's names already: each message as transcript() would.
+    ...(result.transcript !== undefined ? { transcript: { ...result.transcript, turns: result.transcript.turns.map((message) => redactor.turn(message)) } } : {}),
   };
   if (result.attempts !== undefined) redacted.attempts = result.attempts.map((attempt) => redactResultContent(attempt, suiteRedactor));
   return redacted;

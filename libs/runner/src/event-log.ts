@@ -96,9 +96,9 @@ function streamingRedaction(redactor: Redactor, redactedResult: EventLogOptions[
       }
       // The turns were logged one by one as they happened; the finished result carries the
       // verdict, not a second copy of the conversation (report.json has the whole transcript). It is
-      // redacted with its transcript, whose names a judge's reason may quote, and then drops it.
-      const { transcript: _transcript, ...result } = redactResultContent(event.result, redactor);
-      return { ...event, result };
+      // redacted knowing its transcript's names, which a judge's reason may quote.
+      const { transcript, ...result } = event.result;
+      return { ...event, result: redactResultContent(result, transcript === undefined ? redactor : redactor.forTranscript(transcript)) };
     }
     return event;
   };

@@ -1,11 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { CalibrationReport, TrendEntry } from '@parley/calibration';
 import { REPOSITORY } from './test-support/booking-fixtures.js';
-import { chromiumPath, guardedContext, launchChromium, NO_CHROMIUM, openReport, type PageProblems } from './test-support/chromium.js';
+import { browserForSuite, chromiumPath, NO_CHROMIUM, openReport } from './test-support/chromium.js';
 import { writeCalibrationHtml } from './write-html.js';
 
 /** What the test reads of an SVG element in the page (the tests' TypeScript has no DOM types). */
@@ -23,23 +21,7 @@ if (chromium === undefined) console.warn(NO_CHROMIUM);
  * one axis: κ runs from −1 to 1, and a negative κ must be drawn below the zero line.
  */
 describe.skipIf(chromium === undefined)('calibration trend chart in Chromium', { timeout: 120_000 }, () => {
-  let dir: string;
-  let browser: Browser;
-  const problems: PageProblems[] = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'parley-trend-'));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    for (const seen of problems) {
-      expect(seen.requests).toEqual([]);
-      expect(seen.consoleErrors).toEqual([]);
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = browserForSuite('parley-trend-');
 
   it('draws a negative κ below the zero line, with the axis reaching it, and the last date whole', async () => {
     const stored = JSON.parse(readFileSync(join(REPOSITORY, 'calibration/reports/2026-11-26.json'), 'utf8')) as CalibrationReport;
@@ -54,12 +36,9 @@ describe.skipIf(chromium === undefined)('calibration trend chart in Chromium', {
       ...stored,
       trend: [entry('s-sep', '09-28', [0.8, 0.7, 0.6, 0.7]), entry('s-oct', '10-27', [0.5, -0.35, 0.2, 0.1]), entry('s-nov', '11-26', [0.97, 0.95, 0.64, 0.87])],
     };
-    const file = writeCalibrationHtml(join(dir, 'reports'), report, 'no ratings here');
+    const file = writeCalibrationHtml(join(suite.dir, 'reports'), report, 'no ratings here');
 
-    const guarded = await guardedContext(browser);
-    problems.push(guarded.problems);
-    const page = await guarded.context.newPage();
-    page.setDefaultTimeout(10_000);
+    const page = await suite.newPage();
     await openReport(page, file);
     const chart = page.locator('section[aria-labelledby="trend-heading"] svg[role="img"]');
     const read = (selector: string) =>
@@ -94,6 +73,6 @@ describe.skipIf(chromium === undefined)('calibration trend chart in Chromium', {
     const [zero] = await read('line.zero-line');
     expect(zero, 'a zero line is drawn').toBeDefined();
     expect(Math.abs(centre(zero!.box) - centre(zeroTick.box))).toBeLessThan(6);
-    await guarded.context.close();
+    await page.context().close();
   });
 });

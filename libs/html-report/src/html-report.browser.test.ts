@@ -1,12 +1,11 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { labelledPairs, pairsInCell } from '@parley/calibration';
 import { messageJudgements, readReportFile } from '@parley/reports';
 import { makeBookingFixtures, METADATA_ONLY_SCENARIO, REPOSITORY, type BookingFixtures } from './test-support/booking-fixtures.js';
-import { chromiumPath, guardedContext, launchChromium, NO_CHROMIUM, openReport, seriousAccessibilityViolations, textOf, type PageProblems } from './test-support/chromium.js';
+import { browserForSuite, chromiumPath, guardedContext, NO_CHROMIUM, openReport, seriousAccessibilityViolations, textOf } from './test-support/chromium.js';
 
 /**
  * The HTML reports in a real headless Chromium (Debian's package), opened from file:// as a
@@ -25,38 +24,16 @@ interface TableRow {
 
 // Each test loads pages in a real browser: on a busy two-core machine that takes longer than 30 s.
 describe.skipIf(chromium === undefined)('HTML report in Chromium', { timeout: 120_000 }, () => {
-  let dir: string;
+  const suite = browserForSuite('parley-html-');
+  const { newPage } = suite;
   let fixtures: BookingFixtures;
-  let browser: Browser;
-  const problems: PageProblems[] = [];
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'parley-html-'));
-    fixtures = makeBookingFixtures(join(dir, 'work'));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    // Every page of every test: nothing fetched, nothing logged as an error.
-    for (const seen of problems) {
-      expect(seen.requests).toEqual([]);
-      expect(seen.consoleErrors).toEqual([]);
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    fixtures = makeBookingFixtures(join(suite.dir, 'work'));
   });
 
-  async function newPage(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const guarded = await guardedContext(browser, { colorScheme });
-    problems.push(guarded.problems);
-    const page = await guarded.context.newPage();
-    // A missing element fails in seconds with its selector, not at the test's timeout.
-    page.setDefaultTimeout(10_000);
-    return page;
-  }
-
   async function screenshot(page: Page, name: string): Promise<void> {
-    const file = join(dir, `${name}.png`);
+    const file = join(suite.dir, `${name}.png`);
     await page.screenshot({ path: file, fullPage: true });
     if (process.env['PARLEY_UPDATE_SCREENSHOTS'] === '1') {
       mkdirSync(SCREENSHOTS, { recursive: true });
@@ -198,9 +175,9 @@ describe.skipIf(chromium === undefined)('HTML report in Chromium', { timeout: 12
   });
 
   it('has checks that would catch a page that fetches something or an image without a text alternative', async () => {
-    const bad = join(dir, 'bad.html');
+    const bad = join(suite.dir, 'bad.html');
     writeFileSync(bad, '<!doctype html><html lang="en"><title>bad</title><img src="http://127.0.0.1:9/pixel.png"><script>console.error("boom")</script></html>');
-    const { context, problems: seen } = await guardedContext(browser);
+    const { context, problems: seen } = await guardedContext(suite.browser);
     const page = await context.newPage();
     await page.goto(`file://${bad}`);
     expect(seen.requests).toEqual(['http://127.0.0.1:9/pixel.png']);

@@ -1,6 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 /**
  * The browser tests drive Debian's `chromium` package (CI installs it, see .ci/run) through
@@ -13,7 +16,7 @@ export function chromiumPath(): string | undefined {
 
 export const NO_CHROMIUM = 'chromium is not installed (apt-get install -y chromium, or set PARLEY_CHROMIUM): the browser tests of the HTML report are skipped';
 
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();
   if (executablePath === undefined) throw new Error(NO_CHROMIUM);
   // --no-sandbox: CI and these sessions run as root, where Chromium's sandbox refuses to start.
@@ -61,6 +64,45 @@ function watch(page: Page, problems: PageProblems): void {
     const url = request.url();
     if (!(url.startsWith('file://') && request.isNavigationRequest()) && !problems.requests.includes(url)) problems.requests.push(url);
   });
+}
+
+/**
+ * A describe block's browser, called in its body: Chromium and a temporary folder before its tests,
+ * closed and removed after them, and every page `newPage` made checked then to have fetched nothing
+ * and logged no error.
+ */
+export function browserForSuite(folderPrefix: string): { readonly dir: string; readonly browser: Browser; newPage(colorScheme?: 'light' | 'dark'): Promise<Page> } {
+  let dir: string | undefined;
+  let browser: Browser | undefined;
+  const problems: PageProblems[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), folderPrefix));
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    for (const seen of problems) {
+      expect(seen.requests).toEqual([]);
+      expect(seen.consoleErrors).toEqual([]);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir!;
+    },
+    get browser() {
+      return browser!;
+    },
+    async newPage(colorScheme = 'light') {
+      const guarded = await guardedContext(browser!, { colorScheme });
+      problems.push(guarded.problems);
+      const page = await guarded.context.newPage();
+      // A missing element fails in seconds with its selector, not at the test's timeout.
+      page.setDefaultTimeout(10_000);
+      return page;
+    },
+  };
 }
 
 /** Opens a report file (with an optional `#/…` fragment) and waits until its first screen is drawn. */

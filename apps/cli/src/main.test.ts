@@ -162,6 +162,31 @@ describe('parley validate', () => {
       expect(result.stdout).toMatch(/^valid: suite \w+ · \d+ scenarios/);
     }
   });
+
+  it('reads the recordings a replay would read: a damaged one is exit 2 at its line and column, as `run` says; other recordings are not its business', async () => {
+    const suite = copyExample('booking');
+    const file = join(suite, 'recordings', 'spa_reschedule_sw.jsonl');
+    const original = readFileSync(file, 'utf8');
+    const lines = original.split('\n');
+    lines[1] = '{"v": 1, "role": "agent", broken';
+    writeFileSync(file, lines.join('\n'));
+    const whole = await parley(['validate', '.'], suite);
+    expect(whole.code).toBe(2);
+    expect(whole.stderr).toMatch(/recordings\/spa_reschedule_sw\.jsonl:2:27: not valid JSON/);
+    const json = await parley(['validate', '.', '--format', 'json'], suite);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, problems: [{ file: 'recordings/spa_reschedule_sw.jsonl', line: 2, column: 27 }] });
+    // A recording of a comparison case (`<id>@<agent>`) is read too; one of an unknown id is not.
+    writeFileSync(file, original);
+    writeFileSync(join(suite, 'recordings', 'spa_price_question_sw@other.jsonl'), 'not json\n');
+    writeFileSync(join(suite, 'recordings', 'retired_scenario.jsonl'), 'not json\n');
+    const comparison = await parley(['validate', '.'], suite);
+    expect(comparison.code).toBe(2);
+    expect(comparison.stderr).toMatch(/recordings\/spa_price_question_sw@other\.jsonl:1:1: not valid JSON/);
+    expect(comparison.stderr).not.toContain('retired_scenario');
+    expect(comparison.stderr).not.toContain('spa_reschedule_sw');
+    // One scenario file given alone: only its recordings are read.
+    expect((await parley(['validate', 'scenarios/spa_reschedule_sw.yaml'], suite)).code).toBe(0);
+  });
 });
 
 describe('parley runs', () => {

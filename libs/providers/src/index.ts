@@ -7,6 +7,7 @@ export * from './live-provider.js';
 export * from './provider-server.js';
 export * from './recording.js';
 export * from './redact-recording.js';
+export * from './read-recording.js';
 export * from './replay.js';
 export * from './recorded-conversation.js';
 export * from './pricing.js';

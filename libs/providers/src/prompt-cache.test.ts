@@ -8,7 +8,7 @@ import { createAnthropicProvider } from './anthropic-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import { cacheSavingOfCall, costOfCall } from './pricing.js';
 import { createRecorder, writeRecording } from './recording.js';
-import { readRecording } from './replay.js';
+import { readRecording } from './read-recording.js';
 
 /**
  * Prompt caching through the real SDKs against tools/fake-llm: a judge request marks its system

@@ -9,7 +9,8 @@ import { createAnthropicProvider } from './anthropic-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import { isProviderError } from './provider-error.js';
 import { createRecorder, recordingProvider, writeRecording } from './recording.js';
-import { createReplayProvider, readRecording } from './replay.js';
+import { readRecording } from './read-recording.js';
+import { createReplayProvider } from './replay.js';
 
 const FAKE_KEY = 'sk-test-RECORDKEY-0123456789';
 
@@ -143,7 +144,7 @@ describe('replay misses', () => {
 
 describe('preloadRecording', () => {
   it('answers readRecording from memory until released, and leaves missing files to readRecording', async () => {
-    const { preloadRecording } = await import('./replay.js');
+    const { preloadRecording } = await import('./read-recording.js');
     const { rmSync } = await import('node:fs');
     const recorder = createRecorder(manualClock());
     const request: CompletionRequest = { provider: 'openai', model: 'm', messages: [{ role: 'user', content: 'hi' }] };

@@ -6,7 +6,7 @@ import { manualClock, type CallContext, type ChatMessage, type CompletionRequest
 import type { RecordingEntry } from '@parley/config';
 import { conversationLines, diffConversations, recordedConversation } from './recorded-conversation.js';
 import { createRecorder, writeRecording } from './recording.js';
-import { readRecording } from './replay.js';
+import { readRecording } from './read-recording.js';
 
 function answer(content: string, toolCalls: CompletionResponse['tool_calls'] = []): CompletionResponse {
   return { content, tool_calls: toolCalls, usage: { input_tokens: 10, output_tokens: 5 }, finish_reason: 'stop', model: 'gpt-4.1-mini', latency_ms: 12 };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, formatIssue } from '@parley/core';
 import { describe, expect, it } from 'vitest';
-import { readRecording } from './replay.js';
+import { readRecording } from './read-recording.js';
 
 function problemsReading(path: string): string {
   try {

@@ -1,7 +1,9 @@
 export * from './run-suite.js';
 export * from './run-options.js';
-export { defaultMode, listRunCases } from './plan-run.js';
+export { listRunCases } from './plan-run.js';
+export { defaultMode } from './suite-paths.js';
 export { loadSuiteForRun } from './load-suite-for-run.js';
+export { recordingIssues } from './recording-issues.js';
 export { lastFailedCases, lastFailedForRun, type LastFailed } from './last-failed.js';
 export * from './run-id.js';
 export * from './session.js';

@@ -1,4 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunMode } from '@parley/core';
 import { ConfigError } from '@parley/core';
@@ -14,7 +13,7 @@ import { refuseResumeOverrides } from './resume-flags.js';
 import { newRunId } from './run-id.js';
 import { refuseJudgeReplayWhileRecording } from './run-judging.js';
 import { PARLEY_VERSION, type RunDependencies, type RunOptions } from './run-options.js';
-import { recordingsDir } from './suite-paths.js';
+import { defaultMode } from './suite-paths.js';
 
 /** What a run is to do, decided before it writes anything: every usage error is found here. */
 export interface RunPlan {
@@ -120,14 +119,4 @@ function onlyCases(suite: LoadedSuite, ids: readonly string[] | undefined): Load
 export async function listRunCases(options: RunOptions, dependencies: RunDependencies): Promise<string[]> {
   const plan = await planRun(options, dependencies);
   return plan.pending.map((scenario) => scenario.data.id);
-}
-
-/**
- * Replay when the suite has any recording, live otherwise (docs/file-formats.md, "Mode"): a
- * suite with recordings is tested offline and for free unless `--mode` asks for live calls.
- */
-export function defaultMode(suite: LoadedSuite): RunMode {
-  const directory = recordingsDir(suite);
-  if (!existsSync(directory)) return 'live';
-  return readdirSync(directory).some((name) => name.endsWith('.jsonl')) ? 'replay' : 'live';
 }

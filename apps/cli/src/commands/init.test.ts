@@ -345,19 +345,27 @@ describe('a scaffolded suite runs live against its agent', () => {
     }
   });
 
-  it('an unset ${AGENT_URL} without a default is a configuration error: validate and record exit 2 at its line, a replay does not need it', async () => {
+  it('an unset ${AGENT_URL} without a default: record exits 2 at its line, a replay does not need it; validate warns for a recorded suite and refuses one that would run live', async () => {
     const project = emptyProject();
     expect((await parley(['init', '--agent-kind', 'http'], project)).code).toBe(0);
     const file = join(project, 'parley.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('${AGENT_URL:-http://127.0.0.1:8787}', '${AGENT_URL}'));
-    const validate = await parley(['validate', '.'], project);
-    expect(validate.code).toBe(2);
-    expect(validate.stderr).toMatch(/parley\.yaml:\d+:10: \$\{AGENT_URL\} is not set in the environment/);
+    // init's recordings make the suite replay by default: validate says what the variable is still needed for, exit 0, also under --strict.
+    const recorded = await parley(['validate', '.'], project);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stderr).toMatch(/parley\.yaml:\d+:10: .*\$\{AGENT_URL\} is not set in the environment.*\(needed to record or run live; a replay does not call the agent\)/);
+    expect(recorded.stdout).toContain('1 warning');
+    expect((await parley(['validate', '.', '--strict'], project)).code).toBe(0);
     const record = await parleyAsync(['run', '.', '--mode', 'record', '--out', 'reports'], { cwd: project });
     expect(record.status).toBe(2);
     expect(record.stderr).toContain('${AGENT_URL} is not set in the environment');
     expect((await parleyAsync(['run', '.', '--out', 'replayed'], { cwd: project })).status).toBe(0);
-    expect((await parley(['validate', '.'], project)).code).toBe(2);
+    // Without recordings a run would be live: the unset variable is an error.
+    rmSync(join(project, 'recordings'), { recursive: true });
+    const live = await parley(['validate', '.'], project);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toMatch(/parley\.yaml:\d+:10: \$\{AGENT_URL\} is not set in the environment/);
+    expect(live.stderr).not.toContain('a replay does not call');
     const withUrl = await main(['validate', '.'], { cwd: project, env: { AGENT_URL: 'http://127.0.0.1:8787' }, output: captureOutput() });
     expect(withUrl).toBe(0);
   });

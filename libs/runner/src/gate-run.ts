@@ -34,7 +34,7 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
   // of an interrupted run, nor of a resumed one: the pairs of its earlier part are not in hand).
   const agreement =
     judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted && !resumedPart
-      ? await recordJudgeAgreement({ storePath: plan.storePath, run: { id: runId, suite: suite.config.suite, started_at: plan.startedAt.toISOString() }, pairs })
+      ? await recordJudgeAgreement({ storePath: plan.storePath, run: { id: runId, suite: suite.config.suite, started_at: plan.startedAt.toISOString() }, pairs, ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}) })
       : undefined;
   const warnings = [...(plan.gate.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
   const measured: JudgeReport | undefined =

@@ -55,12 +55,12 @@ describe('recordJudgeAgreement', () => {
     expect(steady.kappa.trend).toEqual([{ run_id: 'r1', kappa: expect.closeTo(0.6, 10) }]);
     expect(steady.warnings).toEqual([]);
 
-    const dropped = await recordJudgeAgreement({ storePath, run: runs[2]!, pairs: DISAGREEING });
+    const dropped = await recordJudgeAgreement({ storePath, run: runs[2]!, pairs: DISAGREEING, parleyCommand: () => 'npx parley' });
     expect(dropped.kappa.trend.map((entry) => entry.run_id)).toEqual(['r1', 'r2']);
     expect(dropped.warnings).toEqual([
       {
         kind: 'judge_agreement_drop',
-        message: expect.stringMatching(/^the cross-check judge agrees less with the primary: kappa -1\.00 on 10 sampled verdicts, down from a mean of 0\.60 over the last 2 runs/),
+        message: expect.stringMatching(/^the cross-check judge agrees less with the primary: kappa -1\.00 on 10 sampled verdicts, down from a mean of 0\.60 over the last 2 runs.*\(npx parley calibrate judge\)$/),
         fails_under_strict: false,
       },
     ]);

@@ -38,6 +38,8 @@ export async function recordJudgeAgreement(input: {
   storePath: string;
   run: { id: string; suite: string; started_at: string };
   pairs: readonly CrossCheckPair[];
+  /** How the person runs Parley (`npx parley`), for the command the warning names. */
+  parleyCommand?: () => string;
 }): Promise<{ kappa: CrossCheckKappa; warnings: RunWarning[] }> {
   const measured = await crossCheckKappa(input.pairs);
   const store = openJudgeAgreement(input.storePath);
@@ -51,7 +53,7 @@ export async function recordJudgeAgreement(input: {
       if (measured.pass_fail < mean - KAPPA_DROP_WARNING) {
         warnings.push({
           kind: 'judge_agreement_drop',
-          message: `the cross-check judge agrees less with the primary: kappa ${measured.pass_fail.toFixed(2)} on ${measured.pairs} sampled verdicts, down from a mean of ${mean.toFixed(2)} over the last ${trend.length} run${trend.length === 1 ? '' : 's'}; check the judges against people (parley calibrate judge)`,
+          message: `the cross-check judge agrees less with the primary: kappa ${measured.pass_fail.toFixed(2)} on ${measured.pairs} sampled verdicts, down from a mean of ${mean.toFixed(2)} over the last ${trend.length} run${trend.length === 1 ? '' : 's'}; check the judges against people (${input.parleyCommand?.() ?? 'parley'} calibrate judge)`,
           fails_under_strict: false,
         });
       }

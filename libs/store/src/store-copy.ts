@@ -175,13 +175,15 @@ export interface StoreCopyRequest {
   url: string;
   merge?: boolean;
   onTable?: StoreCopyOptions['onTable'];
+  /** How the person runs Parley (`npx parley`), for the command an error names; `parley` when not given. */
+  parley?: string;
 }
 
 /** Opens the two stores (each brought to this Parley's schema version), copies, closes both. */
 export function copyStoreBetween(request: StoreCopyRequest): StoreCopyOutcome & { from: string; to: string } {
   const shownUrl = parseDatabaseUrl(request.url, `--${request.direction}`).shown;
   if (request.direction === 'to' && !existsSync(request.localPath)) {
-    throw new ConfigError(`there is no run history at ${request.localPath} to copy (run \`parley store copy\` in the project that holds .parley/)`);
+    throw new ConfigError(`there is no run history at ${request.localPath} to copy (run \`${request.parley ?? 'parley'} store copy\` in the project that holds .parley/)`);
   }
   // An existing local file first (a damaged one is reported before any connection is made); a new
   // one only once the server answered, so that a failed connection leaves no empty file behind.

@@ -22,7 +22,7 @@ import { REPO_ROOT } from '../test-support/example-copy.js';
 
 async function parley(argv: string[], cwd: string) {
   const output = captureOutput();
-  const code = await main(argv, { cwd, env: { NO_COLOR: '1' }, output, clock: manualClock(), random: seededRandom(7) });
+  const code = await main(argv, { cwd, env: { NO_COLOR: '1' }, output, clock: manualClock(), random: seededRandom(7), parleyCommand: () => 'npx parley' });
   return { code, stdout: output.stdout(), stderr: output.stderr() };
 }
 
@@ -145,7 +145,7 @@ describe('parley store copy', () => {
     expect(neither.stderr).toMatch(/needs one of --to URL .* or --from URL/);
     const nothing = await parley(['store', 'copy', '--to', withPassword()], folder);
     expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toMatch(/there is no run history at .*parley\.db to copy/);
+    expect(nothing.stderr).toMatch(/there is no run history at .*parley\.db to copy \(run `npx parley store copy` in the project/);
     for (const result of [unreachable, other, neither, nothing]) expect(result.stdout + result.stderr).not.toContain(password);
   });
 });

@@ -1,6 +1,6 @@
 import { ConfigError, terminalSafe } from '@parley/core';
 import type { Command } from 'commander';
-import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { formatOption } from '../program/flags.js';
 
 interface CopyFlags {
@@ -39,6 +39,7 @@ async function storeCopyCommand(flags: CopyFlags, context: CommandContext): Prom
     direction,
     url: (flags.to ?? flags.from)!,
     merge: flags.merge === true,
+    parley: parleyIn(context),
     onTable: (done, index, total) => {
       const kept = done.kept > 0 ? `, ${done.kept} kept as the target had them` : '';
       context.output.err(`store copy: ${index + 1}/${total} ${done.table}: ${done.copied} of ${done.rows} rows copied${kept}\n`);

@@ -91,10 +91,10 @@ describe('buildCalibrationReport', () => {
     const base = input(HUMANS['rev-a'], { set });
     const ratings = [...modelRatings(set, 's-2', 'judge', [undefined, ...HUMANS['rev-a'].slice(1)]), ...modelRatings(set, 's-2', 'cross_check', HUMANS['rev-a'])];
     ratings[1]!.item_digest = 'changed since';
-    const report = buildCalibrationReport({ ...base, ratings, rubric: rubricFixture('---\nversion: 1.0.0\n---\nOther text.\n') });
+    const report = buildCalibrationReport({ ...base, ratings, rubric: rubricFixture('---\nversion: 1.0.0\n---\nOther text.\n'), parley: 'npx parley' });
     expect(report.warnings).toEqual([
       '1 human ratings were given under another rubric version than 1.0.0 and are left out',
-      'rubric.md changed since session s-2 was judged: run `parley calibrate judge` again',
+      'rubric.md changed since session s-2 was judged: run `npx parley calibrate judge --dir calibration` again',
       '1 model ratings are of text that changed since (cal-2026-11-002): not counted',
       '2 items have no usable judge rating in session s-2 (cal-2026-11-001, cal-2026-11-002)',
     ]);

@@ -35,6 +35,8 @@ export interface CalibrationReportInput {
   gate: CalibrationGateSettings;
   bootstrap: { seed: number; resamples: number };
   now: Date;
+  /** How the person runs Parley (`npx parley`), for the commands warnings name; `parley` when not given. */
+  parley?: string;
 }
 
 /**
@@ -176,7 +178,7 @@ export function buildCalibrationReport(input: CalibrationReportInput): Calibrati
   const setAside = set.items.reduce((sum, item, index) => sum + item.ratings.length - humanItems[index]!.ratings.length, 0);
   if (setAside > 0) warnings.push(`${setAside} human ratings were given under another rubric version than ${session.rubric_version} and are left out`);
   if (input.rubric.sha256 !== session.rubric_sha256) {
-    warnings.push(`rubric.md changed since session ${session.id} was judged: run \`parley calibrate judge\` again`);
+    warnings.push(`rubric.md changed since session ${session.id} was judged: run \`${input.parley ?? 'parley'} calibrate judge --dir ${input.setPath}\` again`);
   }
 
   const digests = itemDigests(set);

@@ -99,6 +99,7 @@ export async function makeCalibrationReport(
     gate: options.gate,
     bootstrap: options.bootstrap,
     now: dependencies.clock.now(),
+    ...(options.parley !== undefined ? { parley: options.parley } : {}),
   });
   const markdown = calibrationReportMarkdown(report);
   const files = writeReportFiles(folder.reportsDir, report, markdown);

@@ -47,6 +47,14 @@ describe('--help of every command', () => {
     for (const line of footer.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it('the examples start with parley as the person runs it: npx parley where parley is not on PATH', async () => {
+    const output = captureOutput();
+    expect(await main(['run', '--help'], { cwd: REPO_ROOT, env: {}, output, parleyCommand: () => 'npx parley' })).toBe(0);
+    const examples = output.stdout().split('\n').filter((line) => line.startsWith('  $ '));
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) expect(example).toMatch(/^  \$ npx parley run\b/);
+  });
+
   it("names only variables docs/reference.md's environment table describes", async () => {
     const reference = readFileSync(join(REPO_ROOT, 'docs', 'reference.md'), 'utf8');
     const table = reference.slice(reference.indexOf('| variable | read by | what it does |'));

@@ -23,7 +23,7 @@ import { register as registerValidate } from './commands/validate.js';
 import { printIssues } from './output/config-error-output.js';
 import { processOutput } from './output/output.js';
 import { addHelpFooters, allCommands } from './program/command-help.js';
-import type { CommandContext, ProgramContext, RegisterCommand } from './program/command-context.js';
+import { parleyIn, type CommandContext, type ProgramContext, type RegisterCommand } from './program/command-context.js';
 import { describeInternalError } from './program/internal-error.js';
 import { lazyParleyCommand } from './program/parley-command.js';
 import { PARLEY_PACKAGE_VERSION } from './program/package-info.js';
@@ -141,6 +141,6 @@ export function buildProgram(commandContext: CommandContext, setExitCode: (code:
     });
   for (const register of commands) register(program, context);
   for (const command of [program, ...allCommands(program)]) command.exitOverride();
-  addHelpFooters(program);
+  addHelpFooters(program, () => parleyIn(commandContext));
   return program;
 }

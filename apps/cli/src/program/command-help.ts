@@ -53,7 +53,7 @@ const STORE_COMMANDS = new Set([
 const HELP_FOOTERS: Record<string, HelpFooter> = {
   run: {
     examples: [
-      ['parley run examples/booking', 'replay the booking example offline (no keys, no network)'],
+      ['parley run', 'replay the suite in this folder from its recordings (no keys, no network)'],
       ['parley run my-suite --baseline baseline.json --reporter github', 'gate a PR against a baseline, with annotations'],
       ['parley run my-suite --mode record --scenario "spa_*"', 'call the models and rewrite the recordings of some scenarios'],
     ],
@@ -68,7 +68,7 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
   },
   validate: {
     examples: [
-      ['parley validate examples/booking', 'check every file of the booking example'],
+      ['parley validate', 'check every file of the suite in this folder'],
       ['parley validate my-suite --format json', 'the result (or the problems) as JSON on stdout'],
     ],
     environment: [['GITHUB_ACTIONS=true', 'problems are also printed as annotations (::error file=…,line=…)']],
@@ -116,7 +116,7 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
   },
   'recordings export': {
     examples: [
-      ['parley recordings export examples/booking --out shared-recordings', 'copy every recording, masked'],
+      ['parley recordings export --out shared-recordings', 'copy every recording of the suite here, masked'],
       ['parley recordings export my-suite --out out --scenario "gbv_*"', 'only some scenarios'],
     ],
     environment: [],
@@ -166,7 +166,7 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
   tui: {
     examples: [
       ['parley tui', 'the agent index, runs and failure triage of the suite here'],
-      ['parley tui examples/booking', 'of another suite'],
+      ['parley tui my-suite', 'of another suite'],
     ],
     environment: [],
   },
@@ -186,7 +186,7 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
   },
   'tui run': {
     examples: [
-      ['parley tui run examples/booking', 'watch a replay with live progress'],
+      ['parley tui run', 'watch a replay of the suite here with live progress'],
       ['parley tui run my-suite --mode live --budget 2', 'a live run with a spending limit'],
     ],
     environment: [...KEYS, ['PARLEY_BUDGET_USD', 'spending limit when --budget is not given']],
@@ -263,7 +263,7 @@ const HELP_FOOTERS: Record<string, HelpFooter> = {
   'runs prune': {
     examples: [
       ['parley runs prune --dry-run', "what settings.history would remove from this suite's runs"],
-      ['parley runs prune examples/booking', 'remove them, with their report folders'],
+      ['parley runs prune', 'remove them, with their report folders'],
     ],
     environment: [],
   },
@@ -288,22 +288,26 @@ export function allCommands(program: Command): Command[] {
   return program.commands.flatMap((command) => [command, ...allCommands(command)]);
 }
 
-/** Ends the help of every command that has a footer with its examples and environment variables. */
-export function addHelpFooters(program: Command): void {
+/**
+ * Ends the help of every command that has a footer with its examples and environment variables.
+ * The examples start with `parley` as the person runs it (`npx parley` in a project whose
+ * `parley` is not on PATH), found only when a help is shown.
+ */
+export function addHelpFooters(program: Command, parley: () => string): void {
   for (const command of allCommands(program)) {
     const path = commandPath(command);
     const footer = HELP_FOOTERS[path];
-    if (footer !== undefined) command.addHelpText('after', renderFooter(STORE_COMMANDS.has(path) ? { ...footer, environment: [...footer.environment, ...STORE] } : footer));
+    if (footer !== undefined) command.addHelpText('after', () => renderFooter(STORE_COMMANDS.has(path) ? { ...footer, environment: [...footer.environment, ...STORE] } : footer, parley()));
   }
 }
 
 /** Help fits 80 columns: a name or a command on its line, what it does indented below it. */
-function renderFooter(footer: HelpFooter): string {
+function renderFooter(footer: HelpFooter, parley: string): string {
   const environment = [...footer.environment, ...EVERY_COMMAND];
   return [
     '',
     'Examples:',
-    ...footer.examples.flatMap(([command, what]) => [`  $ ${command}`, ...wrapText(what, 79, '      ')]),
+    ...footer.examples.flatMap(([command, what]) => [`  $ ${parley}${command.slice('parley'.length)}`, ...wrapText(what, 79, '      ')]),
     '',
     'Environment:',
     ...environment.flatMap(([name, what]) => [`  ${name}`, ...wrapText(what, 79, '      ')]),

@@ -75,7 +75,22 @@ describe('mergeShardReports', () => {
   it('refuses a missing shard, a shard twice, overlapping scenarios and an interrupted shard', () => {
     const three = shards(sampleResults());
     expect(() => mergeShardReports(three.slice(0, 2), { run_id: 'm' })).toThrow(/missing shard 3\/3/);
-    expect(() => mergeShardReports([three[0]!, three[1]!, three[2]!, three[0]!], { run_id: 'm' })).toThrow(/also in shard-1\/report\.json/);
+    // One report given twice is said once, as such; two runs of one shard overlap, said once per pair of shards.
+    expect(() => mergeShardReports([three[0]!, three[1]!, three[2]!, three[0]!], { run_id: 'm' })).toThrow(
+      /^shard-1\/report\.json: the same run \(shard-1\) as shard-1\/report\.json: give each shard's report once$/,
+    );
+    const rerun = { ...three[0]!, source: 'again/report.json', report: { ...three[0]!.report, run_id: 'again' } };
+    const overlap = (() => {
+      try {
+        mergeShardReports([three[0]!, three[1]!, three[2]!, rerun], { run_id: 'm' });
+      } catch (error) {
+        return (error as Error).message.split('\n');
+      }
+      return [];
+    })();
+    const count = three[0]!.report.results.length;
+    expect(overlap[0]).toMatch(new RegExp(`^again/report\\.json: ${count} scenarios also in shard-1/report\\.json \\(.+\\): shards overlap \\(were they run with the same --shard\\?\\)$`));
+    expect(overlap.filter((line) => line.includes('shards overlap'))).toHaveLength(1);
     const interrupted = shards(sampleResults(), 2, (index) => (index === 2 ? { interrupted: true } : {}));
     expect(() => mergeShardReports(interrupted, { run_id: 'm' })).toThrow(/interrupted/);
   });

@@ -87,8 +87,19 @@ function checkCompatible(shards: readonly ShardReport[]): void {
     issues.push({ file: shard.source, message });
   };
   const seen = new Map<string, string>();
+  const runs = new Map<string, string>();
+  const distinct: ShardReport[] = [];
   for (const shard of shards) {
     const { report } = shard;
+    // One folder given twice (or two copies of one report) is a mistake of the command line, not
+    // shards that overlap: said once, and the copy is left out of the other checks.
+    const sameRun = runs.get(report.run_id);
+    if (sameRun !== undefined) {
+      refuse(shard, `the same run (${report.run_id}) as ${sameRun}: give each shard's report once`);
+      continue;
+    }
+    runs.set(report.run_id, shard.source);
+    distinct.push(shard);
     if (report.suite !== first.report.suite) refuse(shard, `a report of suite "${report.suite}", not "${first.report.suite}" like ${first.source}: shards of different suites never merge`);
     if (report.config_fingerprint !== first.report.config_fingerprint) {
       refuse(shard, `another configuration (config_fingerprint ${report.config_fingerprint ?? 'none'}, ${first.source} has ${first.report.config_fingerprint ?? 'none'}): every shard must run the same parley.yaml, scenarios and metrics`);
@@ -102,13 +113,18 @@ function checkCompatible(shards: readonly ShardReport[]): void {
     if (baselineIdentity(report) !== baselineIdentity(first.report)) {
       refuse(shard, `was gated against ${describeBaseline(report)}, ${first.source} against ${describeBaseline(first.report)}: every shard must use the same --baseline`);
     }
+    const overlaps = new Map<string, string[]>();
     for (const result of report.results) {
       const other = seen.get(result.scenario_id);
-      if (other !== undefined) refuse(shard, `scenario "${result.scenario_id}" is also in ${other}: shards overlap (were they run with the same --shard?)`);
+      if (other !== undefined) overlaps.set(other, [...(overlaps.get(other) ?? []), result.scenario_id]);
       seen.set(result.scenario_id, shard.source);
     }
+    for (const [other, ids] of overlaps) {
+      const named = ids.length > 3 ? `${ids.slice(0, 3).join(', ')}, …` : ids.join(', ');
+      refuse(shard, `${ids.length === 1 ? 'scenario' : `${ids.length} scenarios`} also in ${other} (${named}): shards overlap (were they run with the same --shard?)`);
+    }
   }
-  issues.push(...shardCoverageIssues(shards));
+  issues.push(...shardCoverageIssues(distinct));
   if (issues.length > 0) throw new ConfigError(issues);
 }
 

@@ -13,11 +13,11 @@ import { runScores, scoresFromReport, type RunScores } from './run-scores.js';
 export function loadRunScores(spec: string, context: { cwd: string; storePath: string; parley?: string }): RunScores {
   const path = resolve(context.cwd, spec);
   if (existsSync(path)) return scoresFromReport(readReportFile(path), spec);
-  if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
+  if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is not a report file, a report folder or a stored run (no history database at ${context.storePath})`);
   const store = openStore(context.storePath);
   try {
     const run = store.getRun(spec);
-    if (run === undefined) throw new ConfigError(`"${spec}" is neither a report file or folder nor a run id in ${context.storePath} (see ${context.parley ?? 'parley'} runs list)`);
+    if (run === undefined) throw new ConfigError(`"${spec}" is not a report file, a report folder or a run id in ${context.storePath} (see ${context.parley ?? 'parley'} runs list)`);
     const results = store.getScenarioResults(run.id).map((result) => ({
       result,
       attempts: store.getScenarioAttempts(run.id, result.scenario_id).map((attempt) => attempt.result),

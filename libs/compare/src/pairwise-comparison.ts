@@ -38,11 +38,11 @@ export function loadRunTranscripts(spec: string, context: { cwd: string; storePa
       ),
     };
   }
-  if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is neither a report file or folder nor a stored run (no history database at ${context.storePath})`);
+  if (!storeExists(context.storePath)) throw new ConfigError(`"${spec}" is not a report file, a report folder or a stored run (no history database at ${context.storePath})`);
   const store = openStore(context.storePath);
   try {
     const run = store.getRun(spec);
-    if (run === undefined) throw new ConfigError(`"${spec}" is neither a report file or folder nor a run id in ${context.storePath} (see ${context.parley ?? 'parley'} runs list)`);
+    if (run === undefined) throw new ConfigError(`"${spec}" is not a report file, a report folder or a run id in ${context.storePath} (see ${context.parley ?? 'parley'} runs list)`);
     const suiteDir = typeof run.options['suite_dir'] === 'string' ? run.options['suite_dir'] : undefined;
     return {
       label: spec,

@@ -14,7 +14,7 @@ const UNCHANGED = 1e-9;
 export function renderComparison(comparison: Comparison): string {
   const { before, after } = comparison;
   const lines = [
-    `compare ${before.label} (${before.run_id}${repeatNote(before.repeat)}) → ${after.label} (${after.run_id}${repeatNote(after.repeat)}) · suite ${comparison.suite}`,
+    `compare ${runHeading(before)} → ${runHeading(after)} · suite ${comparison.suite}`,
     '',
   ];
 
@@ -74,6 +74,8 @@ function summary(score: ScoreSummary): string {
   return `${formatScore(score.mean)} ±${formatScore(score.sd ?? 0)} (n=${score.n})`;
 }
 
-function repeatNote(repeat: number): string {
-  return repeat > 1 ? `, ${repeat} repeats` : '';
+/** `label (run id, N repeats)`; the id only when the label is not already it (a full id given). */
+function runHeading(side: Comparison['before']): string {
+  const notes = [...(side.label !== side.run_id ? [side.run_id] : []), ...(side.repeat > 1 ? [`${side.repeat} repeats`] : [])];
+  return notes.length > 0 ? `${side.label} (${notes.join(', ')})` : side.label;
 }

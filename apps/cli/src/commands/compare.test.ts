@@ -36,6 +36,8 @@ describe('parley compare A B', () => {
     expect(byId.code).toBe(0);
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(byId.stdout)).toBe(body(byFolder.stdout));
+    // A prefix is followed by the id it found; a whole id is said once.
+    expect(byId.stdout.split('\n')[0]).toBe(`compare ${runIds.before.slice(0, 17)} (${runIds.before}, 3 repeats) → ${runIds.after} (3 repeats) · suite gate_demo`);
   });
 
   it('writes JSON with --format json, reproducibly for a seed', async () => {
@@ -59,7 +61,7 @@ describe('parley compare A B', () => {
   it('exits 2 for something that is neither a report nor a run, and for runs of different suites', async () => {
     const missing = await parleyIn(suite, ['compare', 'before', 'nothing-here']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('"nothing-here" is neither a report file or folder nor a run id');
+    expect(missing.stderr).toContain('"nothing-here" is not a report file, a report folder or a run id');
     const other = JSON.parse(readFileSync(join(suite, 'after', 'report.json'), 'utf8')) as { suite: string };
     other.suite = 'another_suite';
     writeFileSync(join(suite, 'other.json'), JSON.stringify(other));

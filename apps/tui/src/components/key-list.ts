@@ -28,11 +28,16 @@ export function screenKeyList(keys: readonly KeyHint[], moreKeys: readonly KeyHi
 /**
  * The keys one per line, `columns` wide: two spaces, the key padded to a column, two spaces, the
  * explanation, which wraps under itself rather than losing its end (the kappa columns' are long).
+ * A key wider than the column (`PgUp PgDn Home End`) has a line of its own, its explanation below
+ * in the column, so that no explanation is pushed out of line.
  */
 export function keyListLines(keys: readonly KeyHint[], columns: number): KeyListLine[] {
   const width = Math.min(16, Math.max(...keys.map(([key]) => Array.from(key).length)));
   const actionWidth = Math.max(10, columns - width - 5);
-  return keys.flatMap(([key, action]) =>
-    wrapText(action, actionWidth).map((line, index) => ({ key: index === 0 ? `  ${key.padEnd(width)}` : ' '.repeat(width + 2), action: `  ${line}` })),
-  );
+  const blank = ' '.repeat(width + 2);
+  return keys.flatMap(([key, action]) => {
+    const wide = Array.from(key).length > width;
+    const lines = wrapText(action, actionWidth).map((line, index) => ({ key: index === 0 && !wide ? `  ${key.padEnd(width)}` : blank, action: `  ${line}` }));
+    return wide ? [{ key: `  ${key}`, action: '' }, ...lines] : lines;
+  });
 }

@@ -204,7 +204,11 @@ describe('RunsScreen', () => {
     expect(existsSync(storePath)).toBe(false);
 
     const agent = renderApp({ screen: 'runs', agent: 'nobody' }, { services: { storePath: history.storePath } });
-    expect(await waitForFrame(agent, (text) => text.includes('No stored run has scenarios of nobody yet'))).toContain('parley run');
+    const agentFrame = await waitForFrame(agent, (text) => text.includes('No stored run has scenarios of nobody yet'));
+    // One paragraph wrapped to the width: the run command names the agent, and no line ends mid-sentence at a semicolon.
+    expect(agentFrame.replace(/\s+/g, ' ')).toContain('Make one with `parley run --agent nobody` in the suite folder. Every run is kept in .parley/parley.db and listed here.');
+    expect(frame.replace(/\s+/g, ' ')).toContain('Make one with `parley run` in the suite folder (it replays the recordings: no keys needed). Every run is kept');
+    expect(frame).not.toMatch(/;\n/);
   });
 
   it('shows a run that never finished as unfinished, without counts', async () => {

@@ -216,8 +216,13 @@ function EmptyHistory({ agent, parley }: { agent: string | undefined; parley: st
     <Box flexDirection="column">
       <Text>{agent === undefined ? 'No runs stored yet.' : `No stored run has scenarios of ${agent} yet.`}</Text>
       <Text> </Text>
-      <Text>Make one with `{parley} run` in the suite folder (replays the recordings, no keys needed);</Text>
-      <Text>every run is kept in .parley/parley.db and listed here.</Text>
+      {/* One paragraph, which Ink wraps to the terminal's width. */}
+      <Text>
+        {agent === undefined
+          ? `Make one with \`${parley} run\` in the suite folder (it replays the recordings: no keys needed).`
+          : `Make one with \`${parley} run --agent ${agent}\` in the suite folder.`}{' '}
+        Every run is kept in .parley/parley.db and listed here.
+      </Text>
     </Box>
   );
 }

@@ -104,6 +104,30 @@ describe('parley run --last-failed', () => {
   );
 
   it(
+    "re-runs a comparison run's failed cases of another agent (<scenario>@<agent>), comparing the agents that run compared",
+    () => {
+      const suite = copyExample('booking');
+      const compared = parley(suite, ['run', '.', '--agent', 'booking', '--agent', 'booking_v2', '--out', 'compared']);
+      expect(compared.status).toBe(1);
+      const failed = readReportFile(join(suite, 'compared/report.json'))
+        .results.filter((result) => result.status === 'fail' || result.status === 'error')
+        .map((result) => result.scenario_id)
+        .sort();
+      expect(failed.filter((id) => id.endsWith('@booking_v2')).length).toBeGreaterThan(0);
+
+      const listed = parley(suite, ['run', '.', '--last-failed', '--list']);
+      expect(listed.status).toBe(0);
+      expect(listed.stderr).toContain(`${failed.length} case(s) that failed or errored in run`);
+      expect(listed.stderr).toContain(', comparing booking, booking_v2 as it did');
+      expect(lines(listed.stdout).sort()).toEqual(failed);
+      // Agents given on the command line are the ones compared: the other agent's cases are not in that run.
+      const own = parley(suite, ['run', '.', '--last-failed', '--list', '--agent', 'booking']);
+      expect(lines(own.stdout).sort()).toEqual(failed.filter((id) => !id.includes('@')));
+    },
+    PROCESSES_TIMEOUT_MS,
+  );
+
+  it(
     'says the latest finished run had no failures',
     () => {
       const suite = copyExample('booking');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,35 @@ export default {
   it('a module without evaluate is an error naming the metric', async () => {
     const program = moduleMetric('none.mjs', `export const check = () => 1;`);
     expect((await providerFailure(runCodeMetric(program, input))).message).toContain('metric booking_reference: module ' + join(dir, 'none.mjs') + ' exports no function "evaluate"');
+  });
+
+  it('a TypeScript module Node reads as CommonJS is an error naming the metric and the rename to .mts (a .ts one in a CommonJS package, any .cts one)', async () => {
+    const project = join(dir, 'commonjs-project');
+    mkdirSync(project);
+    // What \`npm init -y\` writes: a team's own project is CommonJS unless it says otherwise.
+    writeFileSync(join(project, 'package.json'), '{ "name": "team", "type": "commonjs" }\n');
+    const source = `export default { evaluate(input: { params: Record<string, unknown> }) { return { score: 1, passed: true, reason: 'ok' }; } };\n`;
+    for (const [file, why] of [
+      ['reference.ts', 'its package.json makes .ts files CommonJS, so export is a syntax error'],
+      ['reference.cts', 'a .cts file is CommonJS, where Node loads no import or export (nor export =)'],
+    ] as const) {
+      writeFileSync(join(project, file), source);
+      const program: CodeMetricProgram = { kind: 'module', name: 'booking_reference', file: join(project, file), timeoutMs: TIMEOUT_MS, env: process.env };
+      expect((await providerFailure(runCodeMetric(program, input))).message).toBe(
+        `metric booking_reference: cannot load module ${file}: ${why}; rename it to reference.mts (always an ES module) and set module: to that name`,
+      );
+    }
+    writeFileSync(join(project, 'export-assignment.cts'), `export = { evaluate() { return { score: 1, passed: true, reason: 'ok' }; } };\n`);
+    const assigned: CodeMetricProgram = { kind: 'module', name: 'booking_reference', file: join(project, 'export-assignment.cts'), timeoutMs: TIMEOUT_MS, env: process.env };
+    expect((await providerFailure(runCodeMetric(assigned, input))).message).toMatch(/^metric booking_reference: cannot load module export-assignment\.cts: a \.cts file is CommonJS/);
+    writeFileSync(join(project, 'reference.mts'), source);
+    const renamed: CodeMetricProgram = { kind: 'module', name: 'booking_reference', file: join(project, 'reference.mts'), timeoutMs: TIMEOUT_MS, env: process.env };
+    expect(await runCodeMetric(renamed, input)).toEqual({ score: 1, passed: true, reason: 'ok' });
+  });
+
+  it('a module that cannot be loaded is an error whose reason starts with the metric', async () => {
+    const program = moduleMetric('broken.mjs', `export default { evaluate( };`);
+    expect((await providerFailure(runCodeMetric(program, input))).message).toMatch(new RegExp(`^metric booking_reference: cannot load module ${join(dir, 'broken.mjs').replaceAll(/[.\\/]/g, '\\$&')}: `));
   });
 
   it('a promise that never settles is stopped at the timeout', async () => {

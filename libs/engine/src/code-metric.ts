@@ -126,7 +126,7 @@ export async function runCodeMetric(program: CodeMetricProgram, input: CodeMetri
   if (program.kind === 'module' && threads) {
     answer = await threads.evaluate(program, input, signal);
   } else if (program.kind === 'module') {
-    const thread = moduleAgent({ file: program.file, exportName: 'evaluate', timeoutMs: program.timeoutMs, env: program.env, label: `metric ${program.name}: module` });
+    const thread = moduleAgent({ file: program.file, exportName: 'evaluate', timeoutMs: program.timeoutMs, env: program.env, label: 'module', owner: `metric ${program.name}` });
     try {
       answer = await thread.send(input, signal);
     } finally {

@@ -17,9 +17,14 @@ export interface ModuleAgentOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * What the module is called in error messages (default `module agent`): a code metric runs in
-   * the same kind of thread and its errors name it as a metric (`module metric …`).
+   * the same kind of thread and calls it `module`.
    */
   label?: string;
+  /**
+   * What every error message starts with, before a colon: a code metric's errors all start with
+   * `metric <name>:` (docs/file-formats.md, "Metrics written in code"), load failures too.
+   */
+  owner?: string;
   /**
    * Keep only what the module printed during the current call for an error's details (default:
    * everything since the thread started, as an agent's turns make one conversation). A code
@@ -60,6 +65,7 @@ interface PendingTurn {
 export function moduleAgent(options: ModuleAgentOptions): ModuleAgentTransport {
   const name = basename(options.file);
   const label = options.label ?? 'module agent';
+  const prefix = options.owner === undefined ? '' : `${options.owner}: `;
   let worker: Worker | undefined;
   let compiledFile: string | undefined;
   /** Why the thread is gone, once it is. */
@@ -71,7 +77,7 @@ export function moduleAgent(options: ModuleAgentOptions): ModuleAgentTransport {
   const details = (): string | undefined => (printed.trim() ? `the module printed:\n${tail(printed.trimEnd())}` : undefined);
   const agentError = (message: string, extra?: string): ProviderError => {
     const text = [extra, details()].filter(Boolean).join('\n\n');
-    return new ProviderError('agent', message, text ? { details: text } : {});
+    return new ProviderError('agent', prefix + message, text ? { details: text } : {});
   };
   const removeCompiledFile = (): void => {
     if (compiledFile) rmSync(compiledFile, { force: true });
@@ -87,8 +93,8 @@ export function moduleAgent(options: ModuleAgentOptions): ModuleAgentTransport {
   };
 
   const start = async (): Promise<Worker> => {
-    if (!existsSync(options.file)) throw new ProviderError('agent', `cannot load ${label} ${options.file}: file not found`);
-    compiledFile = await compileIfNeeded(options.file, label);
+    if (!existsSync(options.file)) throw new ProviderError('agent', `${prefix}cannot load ${label} ${options.file}: file not found`);
+    compiledFile = await compileIfNeeded(options.file, `${prefix}cannot load ${label}`);
     // Taken here rather than imported: every run loads this module, few start a module agent, and
     // node:worker_threads is ~2 ms of Node's own modules to load.
     const { Worker: WorkerThread } = process.getBuiltinModule('node:worker_threads');
@@ -109,7 +115,7 @@ export function moduleAgent(options: ModuleAgentOptions): ModuleAgentTransport {
       pending = undefined;
       if (message.type === 'reply') turn.settle({ answer: message.answer });
       else if (message.type === 'threw') turn.settle({ error: agentError(`${label} ${name} threw: ${message.message}`, message.stack === undefined ? undefined : agentStack(message.stack)) });
-      else if (readAsCommonJs(options.file, message.message)) turn.settle({ error: new ProviderError('agent', commonJsTypeScriptMessage(options.file)) });
+      else if (readAsCommonJs(options.file, message.message)) turn.settle({ error: new ProviderError('agent', `${prefix}${commonJsTypeScriptMessage(options.file, label)}`) });
       else turn.settle({ error: agentError(message.message) });
     });
     started.on('error', (error) => end(`crashed with an uncaught error: ${error.message}`));
@@ -178,18 +184,23 @@ function parleyEvalUrl(): string | undefined {
 }
 
 /**
- * A `.ts` module with `import`/`export` in a package whose package.json says (or defaults to)
- * CommonJS: Node reads `.ts` like `.js` there, as CommonJS, and the first `export` is a syntax error.
+ * A TypeScript module Node reads as CommonJS, where its first `import`/`export` is a syntax error:
+ * a `.ts` one in a package whose package.json says (or defaults to) CommonJS, or any `.cts` one
+ * (whose `export =` type stripping cannot take either).
  */
 function readAsCommonJs(file: string, loadError: string): boolean {
-  if (extname(file) !== '.ts' || !/Unexpected token 'export'|Cannot use import statement outside a module/.test(loadError)) return false;
+  const extension = extname(file);
+  if (extension === '.cts') return /Unexpected token 'export'|Cannot use import statement outside a module|export assignment is not supported/.test(loadError);
+  if (extension !== '.ts' || !/Unexpected token 'export'|Cannot use import statement outside a module/.test(loadError)) return false;
   return packageTypeOf(dirname(file)) !== 'module';
 }
 
 /** One line: what went wrong and the rename that fixes it. */
-function commonJsTypeScriptMessage(file: string): string {
-  const renamed = `${basename(file, '.ts')}.mts`;
-  return `cannot load module agent ${basename(file)}: its package.json makes .ts files CommonJS, so export is a syntax error; rename it to ${renamed} (always an ES module) and set module: to that name`;
+function commonJsTypeScriptMessage(file: string, label: string): string {
+  const extension = extname(file);
+  const renamed = `${basename(file, extension)}.mts`;
+  const why = extension === '.cts' ? 'a .cts file is CommonJS, where Node loads no import or export (nor export =)' : 'its package.json makes .ts files CommonJS, so export is a syntax error';
+  return `cannot load ${label} ${basename(file)}: ${why}; rename it to ${renamed} (always an ES module) and set module: to that name`;
 }
 
 /** The `type` of the nearest package.json above a folder (undefined when it has none). */
@@ -205,14 +216,14 @@ function packageTypeOf(folder: string): string | undefined {
 }
 
 /** The compiled JavaScript of a TypeScript module when Node cannot strip its types, else undefined. */
-async function compileIfNeeded(file: string, label: string): Promise<string | undefined> {
+async function compileIfNeeded(file: string, cannotLoad: string): Promise<string | undefined> {
   const typescript = TYPESCRIPT_EXTENSIONS.has(extname(file));
   const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
   if (!typescript || nodeStripsTypes) return undefined;
   try {
     return await compileTypeScript(file);
   } catch (error) {
-    throw new ProviderError('agent', `cannot load ${label} ${file}: ${(error as Error).message}`);
+    throw new ProviderError('agent', `${cannotLoad} ${file}: ${(error as Error).message}`);
   }
 }
 

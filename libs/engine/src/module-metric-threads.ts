@@ -64,7 +64,7 @@ export class ModuleMetricThreads {
     if (signal?.aborted) throw new ProviderError('aborted', `metric ${program.name}: evaluation aborted`);
     if (this.closed) throw new ProviderError('aborted', `metric ${program.name}: the run has ended`);
     if (thread.transport === undefined) {
-      thread.transport = moduleAgent({ file: program.file, exportName: 'evaluate', timeoutMs: program.timeoutMs, env: program.env, label: `metric ${program.name}: module`, printedPerCall: true });
+      thread.transport = moduleAgent({ file: program.file, exportName: 'evaluate', timeoutMs: program.timeoutMs, env: program.env, label: 'module', owner: `metric ${program.name}`, printedPerCall: true });
     }
     return thread.transport.send(input, signal);
   }

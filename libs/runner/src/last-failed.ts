@@ -7,7 +7,13 @@ import type { RunDependencies, RunOptions } from './run-options.js';
 export type LastFailed =
   | { kind: 'no-run' }
   | { kind: 'no-failures'; runId: string }
-  | { kind: 'cases'; runId: string; caseIds: string[] };
+  | {
+      kind: 'cases';
+      runId: string;
+      caseIds: string[];
+      /** The agents that run compared (`--agent`, `matrix.agents`): its `<scenario>@<agent>` cases exist only in such a run. */
+      agents?: string[];
+    };
 
 /**
  * The cases (`fail` or `error`) of the latest finished run of `suite` in the store. An interrupted
@@ -24,7 +30,10 @@ export function lastFailedCases(storePath: string, suite: string): LastFailed {
       .getScenarioResults(run.id)
       .filter((result) => result.status === 'fail' || result.status === 'error')
       .map((result) => result.scenario_id);
-    return caseIds.length === 0 ? { kind: 'no-failures', runId: run.id } : { kind: 'cases', runId: run.id, caseIds };
+    if (caseIds.length === 0) return { kind: 'no-failures', runId: run.id };
+    const agents = run.options['agents'];
+    const compared = Array.isArray(agents) && agents.every((agent) => typeof agent === 'string') ? (agents as string[]) : undefined;
+    return { kind: 'cases', runId: run.id, caseIds, ...(compared && compared.length > 0 ? { agents: compared } : {}) };
   } finally {
     store.close();
   }

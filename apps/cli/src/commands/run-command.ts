@@ -89,8 +89,12 @@ async function withLastFailed(suitePath: string, options: CliRunOptions, flags: 
     context.output.err(`--last-failed: nothing failed or errored in the latest finished run ${last.runId}; nothing to run\n`);
     return undefined;
   }
-  context.output.err(`--last-failed: ${last.caseIds.length} case(s) that failed or errored in run ${last.runId}\n`);
-  return { ...options, onlyCases: last.caseIds };
+  // A comparison run's `<scenario>@<agent>` cases exist only when the same agents are compared:
+  // without --agent, a re-run of such cases compares the agents that run compared.
+  const agents = options.agents === undefined && last.caseIds.some((id) => id.includes('@')) ? last.agents : undefined;
+  const against = agents === undefined ? '' : `, comparing ${agents.join(', ')} as it did`;
+  context.output.err(`--last-failed: ${last.caseIds.length} case(s) that failed or errored in run ${last.runId}${against}\n`);
+  return { ...options, onlyCases: last.caseIds, ...(agents === undefined ? {} : { agents }) };
 }
 
 /** `--list`: the plan phase only; prints the case ids and writes nothing. */

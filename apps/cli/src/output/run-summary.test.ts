@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '@parley/core';
 import { buildReport } from '@parley/reports';
 import { paint } from './output.js';
-import { renderRunSummary } from './run-summary.js';
+import { METRIC_OUTPUT_LINES, renderRunSummary } from './run-summary.js';
 
 function result(id: string, status: ScenarioResult['status'], reason: string, gate: ScenarioResult['gate'] = 'blocking'): ScenarioResult {
   return {
@@ -18,17 +18,19 @@ function result(id: string, status: ScenarioResult['status'], reason: string, ga
   };
 }
 
+const run = {
+  run_id: 'r1',
+  suite: 'demo',
+  parley_version: '0.1.0',
+  mode: 'replay',
+  strict: false,
+  started_at: '2026-01-01T00:00:00.000Z',
+  finished_at: '2026-01-01T00:00:01.000Z',
+  duration_ms: 1000,
+} as const;
+
 const report = buildReport(
-  {
-    run_id: 'r1',
-    suite: 'demo',
-    parley_version: '0.1.0',
-    mode: 'replay',
-    strict: false,
-    started_at: '2026-01-01T00:00:00.000Z',
-    finished_at: '2026-01-01T00:00:01.000Z',
-    duration_ms: 1000,
-  },
+  run,
   [
     result('spa_booking_swahili_happy_path_long_name', 'pass', '7 expectations passed'),
     result('spa_codeswitch', 'fail', 'content_signals: forbidden "reservation" found in assistant message 3 (turn 3) and more words to wrap'),
@@ -49,6 +51,29 @@ describe('renderRunSummary', () => {
     expect(text).toContain('✗ advisory_one (fail, advisory)');
     expect(text).toContain('content_signals@1.0.0: forbidden "reservation"');
     expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 · 1\.00 s · exit 1/);
+  });
+
+  it("shows under a code metric's error the end of what it printed (a Python traceback), whose reason alone says only how it exited", () => {
+    const traceback = ['Traceback (most recent call last):', ...Array.from({ length: 20 }, (_, index) => `  frame ${index}`), 'RuntimeError: no booking_id in the tool result'].join('\n');
+    const crashed: ScenarioResult = {
+      ...result('spa_booking', 'error', 'slot_ok: metric slot_ok: command "python3 metrics/slot_ok.py" exited with code 1'),
+      metrics: [
+        { metric: 'slot_ok', version: '1.0.0', score: null, threshold: null, passed: false, error: true, reason: 'metric slot_ok: command "python3 metrics/slot_ok.py" exited with code 1', details: { kind: 'command', output: `stderr:\n${traceback}` } },
+        { metric: 'late', version: '1.0.0', score: null, threshold: null, passed: false, error: true, reason: 'metric late: command "python3 late.py" did not answer within 10000 ms', details: { kind: 'command', output: 'stderr: (empty)' } },
+        { metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: false, reason: 'required "BK-1042" missing', details: { output: 'not a code metric error' } },
+      ],
+    };
+    const text = renderRunSummary(buildReport(run, [crashed]), paint(false), '.parley/runs/r1', 120);
+    const lines = text.split('\n');
+    const at = lines.indexOf('    slot_ok@1.0.0: metric slot_ok: command "python3 metrics/slot_ok.py" exited with code 1');
+    expect(at).toBeGreaterThan(-1);
+    expect(lines.slice(at + 1, at + 1 + 1 + METRIC_OUTPUT_LINES)).toEqual(['      …', ...traceback.split('\n').slice(-METRIC_OUTPUT_LINES).map((line) => `      ${line}`)]);
+    // Nothing printed: no line saying so (report.json keeps "stderr: (empty)").
+    expect(lines.slice(at + 2 + METRIC_OUTPUT_LINES, at + 4 + METRIC_OUTPUT_LINES)).toEqual([
+      '    late@1.0.0: metric late: command "python3 late.py" did not answer within 10000 ms',
+      '    content_signals@1.0.0: required "BK-1042" missing',
+    ]);
+    expect(text).not.toContain('not a code metric error');
   });
 
   it('never cuts the reports folder: beside reports: when it fits, else on a line of its own', () => {

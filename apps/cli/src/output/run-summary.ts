@@ -70,6 +70,7 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     if (result.error) lines.push(...wrapText(terminalSafe(result.error.message), messageWidth, '    '), ...indent(result.error.details === undefined ? undefined : terminalSafe(result.error.details), messageWidth));
     for (const metric of result.metrics.filter((item) => !item.passed)) {
       lines.push(...wrapText(`${metric.metric}@${metric.version}: ${terminalSafe(metric.reason)}`, messageWidth, '    '));
+      lines.push(...indent(metricErrorOutput(metric), messageWidth));
     }
   }
   if (failing.length) lines.push('');
@@ -145,6 +146,25 @@ function idCell(id: string, room: number): string {
 function shorten(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** At most this many lines of what a code metric printed are shown under its error (all are in report.json). */
+export const METRIC_OUTPUT_LINES = 12;
+
+/**
+ * The end of what a code metric that failed to answer printed (`details.output`: a Python
+ * traceback, a module's stack), whose reason alone says only `exited with code 1`; undefined for
+ * every other failing metric.
+ */
+function metricErrorOutput(metric: RunReport['results'][number]['metrics'][number]): string | undefined {
+  const output = metric.error === true ? metric.details?.['output'] : undefined;
+  if (typeof output !== 'string') return undefined;
+  // A program that printed nothing on stderr says so in report.json; here that line is noise.
+  const lines = terminalSafe(output.trimEnd())
+    .split('\n')
+    .filter((line) => line !== 'stderr: (empty)');
+  if (lines.length === 0) return undefined;
+  return lines.length > METRIC_OUTPUT_LINES ? ['…', ...lines.slice(-METRIC_OUTPUT_LINES)].join('\n') : lines.join('\n');
 }
 
 /** Error details (diffs, output of hooks) keep their spacing: long lines are cut into pieces, not re-flowed. */

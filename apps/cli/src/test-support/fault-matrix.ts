@@ -338,7 +338,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: 'a `.parley/parley.db` that is not a database (or is damaged): exit 2, `cannot open … as a Parley database: file is not a database; move it aside (the run history then starts afresh) and run again`',
         tests: [{ file: PATH_CASES, title: 'each command either does not need the history (exit 0) or says it is not a Parley database' }],
       },
-      'full disk': { status: 'n/a', what: 'write nothing' },
+      'full disk': {
+        status: 'holds',
+        what: 'they write nothing, but SQLite needs room for its shared-memory index to read the history: on a full disk under `.parley/` they answer or exit 2 with one line, `.parley/parley.db: disk full: nothing was changed`, the history unchanged; `compare` of report folders given by path needs no history and answers',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'answer, or say "disk full" (exit 2, one line)' }],
+      },
       paths: { status: 'holds', what: `report folders and files, ${walked('`--suite`')}`, tests: [WALKED] },
     },
   },

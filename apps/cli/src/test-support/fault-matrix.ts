@@ -284,7 +284,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'init / generate',
     cells: {
-      signals: { status: 'n/a', what: 'pays for nothing (`generate` pays for one call per scenario and writes each whole)' },
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C while `generate` waits on the model aborts the call: `interrupted (SIGINT): nothing was written`, exit 130, no scenario and no recording (was exit 1, `error: aborted`); SIGTERM ends it as any process (its files are written whole or not at all); `init` pays for nothing',
+        tests: [{ file: 'apps/cli/src/commands/generate.test.ts', title: 'Ctrl-C while the model drafts is an interruption' }],
+      },
       timeouts: {
         status: 'holds',
         what: '`generate` calls providers through the same deadline and connect timeout as a run',

@@ -240,7 +240,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'promote',
     cells: {
-      signals: { status: 'n/a', what: 'pays for nothing; ends as any process does' },
+      signals: {
+        status: 'holds',
+        what: 'pays for nothing; Ctrl-C while `--langfuse` waits on Langfuse aborts the request at once: `interrupted (SIGINT) …: nothing was promoted`, exit 130 (was: retried until the timeout, then exit 2); SIGTERM ends it as any process (its files are written whole or not at all)',
+        tests: [{ file: 'apps/cli/src/commands/promote.test.ts', title: 'Ctrl-C while the Langfuse holding the feedback does not answer' }],
+      },
       timeouts: {
         status: 'holds',
         what: 'feedback read from Langfuse (`--langfuse`) has its connect and total timeouts: a server that takes the connection and never answers ends the command with the timeout named, nothing promoted',

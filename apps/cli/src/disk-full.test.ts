@@ -186,7 +186,7 @@ describe('a full disk (real tmpfs) never costs a file its data', () => {
    * files that were there keep their data, and it either finishes (exit 0) or says the disk is full
    * (exit 2). `copy` makes the suite's starting files in a folder; `command` runs in it.
    */
-  async function newFilesWholeOrAbsent(label: string, copy: (dir: string) => void, command: string[]): Promise<string[]> {
+  async function newFilesWholeOrAbsent(label: string, copy: (dir: string) => void, command: string[], options: { allOrNone?: boolean } = {}): Promise<string[]> {
     const roomy = join(mkdtempSync(join(tmpdir(), `parley-disk-full-${label}-`)), label);
     copy(roomy);
     const start = snapshotFiles(roomy);
@@ -210,6 +210,7 @@ describe('a full disk (real tmpfs) never costs a file its data', () => {
       if (result.code === 2) {
         expect(result.stderr, `free ${free} bytes`).toMatch(/disk full/);
         expect(result.stderr, `free ${free} bytes`).not.toMatch(/internal error/);
+        if (options.allOrNone) expect([...after.keys()].filter((path) => !before.has(path)), `free ${free} bytes: refused, so nothing new`).toEqual([]);
         outcomes.push('refused');
       } else {
         expect(result.code, result.stderr).toBe(0);
@@ -241,6 +242,15 @@ describe('a full disk (real tmpfs) never costs a file its data', () => {
       writeFileSync(join(dir, 'feedback.jsonl'), `${JSON.stringify({ conversation_id: PROMOTED.conversation_id, user_feedback: '👎', comment: 'no price' })}\n`);
     };
     const outcomes = await newFilesWholeOrAbsent('promote', copy, ['promote', '--logs', 'logs.jsonl', '--feedback', 'feedback.jsonl', '--suite', '.']);
+    expect(outcomes[0]).toBe('refused');
+    expect(outcomes.at(-1)).toBe('written');
+  });
+
+  it('parley recordings export: a full disk writes every masked copy whole, or none (exit 2, never "internal error")', async () => {
+    const copy = (dir: string) => {
+      for (const part of ['parley.yaml', 'prompts', 'tools', 'scenarios', 'recordings']) cpSync(join(REPO_ROOT, 'examples/variants', part), join(dir, part), { recursive: true });
+    };
+    const outcomes = await newFilesWholeOrAbsent('recordings-export', copy, ['recordings', 'export', '--out', 'shared'], { allOrNone: true });
     expect(outcomes[0]).toBe('refused');
     expect(outcomes.at(-1)).toBe('written');
   });

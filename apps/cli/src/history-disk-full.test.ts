@@ -62,6 +62,32 @@ describe('a full disk under the run history', () => {
   });
 });
 
+describe('the commands that only read the run history, on a full disk under it', () => {
+  it('answer, or say "disk full" (exit 2, one line): SQLite needs room for its shared-memory index even to read; the history unchanged', async () => {
+    const suite = copyExample('booking');
+    const parleyDir = historyOnSmallDisk(suite);
+    const first = await parleyIn(suite, ['run', '.', '--mode', 'replay']);
+    expect(first.code, first.stderr).toBe(0);
+    const runId = /run (\d{8}-\d{6}-[0-9a-f]+)/.exec(first.stdout + first.stderr)![1]!;
+    const before = snapshotFiles(parleyDir);
+
+    fillDisk(parleyDir, 0);
+    const reads = [['runs', 'list'], ['runs', 'show', runId], ['cost'], ['compare', runId, runId], ['cache', 'stats']];
+    for (const args of reads) {
+      const full = await parleyIn(suite, args);
+      if (full.code === 0) continue;
+      expect(full.code, `${args.join(' ')}: ${full.stderr}`).toBe(2);
+      expect(full.stderr.split('\n').filter((line) => line !== ''), args.join(' ')).toEqual(['error: .parley/parley.db: disk full: nothing was changed']);
+    }
+    // Report folders given by path need no history: compare answers from them.
+    const reports = join('.parley', 'runs', runId);
+    const byPath = await parleyIn(suite, ['compare', reports, reports]);
+    expect(byPath.code, byPath.stderr).toBe(0);
+    fillDisk(parleyDir, 1024 * 1024);
+    expect(damagedFiles(before, parleyDir, (_path, old, now) => old.equals(now))).toEqual([]);
+  });
+});
+
 describe('parley monitor on a full disk under the run history', () => {
   it('says "disk full" and exits 2 before any judge call; the history keeps its data', async () => {
     const llm = await startFakeLlm({ script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: 'Clear answer.' }), usage: { input_tokens: 1000, output_tokens: 40 } } } });

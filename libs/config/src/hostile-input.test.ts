@@ -99,6 +99,17 @@ describe('files that are not regular files', () => {
     expect(() => loadSuite(dir, { metricParams: METRIC_PARAMS })).toThrow(`${fifo}: is not a regular file (a FIFO, socket or device?)`);
   });
 
+  it('refuses a scenario that is a link to nothing or a loop of links, instead of leaving it out of the gate without a word', () => {
+    const dangling = writeFiles(validSuiteFiles());
+    symlinkSync(join(dangling, 'gone.yaml'), join(dangling, 'scenarios', 'old.yaml'));
+    expect(() => loadSuite(dangling, { metricParams: METRIC_PARAMS })).toThrow(`${join(dangling, 'scenarios', 'old.yaml')}: file not found`);
+
+    const loop = writeFiles(validSuiteFiles());
+    symlinkSync(join(loop, 'scenarios', 'b.yaml'), join(loop, 'scenarios', 'a.yaml'));
+    symlinkSync(join(loop, 'scenarios', 'a.yaml'), join(loop, 'scenarios', 'b.yaml'));
+    expect(() => loadSuite(loop, { metricParams: METRIC_PARAMS })).toThrow(/scenarios\/a\.yaml: cannot read the file: ELOOP/);
+  });
+
   // The scenarios glob is given to Node's own glob only when the folder holds something other than
   // files and folders; each of these must still be found.
   it('refuses a FIFO in a sub-folder the default glob reaches, a link to a FIFO, and a FIFO the glob names exactly', () => {

@@ -313,7 +313,7 @@ function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<S
 
 /**
  * Matches of the scenarios glob that are neither regular files nor folders (a FIFO, socket or
- * device). tinyglobby leaves them out silently; Node's own glob lists them, so they are read, and
+ * device, a symbolic link to nothing or a loop of links). tinyglobby leaves them out silently; Node's own glob lists them, so they are read, and
  * refused with their path like any other unreadable scenario, instead of being skipped.
  */
 function unusualFiles(context: ScenarioLoadContext): string[] {
@@ -330,7 +330,8 @@ function unusualFiles(context: ScenarioLoadContext): string[] {
         const stats = statSync(file);
         return !stats.isFile() && !stats.isDirectory();
       } catch {
-        return false;
+        // A link to nothing, or a loop of links: read, and refused with its path, rather than skipped without a word.
+        return true;
       }
     });
 }

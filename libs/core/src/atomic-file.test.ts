@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -124,6 +125,21 @@ describe('writeFileAtomicallyAsync', () => {
     await expect(writeFileAtomicallyAsync(join(dir, 'taken.jsonl'), NEW)).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/) });
     expect(readdirSync(dir)).toEqual(['taken.jsonl']);
     expect(readFileSync(join(dir, 'taken.jsonl', 'inside'), 'utf8')).toBe(OLD);
+  });
+});
+
+describe('a path that names no regular file', () => {
+  it('a FIFO (as a device such as /dev/null) is refused, never replaced by a rename: it stays a FIFO and no temporary file is left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-atomic-'));
+    const fifo = join(dir, 'baseline.json');
+    execFileSync('mkfifo', [fifo]);
+    for (const write of [() => writeFileAtomically(fifo, NEW), () => writeFileAtomicallyAsync(fifo, NEW)]) {
+      const error = await Promise.resolve().then(write).catch((caught: unknown) => caught);
+      expect(isConfigError(error), String(error)).toBe(true);
+      expect(String((error as Error).message)).toContain('is not a regular file (a FIFO, socket or device): nothing was written');
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(readdirSync(dir)).toEqual(['baseline.json']);
+    }
   });
 });
 

@@ -86,7 +86,11 @@ export function writeTargetOf(file: string, inside?: string): string {
   } catch {
     return file; // absent: created where it is named
   }
-  if (!link.isSymbolicLink()) return file;
+  if (!link.isSymbolicLink()) {
+    // A rename would replace a FIFO, socket or device node (`--export-baseline /dev/null` run as root replaced /dev/null).
+    if (!link.isFile() && !link.isDirectory()) throw new ConfigError({ file, message: 'is not a regular file (a FIFO, socket or device): nothing was written; give the path of a file' });
+    return file;
+  }
   let target: string;
   try {
     target = fs.realpathSync(file);

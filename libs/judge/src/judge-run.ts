@@ -53,6 +53,11 @@ export interface JudgeRunOptions {
   pricing?: Record<string, ModelPrice>;
   /** Waits between looks for a verdict another process is judging (tests pass their own). */
   sleep?: Sleep;
+  /**
+   * Masks credentials in a verdict before it is cached: a judge's reason can quote a key the
+   * conversation showed, and the cache (`.parley/parley.db`, a team store) must never hold one.
+   */
+  secrets?: { value(value: unknown): unknown };
 }
 
 /** One scenario's transcript to judge, with what judging it needs from the runner. */
@@ -341,12 +346,16 @@ export class JudgeRun {
         metric_version: metric.version,
         judge_model: modelVersion(model),
         prompt_version: scenario.promptVersion,
-        value: { verdict: outcome.verdict, ...(outcome.votes ? { votes: outcome.votes } : {}), calls: outcome.calls },
+        value: this.maskedSecrets({ verdict: outcome.verdict, ...(outcome.votes ? { votes: outcome.votes } : {}), calls: outcome.calls }),
         cost_usd: spend.usd,
         created_at: this.options.clock.now().toISOString(),
       });
     }
     return { outcome };
+  }
+
+  private maskedSecrets(value: Record<string, unknown>): unknown {
+    return this.options.secrets === undefined ? value : this.options.secrets.value(value);
   }
 
   private crossCheckDetails(metric: string, primary: JudgeOutcome, second: Judged, model: ModelRef, threshold: number): Record<string, unknown> {

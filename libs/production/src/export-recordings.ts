@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { ConfigError, type ChatMessage, type ConfigIssue } from '@parley/core';
+import { ConfigError, DiskFullError, isDiskFull, writeNewFileAtomically, type ChatMessage, type ConfigIssue } from '@parley/core';
 import type { LoadedSuite, RecordingEntry } from '@parley/config';
 import { readRecording } from '@parley/providers';
 import { restrictedVerticalProblem, type Redactor } from '@parley/redaction';
@@ -69,14 +69,33 @@ export function exportRecordings(input: ExportRecordingsInput): ExportRecordings
     throw new ConfigError(clashes.map((item) => ({ file: item.file, message: 'exists already: exports never overwrite a file; choose another --out' })));
   }
 
-  mkdirSync(outDir, { recursive: true });
-  for (const item of planned) {
-    writeFileSync(item.file, item.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { flag: 'wx' });
-  }
+  writeAllOrNone(outDir, planned.map((item) => ({ file: item.file, text: item.entries.map((entry) => `${JSON.stringify(entry)}\n`).join('') })));
   return {
     exported: planned.map((item) => ({ scenario_id: item.scenario_id, file: item.file, calls: item.entries.length, withheld: item.withheld })),
     without_recording: withoutRecording,
   };
+}
+
+/**
+ * Writes every file, each whole (never an empty or cut one), or none: when one fails (a full
+ * disk: a {@link DiskFullError}, "disk full: nothing was changed") the files written before it
+ * are removed again, and the folder too when this export created it.
+ */
+function writeAllOrNone(outDir: string, files: ReadonlyArray<{ file: string; text: string }>): void {
+  let created: string | undefined;
+  const written: string[] = [];
+  try {
+    created = mkdirSync(outDir, { recursive: true });
+    for (const { file, text } of files) {
+      writeNewFileAtomically(file, text);
+      written.push(file);
+    }
+  } catch (error) {
+    for (const file of written) rmSync(file, { force: true });
+    if (created !== undefined) rmSync(created, { recursive: true, force: true });
+    if (isDiskFull(error)) throw new DiskFullError(outDir);
+    throw error;
+  }
 }
 
 /**

@@ -83,6 +83,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
     runScenarioIds: plan.gate.scenarios.map((scenario) => scenario.data.id),
     ...(live.budget ? { budget: live.budget } : {}),
     clock: dependencies.clock,
+    secrets: run.secrets,
   });
   // One worker thread per module metric for the whole run, ended below however the run ends.
   const codeMetricThreads = new ModuleMetricThreads();

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startFakeLlm } from '@parley/fake-llm';
 import { manualClock, seededRandom } from '@parley/core';
 import { runSuite } from './run-suite.js';
 import type { RunDependencies } from './run-options.js';
@@ -46,5 +47,38 @@ describe('secrets an agent echoes', () => {
     expect(replayed.report.results[0]).toMatchObject({ status: 'pass' });
     expect(replayed.exit_code).toBe(0);
     expect(JSON.stringify(replayed.report)).not.toContain(TOKEN);
+  });
+});
+
+describe('a secret a judge quotes', () => {
+  it('never reaches the verdict cache in .parley/parley.db: the cached reasons are masked', async () => {
+    const fake = await startFakeLlm({
+      script: { rules: [], fallback: { content: JSON.stringify({ score: 4, reason: `The agent read out the token ${TOKEN} and the key ${OPENAI_STYLE}.`, criteria: [] }) } },
+    });
+    try {
+      const dir = writeTempSuite({
+        ...LEAKY_SUITE,
+        'parley.yaml': `${LEAKY_SUITE['parley.yaml']}judge:\n  primary: { provider: openai, model: gpt-4.1 }\n`,
+        'metrics/care.yaml': 'name: care\nversion: 1.0.0\nscale: { min: 1, max: 5 }\napplies_to: conversation\nrubric: Score 5 when the agent keeps secrets.\n',
+        'scenarios/echo.yaml': `${LEAKY_SUITE['scenarios/echo.yaml']}  - { metric: care, threshold: 0.5 }\n`,
+      });
+      const env = { MY_SECRET_TOKEN: TOKEN, OPENAI_API_KEY: 'sk-test-judge-cache-0123', OPENAI_BASE_URL: fake.openaiBaseUrl };
+      const judged = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out' }, deps(dir, env));
+      expect(judged.report.judge).toMatchObject({ verdicts: 1 });
+      const stored = filesUnder(join(dir, '.parley'));
+      expect(stored.some((file) => file.endsWith('parley.db'))).toBe(true);
+      for (const file of stored) {
+        const bytes = readFileSync(file).toString('latin1');
+        expect(bytes.includes(TOKEN), file).toBe(false);
+        expect(bytes.includes(OPENAI_STYLE), file).toBe(false);
+      }
+      // The cached verdict is still used: a second live run pays the judge nothing.
+      const judgeCalls = fake.requests.length;
+      const again = await runSuite({ suitePath: dir, mode: 'live', outDir: 'again' }, deps(dir, env));
+      expect(again.report.judge).toMatchObject({ verdicts: 1 });
+      expect(fake.requests.length).toBe(judgeCalls);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -80,6 +80,8 @@ export class RunJudging {
     runScenarioIds: readonly string[];
     budget?: BudgetView;
     clock: Clock;
+    /** Masks credentials in the verdicts the cache keeps (the run's secrets redactor). */
+    secrets?: { value(value: unknown): unknown };
   }): RunJudging {
     const { suite, mode, flags } = input;
     const judgeMode: JudgeMode = flags.judgeMode ?? (mode === 'replay' ? 'replay' : 'live');
@@ -115,6 +117,7 @@ export class RunJudging {
             ...(input.budget ? { budget: input.budget } : {}),
             clock: input.clock,
             ...(suite.config.pricing ? { pricing: suite.config.pricing } : {}),
+            ...(input.secrets ? { secrets: input.secrets } : {}),
           });
     return new RunJudging(suite, catalog, judgeMode, mode, judgeRun, cache);
   }

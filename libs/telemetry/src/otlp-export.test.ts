@@ -160,6 +160,33 @@ describe('what a collector answers', () => {
   });
 });
 
+describe('a collector that echoes the request\'s credentials in its error', () => {
+  const secret = 'otlp-secret-WALKSAFETY-0123456789';
+  const basic = Buffer.from(`team-public:${secret}`).toString('base64');
+
+  async function echoingCollector(status: number): Promise<string> {
+    plain = createServer((request, response) => {
+      request.resume().on('end', () =>
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ code: 16, message: `no tenant for ${request.headers.authorization} (password ${secret}), api key ${request.headers['x-api-key']}` })),
+      );
+    });
+    await new Promise<void>((resolve) => plain!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  }
+
+  it.each([400, 500])('HTTP %i: the error names the status and the message with every credential masked', async (status) => {
+    const base = await echoingCollector(status);
+    const env = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_HEADERS: `authorization=Basic ${basic},x-api-key=key-WALKSAFETY-abcdefgh` };
+    const error = await exportTo(base, env).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ExportError);
+    const message = (error as ExportError).message;
+    expect(message).toContain(`HTTP ${status}: no tenant for <secret> (password <secret>), api key <secret>`);
+    for (const leaked of [basic, secret, 'key-WALKSAFETY-abcdefgh', 'WALKSAFETY']) expect(message).not.toContain(leaked);
+  });
+});
+
 const RESPONSE_ATTRIBUTES = ['gen_ai.response.model', 'gen_ai.response.id', 'gen_ai.response.finish_reasons', 'server.address', 'server.port'];
 
 /** Those of `keys` the span has. */

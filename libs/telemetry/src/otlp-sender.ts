@@ -1,4 +1,5 @@
 import { backoffDelayMs, realSleep, resolvedRetryPolicy, retryAfterSeconds, type RetryPolicy, type Sleep } from '@parley/providers';
+import { secretHeaderValues } from '@parley/redaction';
 import { ExportError, refusedKeys } from './export-errors.js';
 import { decodeResponse, encodeJsonRequest, encodeProtobufRequest, type TraceBatch } from './otlp-request.js';
 import type { OtlpProtocol } from './otlp-settings.js';
@@ -53,6 +54,7 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
   const deadline = target.total === undefined ? undefined : Date.now() + target.total.ms;
   const totalTimeout = () => new ExportError(`${target.shown} did not take the traces within ${target.total!.ms} ms (the total timeout, ${target.total!.name})`);
   const { url, headers } = withUrlCredentials(target.url, target.headers ?? {});
+  const hide = credentialHider(headers);
   const { signal } = options;
   const stopped = () => new ExportError(`sending traces to ${target.shown} stopped by ${String(signal?.reason ?? 'a signal')}`);
   for (let start = 0; start < batch.spans.length; start += SPANS_PER_REQUEST) {
@@ -86,7 +88,7 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
           throw new ExportError(`${target.shown} answered HTTP ${response.status} with a body that is not an OTLP ExportTraceServiceResponse (is ${target.url} a traces endpoint?)`);
         }
         if (partial !== undefined && partial.rejectedSpans > 0) {
-          const why = partial.errorMessage !== '' ? `: ${partial.errorMessage}` : '';
+          const why = partial.errorMessage !== '' ? `: ${hide(partial.errorMessage)}` : '';
           throw new ExportError(`${target.shown} rejected ${partial.rejectedSpans} of ${part.spans.length} spans${why}`);
         }
         break;
@@ -94,7 +96,7 @@ export async function sendSpans(batch: TraceBatch, target: OtlpTarget, options: 
       if (response !== undefined) {
         const text = (await response.text()).slice(0, 300);
         if (response.status === 401 || response.status === 403) throw refusedKeys(target.shown, response.status, target.keysHint);
-        failure = `HTTP ${response.status}${messageOf(text)}`;
+        failure = `HTTP ${response.status}${hide(messageOf(text))}`;
         if (!RETRYABLE.has(response.status)) throw new ExportError(`sending traces to ${target.shown} failed (${failure})`);
       }
       if (attempt > policy.maxRetries) throw new ExportError(`sending traces to ${target.shown} failed after ${attempt} attempts (${failure})`);
@@ -120,6 +122,23 @@ function withUrlCredentials(text: string, headers: Record<string, string>): { ur
   url.password = '';
   const authorised = Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
   return { url: url.href, headers: authorised ? headers : { ...headers, authorization: `Basic ${basic}` } };
+}
+
+/**
+ * Masks the credentials sent with the traces (an `Authorization` or API-key header, also decoded
+ * when it is HTTP Basic) in what the collector answers: a proxy or collector that echoes the
+ * request's headers in its error body must not put the key into the console or a CI log.
+ */
+function credentialHider(headers: Record<string, string>): (text: string) => string {
+  const secrets = new Set(secretHeaderValues(headers));
+  for (const [name, value] of Object.entries(headers)) {
+    const basic = name.toLowerCase() === 'authorization' ? /^Basic\s+(\S+)$/i.exec(value.trim()) : null;
+    if (basic === null) continue;
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    for (const part of [decoded, decoded.slice(decoded.indexOf(':') + 1), decoded.slice(0, Math.max(decoded.indexOf(':'), 0))]) if (part.length >= 8) secrets.add(part);
+  }
+  const longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  return (text) => longestFirst.reduce((result, secret) => result.split(secret).join('<secret>'), text);
 }
 
 /** A collector's error body (google.rpc.Status in JSON, or text): its message, shortened. */

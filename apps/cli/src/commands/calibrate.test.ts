@@ -172,6 +172,28 @@ describe('parley calibrate judge, status and import', () => {
     expect((await parley(['calibrate', 'import', '--dir', 'fresh'], cwd)).code).toBe(2);
   });
 
+  it('lists the first 20 refused conversations of a large log, then how many more (was: one line each, 20,000 lines)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-import-'));
+    const conversation = (index: number) => ({
+      conversation_id: `wa:no-language:${index}`,
+      vertical: 'salon',
+      turns: [
+        { role: 'user', content: `Hello ${index}`, timestamp: '2026-11-27T09:00:00Z' },
+        { role: 'assistant', content: 'Hello! How can I help?', timestamp: '2026-11-27T09:00:01Z' },
+      ],
+    });
+    writeFileSync(join(cwd, 'log.jsonl'), Array.from({ length: 500 }, (_, index) => `${JSON.stringify(conversation(index))}\n`).join(''));
+    const result = await parley(['calibrate', 'import', 'log.jsonl', '--dir', 'fresh'], cwd);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('0 added, 0 skipped, 500 refused → fresh/human_labelled.yaml');
+    expect(lines.filter((line) => line.includes('refused  log.jsonl:'))).toHaveLength(20);
+    expect(lines).toContain('  … and 480 more (`--format json` lists every one)');
+    expect(lines.length).toBeLessThan(30);
+    const json = JSON.parse((await parley(['calibrate', 'import', 'log.jsonl', '--dir', 'fresh', '--format', 'json'], cwd)).stdout) as { refused: unknown[] };
+    expect(json.refused).toHaveLength(500);
+  });
+
   it('report on a new, empty set says to import items first (judging an empty set is refused too)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'parley-calibrate-empty-'));
     cpSync(join(REPO_ROOT, 'calibration/rubric.md'), join(cwd, 'calibration/rubric.md'));

@@ -166,11 +166,19 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
   return 0;
 }
 
+/** Lines of one kind an import lists in full; a log of 20,000 conversations refused for one reason printed 20,000 lines. */
+const IMPORT_LINES_SHOWN = 20;
+
+function listedFirst(lines: readonly string[]): string[] {
+  if (lines.length <= IMPORT_LINES_SHOWN) return [...lines];
+  return [...lines.slice(0, IMPORT_LINES_SHOWN), `  … and ${lines.length - IMPORT_LINES_SHOWN} more (\`--format json\` lists every one)`];
+}
+
 function importSummary(result: ImportResult, setFile: string, colors: Paint, shown: (path: string) => string, parley: string): string {
   const lines = [colors.bold(`${result.added.length} added, ${result.skipped.length} skipped, ${result.refused.length} refused → ${setFile}`)];
-  for (const item of result.added) lines.push(`  ${colors.status('pass', 'added')}    ${item.id}  ${item.origin}`);
-  for (const item of result.skipped) lines.push(`  ${colors.status('skipped', 'skipped')}  ${item.origin}: ${item.reason}`);
-  for (const item of result.refused) lines.push(`  ${colors.status('fail', 'refused')}  ${item.origin}: ${item.reason}`);
+  lines.push(...listedFirst(result.added.map((item) => `  ${colors.status('pass', 'added')}    ${item.id}  ${item.origin}`)));
+  lines.push(...listedFirst(result.skipped.map((item) => `  ${colors.status('skipped', 'skipped')}  ${item.origin}: ${item.reason}`)));
+  lines.push(...listedFirst(result.refused.map((item) => `  ${colors.status('fail', 'refused')}  ${item.origin}: ${item.reason}`)));
   if (result.rubric !== undefined) lines.push(`wrote a starter rubric, ${shown(result.rubric)}: edit it to describe your agents before the first rating session`);
   if (result.added.length > 0) lines.push(colors.dim(`next: reviewers rate them (\`${parley} tui rate\`), then \`${parley} calibrate judge\` and \`${parley} calibrate report\``));
   return `${lines.join('\n')}\n`;

@@ -4,6 +4,7 @@ import { counted } from '../output/counted.js';
 import { ConfigError, isConfigError } from '@parley/core';
 import type { RunToExport } from '@parley/telemetry';
 import { parleyIn, type CommandContext } from '../program/command-context.js';
+import { EXIT_SIGINT, EXIT_SIGTERM, interruptedExit } from '../program/interrupted-exit.js';
 import { paint } from '../output/output.js';
 
 export interface ExportFlags {
@@ -113,13 +114,6 @@ async function exportSender(): Promise<string> {
   return sender;
 }
 
-const EXIT_SIGINT = 130;
-const EXIT_SIGTERM = 143;
-
-/** The exit code of a command stopped by Ctrl-C (130) or SIGTERM (143). */
-function interruptedExit(signal: AbortSignal): number {
-  return signal.reason === 'SIGTERM' ? EXIT_SIGTERM : EXIT_SIGINT;
-}
 
 /** Marks an outbox export delivered (error undefined) or failed. */
 async function markExport(storePath: string, destination: string, runId: string, error: string | undefined, context: CommandContext): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadFakeScript, startFakeLlm, type FakeLlmServer, type FakeScript } from '@parley/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../test-support/example-copy.js';
-import { parleyAsync } from '../test-support/parley-process.js';
+import { interruptOnHang, parleyAsync } from '../test-support/parley-process.js';
 
 /** The description the committed recording of examples/generate answers (README.md shows it). */
 const DESCRIPTION =
@@ -133,6 +133,24 @@ describe('parley generate --from (the simulator model drafts scenarios)', () => 
       expect(result.stdout.replace(/\s+/g, ' ')).toContain(`rejected draft 2 (salon_wrong_tool): expected_tools: "cancel_booking" is not a tool of the agent; the agent's tools are find_salon, book_appointment`);
       expect(result.stdout).toMatch(/1 draft repaired/);
       expect((await parleyAsync(['validate', '.'], { cwd: suite })).status).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Ctrl-C while the model drafts is an interruption: exit 130, nothing written, no recording (was exit 1 "aborted")', async () => {
+    const suite = exampleCopy();
+    const recordings = join(suite, 'recordings', 'generate');
+    const before = readdirSync(recordings);
+    const server = await startFakeLlm({ script: { rules: [{ name: 'hang', fault: { kind: 'hang' } }] }, port: 0 });
+    try {
+      const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.openaiBaseUrl };
+      const result = await parleyAsync(['generate', '--from', 'salon agent: two tests', '--count', '2', '--mode', 'record'], { cwd: suite, env, onSpawn: interruptOnHang(server) });
+      expect(result.status, result.stderr).toBe(130);
+      expect(result.stderr).toContain('interrupted (SIGINT): nothing was written');
+      expect(result.stderr).not.toMatch(/aborted|internal error/);
+      expect(yamlFiles(join(suite, 'scenarios', 'generated'))).toEqual([]);
+      expect(readdirSync(recordings), 'no recording of the cut-short draft').toEqual(before);
     } finally {
       await server.close();
     }

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
 import { integerFlag } from '../program/flags.js';
+import { interruptedExit } from '../program/interrupted-exit.js';
 import { counted, paint } from '../output/output.js';
 import { fitLine, hangingWrap } from '../output/text-wrap.js';
 
@@ -106,6 +107,11 @@ async function generateCommand(flags: GenerateFlags, context: CommandContext): P
     { env: context.env, clock: context.clock, ...(context.signal ? { signal: context.signal } : {}) },
   );
   const asked = count ?? DEFAULT_DRAFT_COUNT;
+  if (result.written.length === 0 && context.signal?.aborted) {
+    // Ctrl-C / SIGTERM aborted the call in flight: an interruption (130 / 143), not a failed draft (1).
+    context.output.err(`interrupted (${String(context.signal.reason ?? 'SIGINT')}): nothing was written\n`);
+    return interruptedExit(context.signal);
+  }
   const exitCode = result.error !== undefined || result.written.length < asked ? 1 : 0;
   if (flags.format === 'json') {
     context.output.out(

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { startFakeLangfuse, type FakeLangfuse } from '@parley/fake-langfuse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parleyAsync } from '../test-support/parley-process.js';
 import { silentServer } from '../test-support/silent-server.js';
+import { until } from '../test-support/until.js';
 import { writeSuite, ZURI_SUITE } from '../test-support/zuri-suite.js';
 
 /*
@@ -179,6 +181,25 @@ describe('parley promote (the binary)', () => {
       expect(promote.stderr).toMatch(/within 200 ms \(the connect timeout, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS\)|within 1500 ms \(the total timeout, PARLEY_LANGFUSE_TIMEOUT_MS\)/);
       expect(promote.stderr).not.toMatch(/internal error|sk-lf-test|pk-lf-test/);
       expect(existsSync(join(suite, 'scenarios/from_production'))).toBe(false); // nothing promoted
+    } finally {
+      await hung.close();
+    }
+  });
+
+  it('Ctrl-C while the Langfuse holding the feedback does not answer: exit 130 at once, nothing promoted (was: retried to the timeout, exit 2)', async () => {
+    const suite = writeSuite(ZURI_SUITE);
+    const work = mkdtempSync(join(tmpdir(), 'parley-promote-cli-'));
+    writeFileSync(join(work, 'logs.jsonl'), lines([SALON]));
+    const hung = await silentServer();
+    try {
+      // Timeouts far beyond the test's own: only the signal can end the command.
+      const env = { ...LANGFUSE_KEYS, PARLEY_LANGFUSE_CONNECT_TIMEOUT_MS: '600000', PARLEY_LANGFUSE_TIMEOUT_MS: '600000' };
+      const onSpawn = (child: ChildProcess) => void until(() => hung.connections() > 0).then(() => child.kill('SIGINT'));
+      const promote = await parleyAsync(['promote', '--logs', 'logs.jsonl', '--langfuse', hung.url, '--suite', suite], { cwd: work, env, onSpawn });
+      expect(promote.status, promote.stderr).toBe(130);
+      expect(promote.stderr).toContain('interrupted (SIGINT) while reading the feedback from Langfuse: nothing was promoted');
+      expect(promote.stderr).not.toMatch(/internal error|sk-lf-test|pk-lf-test/);
+      expect(existsSync(join(suite, 'scenarios/from_production'))).toBe(false);
     } finally {
       await hung.close();
     }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { printIssues } from '../output/config-error-output.js';
 import { paint } from '../output/output.js';
+import { interruptedExit } from '../program/interrupted-exit.js';
 
 interface PromoteFlags {
   logs?: string;
@@ -55,7 +56,15 @@ async function promoteCommand(flags: PromoteFlags, context: CommandContext): Pro
   if (flags.langfuse !== undefined) {
     const { langfuseFromEnv } = await import('@parley/langfuse');
     const target = langfuseFromEnv(context.env, typeof flags.langfuse === 'string' ? flags.langfuse : undefined, '--langfuse');
-    feedback.push(...(await production.fetchLangfuseFeedback(target, since ? { since } : {})));
+    const { signal } = context;
+    try {
+      feedback.push(...(await production.fetchLangfuseFeedback(target, { ...(since ? { since } : {}), ...(signal ? { signal } : {}) })));
+    } catch (error) {
+      if (signal?.aborted !== true) throw error;
+      // Ctrl-C / SIGTERM stopped the reading: nothing was promoted, an interruption (130 / 143), not an error.
+      context.output.err(`interrupted (${String(signal.reason ?? 'SIGINT')}) while reading the feedback from Langfuse: nothing was promoted\n`);
+      return interruptedExit(signal);
+    }
   }
 
   const result = await production.promoteConversations({

@@ -240,7 +240,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'promote',
     cells: {
-      signals: { status: 'n/a', what: 'pays for nothing; ends as any process does' },
+      signals: {
+        status: 'holds',
+        what: 'pays for nothing; Ctrl-C while `--langfuse` waits on Langfuse aborts the request at once: `interrupted (SIGINT) …: nothing was promoted`, exit 130 (was: retried until the timeout, then exit 2); SIGTERM ends it as any process (its files are written whole or not at all)',
+        tests: [{ file: 'apps/cli/src/commands/promote.test.ts', title: 'Ctrl-C while the Langfuse holding the feedback does not answer' }],
+      },
       timeouts: {
         status: 'holds',
         what: 'feedback read from Langfuse (`--langfuse`) has its connect and total timeouts: a server that takes the connection and never answers ends the command with the timeout named, nothing promoted',
@@ -284,7 +288,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
   {
     command: 'init / generate',
     cells: {
-      signals: { status: 'n/a', what: 'pays for nothing (`generate` pays for one call per scenario and writes each whole)' },
+      signals: {
+        status: 'holds',
+        what: 'Ctrl-C while `generate` waits on the model aborts the call: `interrupted (SIGINT): nothing was written`, exit 130, no scenario and no recording (was exit 1, `error: aborted`); SIGTERM ends it as any process (its files are written whole or not at all); `init` pays for nothing',
+        tests: [{ file: 'apps/cli/src/commands/generate.test.ts', title: 'Ctrl-C while the model drafts is an interruption' }],
+      },
       timeouts: {
         status: 'holds',
         what: '`generate` calls providers through the same deadline and connect timeout as a run',
@@ -338,7 +346,11 @@ export const FAULT_MATRIX: MatrixRow[] = [
         what: 'a `.parley/parley.db` that is not a database (or is damaged): exit 2, `cannot open … as a Parley database: file is not a database; move it aside (the run history then starts afresh) and run again`',
         tests: [{ file: PATH_CASES, title: 'each command either does not need the history (exit 0) or says it is not a Parley database' }],
       },
-      'full disk': { status: 'n/a', what: 'write nothing' },
+      'full disk': {
+        status: 'holds',
+        what: 'they write nothing, but SQLite needs room for its shared-memory index to read the history: on a full disk under `.parley/` they answer or exit 2 with one line, `.parley/parley.db: disk full: nothing was changed`, the history unchanged; `compare` of report folders given by path needs no history and answers',
+        tests: [{ file: 'apps/cli/src/history-disk-full.test.ts', title: 'answer, or say "disk full" (exit 2, one line)' }],
+      },
       paths: { status: 'holds', what: `report folders and files, ${walked('`--suite`')}`, tests: [WALKED] },
     },
   },

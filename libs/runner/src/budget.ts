@@ -1,4 +1,4 @@
-import { ConfigError } from '@parley/core';
+import { parseUsdAmount } from '@parley/core';
 import type { Shard } from '@parley/gate';
 import type { BudgetReport } from '@parley/reports';
 
@@ -273,10 +273,6 @@ export function shardBudget(limit: number | undefined, shard: Shard | undefined,
 export function budgetLimit(flag: number | undefined, env: NodeJS.ProcessEnv, suiteSetting: number | undefined): number | undefined {
   if (flag !== undefined) return flag;
   const fromEnv = env.PARLEY_BUDGET_USD;
-  if (fromEnv !== undefined && fromEnv.trim() !== '') {
-    const value = Number(fromEnv);
-    if (!Number.isFinite(value) || value < 0) throw new ConfigError(`PARLEY_BUDGET_USD must be a number of US dollars ≥ 0, got "${fromEnv}"`);
-    return value;
-  }
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return parseUsdAmount(fromEnv, 'PARLEY_BUDGET_USD');
   return suiteSetting;
 }

@@ -286,7 +286,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     expect(budgetLimit(undefined, { PARLEY_BUDGET_USD: '5' }, 9)).toBe(5);
     expect(budgetLimit(undefined, {}, 9)).toBe(9);
     expect(budgetLimit(undefined, {}, undefined)).toBeUndefined();
-    expect(() => budgetLimit(undefined, { PARLEY_BUDGET_USD: 'lots' }, undefined)).toThrow('PARLEY_BUDGET_USD must be a number');
+    expect(() => budgetLimit(undefined, { PARLEY_BUDGET_USD: 'lots' }, undefined)).toThrow('PARLEY_BUDGET_USD must be an amount of US dollars');
   });
 
   it('keeps what finished when interrupted (exit 130), and --resume finishes the same run', async () => {

@@ -213,8 +213,8 @@ export class ScenarioBudget {
     this.available = estimateUsd;
   }
 
-  /** Before a call: holds its worst case; false (remembering why) when it does not fit the budget. */
-  holdCall(worstUsd: number): boolean {
+  /** Before a call: holds its worst case; false (remembering why, naming `call` when given) when it does not fit the budget. */
+  holdCall(worstUsd: number, call?: string): boolean {
     if (worstUsd <= this.available) {
       this.available -= worstUsd;
       return true;
@@ -223,7 +223,7 @@ export class ScenarioBudget {
       this.available = 0;
       return true;
     }
-    this.refused ??= `a call's worst case of $${worstUsd.toFixed(4)} did not fit ($${this.tracker.spentUsd.toFixed(4)} spent and $${this.tracker.heldUsd.toFixed(4)} held of $${this.tracker.limitUsd.toFixed(4)})`;
+    this.refused ??= `a call's worst case of $${worstUsd.toFixed(4)}${call === undefined ? '' : ` (${call})`} did not fit ($${this.tracker.spentUsd.toFixed(4)} spent and $${this.tracker.heldUsd.toFixed(4)} held of $${this.tracker.limitUsd.toFixed(4)})`;
     return false;
   }
 

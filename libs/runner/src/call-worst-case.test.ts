@@ -52,12 +52,16 @@ expect:
 }
 
 describe('simulator.max_tokens', () => {
-  it('is sent with every simulator call and bounds its worst case under a budget', async () => {
+  it('is sent with every simulator call and bounds its worst case under a budget; a refused call says which it was and how to bound it', async () => {
     // Without max_tokens the simulator's worst case is 16,384 output tokens at gpt-4.1's $8/M ($0.13):
     // it does not fit $0.02, so the scenario is cut short. With max_tokens: 64 it fits and runs.
     const unbounded = writeTempSuite(suite('{ provider: openai, model: gpt-4.1 }'));
     const cut = await runSuite({ suitePath: unbounded, mode: 'live', outDir: 'out', budgetUsd: 0.02 }, deps(unbounded));
     expect(cut.report.results[0]!.status).toBe('warn');
+    // The reason names the call and says how to bound it.
+    expect(cut.report.results[0]!.reason).toContain(
+      "a call's worst case of $0.1333 (simulator gpt-4.1, which sets no max_tokens: 16,384 output tokens assumed; set max_tokens under simulator: to lower it) did not fit",
+    );
 
     server.resetLog();
     const bounded = writeTempSuite(suite('{ provider: openai, model: gpt-4.1, max_tokens: 64 }'));
@@ -67,5 +71,23 @@ describe('simulator.max_tokens', () => {
     expect(simulatorCalls.length).toBeGreaterThan(0);
     for (const call of simulatorCalls) expect((call.body as { max_tokens?: number }).max_tokens).toBe(64);
     expect(run.report.budget?.spent_usd).toBeLessThanOrEqual(0.02);
+  });
+});
+
+describe('a call the budget refuses', () => {
+  it('names the agent call that sets no max_tokens and what to set', async () => {
+    const dir = writeTempSuite({
+      ...suite('{ provider: openai, model: gpt-4.1, max_tokens: 64 }'),
+      'parley.yaml': `suite: unbounded
+agents:
+  helper: { kind: openai, model: gpt-4.1-mini, system_prompt: prompt.md }
+`,
+      'scenarios/hello.yaml': 'id: hello\nagent: helper\nuser: { opening: Hello }\n',
+    });
+    const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.02 }, deps(dir));
+    expect(run.report.results[0]!.status).toBe('warn');
+    expect(run.report.results[0]!.reason).toMatch(
+      /^not checked: budget reached during this scenario: a call's worst case of \$0\.\d{4} \(agent gpt-4\.1-mini, which sets no max_tokens: 16,384 output tokens assumed; set max_tokens on the agent to lower it\) did not fit \(\$0\.0000 spent and \$0\.0000 held of \$0\.0200\)/,
+    );
   });
 });

@@ -12,6 +12,14 @@ export function formatUsd(usd: number | null | undefined): string {
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
+/**
+ * Whether a run paid no provider at all: a replay whose judging was replayed too (or that has no
+ * judge). Its cost is then what the recorded calls cost when they were made, and the texts say so.
+ */
+export function replayPaidNothing(report: { mode: string; judge?: { mode: string } | undefined }): boolean {
+  return report.mode === 'replay' && report.judge?.mode !== 'live';
+}
+
 /** `850 ms`, `12.3 s`, `3 m 04 s`, `1 h 02 m`. */
 export function formatDuration(durationMs: number | undefined): string {
   if (durationMs === undefined) return missingValue;

@@ -29,7 +29,8 @@ describe('renderSummaryMarkdown', () => {
   it('states the totals: counts, cost, mode, duration', () => {
     expect(markdown).toContain('mode replay');
     expect(markdown).toContain('duration 12.3 s');
-    expect(markdown).toContain('cost $0.0080 (800 input + 400 output tokens, 16 calls)');
+    expect(markdown).toContain('cost $0.0080 as recorded, $0 spent by this replay (800 input + 400 output tokens, 16 calls)');
+    expect(renderSummaryMarkdown(buildReport({ ...runInfo, mode: 'live' }, sampleResults()))).toContain('cost $0.0080 (800 input + 400 output tokens, 16 calls)');
     expect(markdown).toContain('| error | fail | flaky | warn | pass | skipped |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n| 2 | 3 | 1 | 1 | 1 | 1 |');
   });
 

@@ -48,7 +48,15 @@ describe('renderRunSummary', () => {
     expect(text).toContain('✗ spa_codeswitch (fail)');
     expect(text).toContain('✗ advisory_one (fail, advisory)');
     expect(text).toContain('content_signals@1.0.0: forbidden "reservation"');
-    expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 · 1\.00 s · exit 1/);
+    expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 as recorded, \$0 spent · 1\.00 s · exit 1/);
+  });
+
+  it('says that a replay spent nothing, but not of a live run nor of a replay that judged live', () => {
+    expect(renderRunSummary(report, paint(false), 'out', 160)).toContain('· replay · $0.0030 as recorded, $0 spent ·');
+    const live = renderRunSummary({ ...report, mode: 'live' }, paint(false), 'out', 160);
+    expect(live).toContain('· live · $0.0030 ·');
+    const judgedLive = { ...report, judge: { mode: 'live' } } as unknown as typeof report;
+    expect(renderRunSummary(judgedLive, paint(false), 'out', 160)).toContain('· replay · $0.0030 ·');
   });
 
   it('never cuts the reports folder: beside reports: when it fits, else on a line of its own', () => {

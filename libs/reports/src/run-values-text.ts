@@ -20,6 +20,16 @@ export function replayPaidNothing(report: { mode: string; judge?: { mode: string
   return report.mode === 'replay' && report.judge?.mode !== 'live';
 }
 
+/**
+ * Why a run's cost is unknown, and what to do: `no price for mystery-1: add it under pricing: in
+ * parley.yaml`, from the models of its calls that have none (a report without calls says less).
+ */
+export function unknownCostReason(report: { results: ReadonlyArray<{ calls?: ReadonlyArray<{ model: string; cost_usd: number | null }> | undefined }> }): string {
+  const models = [...new Set(report.results.flatMap((result) => (result.calls ?? []).filter((call) => call.cost_usd === null).map((call) => call.model)))].sort();
+  if (models.length === 0) return 'a model without a known price: add it under pricing: in parley.yaml';
+  return `no price for ${models.join(', ')}: add ${models.length === 1 ? 'it' : 'them'} under pricing: in parley.yaml`;
+}
+
 /** `850 ms`, `12.3 s`, `3 m 04 s`, `1 h 02 m`. */
 export function formatDuration(durationMs: number | undefined): string {
   if (durationMs === undefined) return missingValue;

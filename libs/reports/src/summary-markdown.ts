@@ -6,7 +6,7 @@ import { judgeSummary } from './judge-section.js';
 import { comparisonSection } from './comparison-section.js';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
-import { replayPaidNothing } from './run-values-text.js';
+import { replayPaidNothing, unknownCostReason } from './run-values-text.js';
 
 /**
  * `summary.md`: what a reviewer of a PR sees in the GitHub job summary. A title line saying
@@ -155,7 +155,7 @@ function worstFirst(results: readonly ReportResult[]): ReportResult[] {
 
 function formatCost(report: RunReport): string {
   const { cost } = report;
-  const usd = cost.usd === null ? 'unknown (a model without a known price)' : formatUsd(cost.usd);
+  const usd = cost.usd === null ? `unknown (${escapeInlineText(unknownCostReason(report))})` : formatUsd(cost.usd);
   const cached =
     cost.cached_input_tokens !== undefined && cost.cached_input_tokens > 0
       ? `; ${groupDigits(cost.cached_input_tokens)} input tokens read from the prompt cache${cost.cache_saving_usd === null || cost.cache_saving_usd === undefined ? '' : `, saving ${formatUsd(cost.cache_saving_usd)}`}`

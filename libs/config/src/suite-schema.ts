@@ -161,6 +161,6 @@ export const SuiteSchema = z.strictObject({
     })
     .optional(),
   redaction: RedactionSchema.optional(),
-  pricing: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).optional(),
+  pricing: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cached_input: z.number().min(0).optional() })).optional(),
 });
 export type SuiteFile = z.infer<typeof SuiteSchema>;

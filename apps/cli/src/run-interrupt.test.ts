@@ -160,6 +160,8 @@ describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)'
     const resumed = await parley(['run', '--resume', runId]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`run ${runId}`);
+    // The run was started with --mode live: resuming it is no accidental live run of a suite without recordings.
+    expect(resumed.stderr).not.toContain('the suite has no recordings yet');
     const completed = JSON.parse(readFileSync(join(cwd, out, 'report.json'), 'utf8')) as typeof report;
     expect(completed.exit_code).toBe(0);
     expect(completed.results.map((result) => [result.scenario_id, result.status])).toEqual(IDS.map((id) => [id, 'pass']));

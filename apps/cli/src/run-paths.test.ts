@@ -110,7 +110,7 @@ describe('usage errors and small truths', () => {
     expect(recordWithReplayedJudge.code).toBe(2);
     const badBudget = await parleyIn(suite, ['run', '.'], { PARLEY_BUDGET_USD: 'abc' });
     expect(badBudget.code).toBe(2);
-    expect(badBudget.stderr).toContain('PARLEY_BUDGET_USD must be a number of US dollars ≥ 0, got "abc"');
+    expect(badBudget.stderr).toContain('PARLEY_BUDGET_USD must be an amount of US dollars ≥ 0 (e.g. 5 or 0.50), got "abc"');
     const history = await parleyIn(suite, ['runs', 'list']);
     expect(history.stdout).toBe('no runs yet: start one with `parley run <suite>`\n');
   });

@@ -89,7 +89,8 @@ export const SuiteSchema = z.strictObject({
   defaults: z.strictObject({ expect: ExpectList.default([]) }).optional(),
   /** A comparison run by default: every selected scenario runs against each of these agents (`--agent` replaces the list). */
   matrix: z.strictObject({ agents: z.array(z.string().min(1)).min(1) }).optional(),
-  simulator: ModelRefSchema.optional(),
+  /** The model that plays the user; `max_tokens` bounds each of its answers (and so its worst case under a budget). */
+  simulator: ModelRefSchema.extend({ max_tokens: z.number().int().positive().optional() }).optional(),
   judge: z
     .strictObject({
       primary: ModelRefSchema.optional(),
@@ -160,6 +161,6 @@ export const SuiteSchema = z.strictObject({
     })
     .optional(),
   redaction: RedactionSchema.optional(),
-  pricing: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).optional(),
+  pricing: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cached_input: z.number().min(0).optional() })).optional(),
 });
 export type SuiteFile = z.infer<typeof SuiteSchema>;

@@ -16,3 +16,4 @@ export * from './platform-spawn.js';
 export * from './terminal-text.js';
 export * from './display-path.js';
 export * from './nearest-folder.js';
+export * from './usd-amount.js';

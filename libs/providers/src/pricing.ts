@@ -4,6 +4,8 @@ import type { TokenUsage } from '@parley/core';
 export interface ModelPrice {
   input: number;
   output: number;
+  /** Input read from the provider's prompt cache; else the input price times the model family's cache rate (cacheRates). */
+  cached_input?: number;
 }
 
 /**
@@ -36,12 +38,19 @@ function priceOf(model: string, overrides: Record<string, ModelPrice> = {}): Mod
 /**
  * What prompt caching does to the input price: tokens read from the cache cost this share of the
  * input price, tokens written to it this multiple (Anthropic: reads 0.1×, 5-minute writes 1.25×;
- * OpenAI: cached input 0.25× for the GPT-4.1 and GPT-5 families, 0.5× for GPT-4o and o-series).
+ * OpenAI: cached input 0.25× for the GPT-4.1 and GPT-5 families and o4-mini, 0.5× for GPT-4o and
+ * the other o-series models). A suite's `pricing:` may give a model's `cached_input` price instead.
  */
 function cacheRates(model: string): { read: number; write: number } {
   if (model.startsWith('claude')) return { read: 0.1, write: 1.25 };
-  if (model.startsWith('gpt-4.1') || model.startsWith('gpt-5')) return { read: 0.25, write: 1 };
+  if (model.startsWith('gpt-4.1') || model.startsWith('gpt-5') || model.startsWith('o4-mini')) return { read: 0.25, write: 1 };
   return { read: 0.5, write: 1 };
+}
+
+/** USD per million tokens of input read from the cache and written to it: the suite's `cached_input` when it gives one. */
+function cachePrices(model: string, price: ModelPrice): { read: number; write: number } {
+  const rates = cacheRates(model);
+  return { read: price.cached_input ?? price.input * rates.read, write: price.input * rates.write };
 }
 
 /** USD of one call, or null when the model's price is unknown. Cached input is priced as cached. */
@@ -51,17 +60,17 @@ export function costOfCall(model: string, usage: TokenUsage, overrides: Record<s
   const cached = usage.cached_input_tokens ?? 0;
   const written = usage.cache_write_input_tokens ?? 0;
   if (cached === 0 && written === 0) return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1_000_000;
-  const rates = cacheRates(model);
+  const cache = cachePrices(model, price);
   const plain = usage.input_tokens - cached - written;
-  return ((plain + cached * rates.read + written * rates.write) * price.input + usage.output_tokens * price.output) / 1_000_000;
+  return (plain * price.input + cached * cache.read + written * cache.write + usage.output_tokens * price.output) / 1_000_000;
 }
 
 /** What prompt caching saved on one call (USD; 0 without cached tokens), or null when the price is unknown. */
 export function cacheSavingOfCall(model: string, usage: TokenUsage, overrides: Record<string, ModelPrice> = {}): number | null {
   const price = priceOf(model, overrides);
   if (!price) return null;
-  const rates = cacheRates(model);
-  return (((usage.cached_input_tokens ?? 0) * (1 - rates.read) - (usage.cache_write_input_tokens ?? 0) * (rates.write - 1)) * price.input) / 1_000_000;
+  const cache = cachePrices(model, price);
+  return ((usage.cached_input_tokens ?? 0) * (price.input - cache.read) - (usage.cache_write_input_tokens ?? 0) * (cache.write - price.input)) / 1_000_000;
 }
 
 /**
@@ -71,7 +80,11 @@ export function cacheSavingOfCall(model: string, usage: TokenUsage, overrides: R
 export function batchPrices(overrides: Record<string, ModelPrice> = {}): Record<string, ModelPrice> {
   const prices: Record<string, ModelPrice> = {};
   for (const [model, price] of Object.entries({ ...BUILT_IN_PRICES, ...overrides })) {
-    prices[model] = { input: price.input * BATCH_PRICE_FACTOR, output: price.output * BATCH_PRICE_FACTOR };
+    prices[model] = {
+      input: price.input * BATCH_PRICE_FACTOR,
+      output: price.output * BATCH_PRICE_FACTOR,
+      ...(price.cached_input !== undefined ? { cached_input: price.cached_input * BATCH_PRICE_FACTOR } : {}),
+    };
   }
   return prices;
 }

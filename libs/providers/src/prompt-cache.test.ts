@@ -6,7 +6,7 @@ import { manualClock, type CallContext, type CompletionRequest } from '@parley/c
 import { startFakeLlm, type FakeLlmServer } from '@parley/fake-llm';
 import { createAnthropicProvider } from './anthropic-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
-import { cacheSavingOfCall, costOfCall } from './pricing.js';
+import { batchPrices, cacheSavingOfCall, costOfCall } from './pricing.js';
 import { createRecorder, writeRecording } from './recording.js';
 import { readRecording } from './read-recording.js';
 
@@ -73,6 +73,19 @@ describe('prompt caching', () => {
     expect(cacheSavingOfCall('claude-sonnet-4-6', { input_tokens: 2000, output_tokens: 50, cache_write_input_tokens: 1536 })).toBeCloseTo(-(1536 * 0.75) / 1e6, 12);
     expect(cacheSavingOfCall('gpt-4.1', { input_tokens: 2000, output_tokens: 50 })).toBe(0);
     expect(cacheSavingOfCall('no-such-model', usage)).toBeNull();
+  });
+
+  it('prices o4-mini cached input at 0.25× ($0.275 of $1.10), and a suite may set cached_input for a model of its own', () => {
+    const usage = { input_tokens: 2000, output_tokens: 50, cached_input_tokens: 1536 };
+    expect(costOfCall('o4-mini', usage)).toBeCloseTo((464 * 1.1 + 1536 * 0.275 + 50 * 4.4) / 1e6, 12);
+    // An Azure deployment of gpt-4.1 under its own name: list prices typed out, cached input $0.50.
+    const pricing = { 'team-gpt41': { input: 2, output: 8, cached_input: 0.5 } };
+    expect(costOfCall('team-gpt41', usage, pricing)).toBeCloseTo((464 * 2 + 1536 * 0.5 + 50 * 8) / 1e6, 12);
+    expect(cacheSavingOfCall('team-gpt41', usage, pricing)).toBeCloseTo((1536 * 1.5) / 1e6, 12);
+    // Without cached_input an unknown family is read at half the input price.
+    expect(costOfCall('team-other', usage, { 'team-other': { input: 2, output: 8 } })).toBeCloseTo((464 * 2 + 1536 * 1 + 50 * 8) / 1e6, 12);
+    // Batch prices halve the cached price too.
+    expect(costOfCall('team-gpt41', usage, batchPrices(pricing))).toBeCloseTo((464 * 2 + 1536 * 0.5 + 50 * 8) / 2e6, 12);
   });
 
   it('a recording keeps the cached tokens, and the cache hint is not part of the recording key', async () => {

@@ -12,6 +12,24 @@ export function formatUsd(usd: number | null | undefined): string {
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
+/**
+ * Whether a run paid no provider at all: a replay whose judging was replayed too (or that has no
+ * judge). Its cost is then what the recorded calls cost when they were made, and the texts say so.
+ */
+export function replayPaidNothing(report: { mode: string; judge?: { mode: string } | undefined }): boolean {
+  return report.mode === 'replay' && report.judge?.mode !== 'live';
+}
+
+/**
+ * Why a run's cost is unknown, and what to do: `no price for mystery-1: add it under pricing: in
+ * parley.yaml`, from the models of its calls that have none (a report without calls says less).
+ */
+export function unknownCostReason(report: { results: ReadonlyArray<{ calls?: ReadonlyArray<{ model: string; cost_usd: number | null }> | undefined }> }): string {
+  const models = [...new Set(report.results.flatMap((result) => (result.calls ?? []).filter((call) => call.cost_usd === null).map((call) => call.model)))].sort();
+  if (models.length === 0) return 'a model without a known price: add it under pricing: in parley.yaml';
+  return `no price for ${models.join(', ')}: add ${models.length === 1 ? 'it' : 'them'} under pricing: in parley.yaml`;
+}
+
 /** `850 ms`, `12.3 s`, `3 m 04 s`, `1 h 02 m`. */
 export function formatDuration(durationMs: number | undefined): string {
   if (durationMs === undefined) return missingValue;

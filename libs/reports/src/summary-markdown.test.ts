@@ -29,7 +29,14 @@ describe('renderSummaryMarkdown', () => {
   it('states the totals: counts, cost, mode, duration', () => {
     expect(markdown).toContain('mode replay');
     expect(markdown).toContain('duration 12.3 s');
-    expect(markdown).toContain('cost $0.0080 (800 input + 400 output tokens, 16 calls)');
+    expect(markdown).toContain('cost $0.0080 as recorded, $0 spent by this replay (800 input + 400 output tokens, 16 calls)');
+    expect(renderSummaryMarkdown(buildReport({ ...runInfo, mode: 'live' }, sampleResults()))).toContain('cost $0.0080 (800 input + 400 output tokens, 16 calls)');
+    const call = { role: 'agent' as const, provider: 'openai', turn: 1, input_tokens: 10, output_tokens: 5, latency_ms: 1 };
+    const [first, ...rest] = sampleResults();
+    const unpriced = { ...first!, cost: { ...first!.cost, usd: null }, calls: [{ ...call, model: 'mystery-1', cost_usd: null }, { ...call, model: 'acme-2', cost_usd: null }] };
+    expect(renderSummaryMarkdown(buildReport({ ...runInfo, mode: 'live' }, [unpriced, ...rest]))).toContain(
+      'cost unknown (no price for acme-2, mystery-1: add them under pricing: in parley.yaml) (',
+    );
     expect(markdown).toContain('| error | fail | flaky | warn | pass | skipped |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n| 2 | 3 | 1 | 1 | 1 | 1 |');
   });
 

@@ -6,6 +6,7 @@ import { judgeSummary } from './judge-section.js';
 import { comparisonSection } from './comparison-section.js';
 import type { ReportResult, RunReport } from './report-schema.js';
 import { describeTroubledMetric, troubledMetrics } from './troubled-metrics.js';
+import { replayPaidNothing, unknownCostReason } from './run-values-text.js';
 
 /**
  * `summary.md`: what a reviewer of a PR sees in the GitHub job summary. A title line saying
@@ -154,12 +155,13 @@ function worstFirst(results: readonly ReportResult[]): ReportResult[] {
 
 function formatCost(report: RunReport): string {
   const { cost } = report;
-  const usd = cost.usd === null ? 'unknown (a model without a known price)' : formatUsd(cost.usd);
+  const usd = cost.usd === null ? `unknown (${escapeInlineText(unknownCostReason(report))})` : formatUsd(cost.usd);
   const cached =
     cost.cached_input_tokens !== undefined && cost.cached_input_tokens > 0
       ? `; ${groupDigits(cost.cached_input_tokens)} input tokens read from the prompt cache${cost.cache_saving_usd === null || cost.cache_saving_usd === undefined ? '' : `, saving ${formatUsd(cost.cache_saving_usd)}`}`
       : '';
-  return `${usd} (${groupDigits(cost.input_tokens)} input + ${groupDigits(cost.output_tokens)} output tokens, ${groupDigits(cost.calls)} ${plural(cost.calls, 'call')}${cached})`;
+  const recorded = replayPaidNothing(report) ? ' as recorded, $0 spent by this replay' : '';
+  return `${usd}${recorded} (${groupDigits(cost.input_tokens)} input + ${groupDigits(cost.output_tokens)} output tokens, ${groupDigits(cost.calls)} ${plural(cost.calls, 'call')}${cached})`;
 }
 
 function formatUsd(usd: number): string {

@@ -1,4 +1,4 @@
-import { ConfigError } from '@parley/core';
+import { parseUsdAmount } from '@parley/core';
 import type { Shard } from '@parley/gate';
 import type { BudgetReport } from '@parley/reports';
 
@@ -213,8 +213,8 @@ export class ScenarioBudget {
     this.available = estimateUsd;
   }
 
-  /** Before a call: holds its worst case; false (remembering why) when it does not fit the budget. */
-  holdCall(worstUsd: number): boolean {
+  /** Before a call: holds its worst case; false (remembering why, naming `call` when given) when it does not fit the budget. */
+  holdCall(worstUsd: number, call?: string): boolean {
     if (worstUsd <= this.available) {
       this.available -= worstUsd;
       return true;
@@ -223,7 +223,7 @@ export class ScenarioBudget {
       this.available = 0;
       return true;
     }
-    this.refused ??= `a call's worst case of $${worstUsd.toFixed(4)} did not fit ($${this.tracker.spentUsd.toFixed(4)} spent and $${this.tracker.heldUsd.toFixed(4)} held of $${this.tracker.limitUsd.toFixed(4)})`;
+    this.refused ??= `a call's worst case of $${worstUsd.toFixed(4)}${call === undefined ? '' : ` (${call})`} did not fit ($${this.tracker.spentUsd.toFixed(4)} spent and $${this.tracker.heldUsd.toFixed(4)} held of $${this.tracker.limitUsd.toFixed(4)})`;
     return false;
   }
 
@@ -273,10 +273,6 @@ export function shardBudget(limit: number | undefined, shard: Shard | undefined,
 export function budgetLimit(flag: number | undefined, env: NodeJS.ProcessEnv, suiteSetting: number | undefined): number | undefined {
   if (flag !== undefined) return flag;
   const fromEnv = env.PARLEY_BUDGET_USD;
-  if (fromEnv !== undefined && fromEnv.trim() !== '') {
-    const value = Number(fromEnv);
-    if (!Number.isFinite(value) || value < 0) throw new ConfigError(`PARLEY_BUDGET_USD must be a number of US dollars ≥ 0, got "${fromEnv}"`);
-    return value;
-  }
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return parseUsdAmount(fromEnv, 'PARLEY_BUDGET_USD');
   return suiteSetting;
 }

@@ -1,4 +1,4 @@
-import type { CompletionRequest, Provider } from '@parley/core';
+import type { CallContext, CompletionRequest, Provider } from '@parley/core';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, costOfCall, ProviderError, type ModelPrice } from '@parley/providers';
 import type { ScenarioBudget } from './budget.js';
 
@@ -28,6 +28,18 @@ export function callWorstCaseUsd(request: CompletionRequest, pricing: Record<str
 }
 
 /**
+ * Which call a worst case is of, for the reason a refused call gives: its role and model, and when
+ * it sets no `max_tokens` the length assumed and how to bound it (`agent gpt-4.1-mini, which sets
+ * no max_tokens: 16,384 output tokens assumed; set max_tokens on the agent to lower it`).
+ */
+function worstCaseCall(request: CompletionRequest, context: CallContext): string {
+  const call = `${context.role} ${request.model}`;
+  if (request.max_tokens !== undefined || request.provider === 'anthropic') return call;
+  const where = context.role === 'agent' ? 'set max_tokens on the agent to lower it' : context.role === 'simulator' ? 'set max_tokens under simulator: to lower it' : 'an OpenAI judge sets none';
+  return `${call}, which sets no max_tokens: ${UNCAPPED_OUTPUT_TOKENS.toLocaleString('en-US')} output tokens assumed; ${where}`;
+}
+
+/**
  * A provider whose calls hold their worst case in the scenario's budget before they are sent, and
  * settle to what they cost when answered (a failed call costs nothing). A call whose worst case does
  * not fit is not sent: it fails with a `budget` error and the scenario is cut short.
@@ -41,7 +53,7 @@ export function budgetedProvider(inner: Provider, budget: ScenarioBudget, pricin
         budget.unpricedCall();
         return response;
       }
-      if (!budget.holdCall(worst)) throw new ProviderError('budget', `not sent: ${budget.refused}`, { context });
+      if (!budget.holdCall(worst, worstCaseCall(request, context))) throw new ProviderError('budget', `not sent: ${budget.refused}`, { context });
       let usd = 0;
       try {
         const response = await inner.complete(request, context, signal);

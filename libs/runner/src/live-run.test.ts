@@ -213,7 +213,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     const dir = writeTempSuite({ ...files, 'parley.yaml': files['parley.yaml']!.replace('concurrency: 1', 'concurrency: 2') });
     const run = await runSuite({ suitePath: dir, mode: 'live', outDir: 'out', budgetUsd: 0.5 }, deps(dir));
     expect(run.report.results.map((result) => result.status)).toEqual(['pass', 'warn', 'warn', 'warn']);
-    expect(run.report.results[1]!.reason).toMatch(/^not checked: budget reached during this scenario: a call's worst case of \$0\.4000 did not fit \(\$0\.0000 spent and \$0\.4000 held of \$0\.5000\)/);
+    expect(run.report.results[1]!.reason).toMatch(/^not checked: budget reached during this scenario: a call's worst case of \$0\.4000 \(agent pricey\) did not fit \(\$0\.0000 spent and \$0\.4000 held of \$0\.5000\)/);
     // c and d start while a is in flight (no scenario has finished, so their estimate is $0) and are cut short the same way.
     expect(run.report.budget?.downgrades[0]).toBe("3 scenarios cut short (the next call's worst case did not fit the budget): b, c, d");
     expect(run.report.budget?.spent_usd).toBeCloseTo(0.4, 10);
@@ -286,7 +286,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     expect(budgetLimit(undefined, { PARLEY_BUDGET_USD: '5' }, 9)).toBe(5);
     expect(budgetLimit(undefined, {}, 9)).toBe(9);
     expect(budgetLimit(undefined, {}, undefined)).toBeUndefined();
-    expect(() => budgetLimit(undefined, { PARLEY_BUDGET_USD: 'lots' }, undefined)).toThrow('PARLEY_BUDGET_USD must be a number');
+    expect(() => budgetLimit(undefined, { PARLEY_BUDGET_USD: 'lots' }, undefined)).toThrow('PARLEY_BUDGET_USD must be an amount of US dollars');
   });
 
   it('keeps what finished when interrupted (exit 130), and --resume finishes the same run', async () => {

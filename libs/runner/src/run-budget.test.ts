@@ -19,7 +19,7 @@ describe('runBudget', () => {
     expect(runBudget({ suitePath: dir }, { cwd: dir, env: { PARLEY_BUDGET_USD: '2' } })).toEqual({ limitUsd: 2, spentBeforeUsd: 0 });
     expect(runBudget({ suitePath: join(dir, 'parley.yaml') }, { cwd: '/', env: {} })).toEqual({ limitUsd: 3, spentBeforeUsd: 0 });
     expect(runBudget({ suitePath: '.' }, { cwd: dir, env: {} })).toEqual({ limitUsd: 3, spentBeforeUsd: 0 });
-    expect(() => runBudget({ suitePath: dir }, { cwd: dir, env: { PARLEY_BUDGET_USD: 'lots' } })).toThrow('PARLEY_BUDGET_USD must be a number');
+    expect(() => runBudget({ suitePath: dir }, { cwd: dir, env: { PARLEY_BUDGET_USD: 'lots' } })).toThrow('PARLEY_BUDGET_USD must be an amount of US dollars');
   });
 
   it('under --shard I/N shows the shard its share of the PR budget, unless --budget-per-shard', () => {

@@ -183,6 +183,7 @@ export async function playScenario(
                 model: simulator.model,
                 ...(simulator.temperature !== undefined ? { temperature: simulator.temperature } : {}),
                 ...(simulator.seed !== undefined ? { seed: simulator.seed } : {}),
+                ...(simulator.max_tokens !== undefined ? { max_tokens: simulator.max_tokens } : {}),
               },
               user: { persona: simulate.persona, goal: simulate.goal, ...(data.language !== undefined ? { language: data.language } : {}) },
               maxTurns: simulate.max_turns,

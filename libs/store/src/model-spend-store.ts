@@ -35,6 +35,12 @@ export interface RunSpend {
    * model itself; its total is what its shards spent (see summarizeSpend).
    */
   merged_from?: string[];
+  /**
+   * For a run read from a report folder whose cost is unknown: its calls to models without a price.
+   * `cost_usd` is then what its priced calls cost, so `parley cost` neither drops the run to $0 nor
+   * hides that part of its spend is not counted.
+   */
+  unpriced_calls?: number;
 }
 
 export interface ModelSpendStore {

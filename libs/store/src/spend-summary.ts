@@ -51,8 +51,8 @@ export function summarizeSpend(runs: readonly RunSpend[], outside: readonly Judg
     const rows: ModelSpend[] =
       run.models.length > 0
         ? run.models
-        : run.mode !== 'replay' && unitemised > 0
-          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: unitemised, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 }]
+        : run.mode !== 'replay' && (unitemised > 0 || (run.unpriced_calls ?? 0) > 0)
+          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: unitemised, unpriced_calls: run.unpriced_calls ?? 0, cached_input_tokens: 0, cache_saving_usd: 0 }]
           : [];
     const usd = rows.reduce((sum, row) => sum + row.cost_usd, 0);
     total += usd;

@@ -11,6 +11,17 @@ const request: NormalisedRequest = {
 };
 
 describe('buildAnthropicMessage', () => {
+  it('reports scripted cache reads and writes apart from input_tokens, only for a request with cache_control', () => {
+    const usage = { input_tokens: 5000, output_tokens: 20, cached_input_tokens: 1000, cache_write_input_tokens: 3000 };
+    expect(buildAnthropicMessage({ content: 'ok', usage }, { ...request, cacheControl: true }, 1).usage).toEqual({
+      input_tokens: 1000,
+      output_tokens: 20,
+      cache_creation_input_tokens: 3000,
+      cache_read_input_tokens: 1000,
+    });
+    expect(buildAnthropicMessage({ content: 'ok', usage }, request, 1).usage).toEqual({ input_tokens: 5000, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  });
+
   it('builds a message with text and tool_use blocks', () => {
     expect(
       buildAnthropicMessage(

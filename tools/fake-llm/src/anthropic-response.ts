@@ -63,6 +63,7 @@ export function buildAnthropicMessage(reply: ScriptedReply, request: NormalisedR
 
   const usage = usageFor(request, reply);
   const cacheRead = request.cacheControl ? Math.min(usage.cached_input_tokens ?? 0, usage.input_tokens) : 0;
+  const cacheWrite = request.cacheControl ? Math.min(usage.cache_write_input_tokens ?? 0, usage.input_tokens - cacheRead) : 0;
   const hasToolUse = content.some((block) => block.type === 'tool_use');
   return {
     id: `msg_fake_${padSequence(sequence)}`,
@@ -72,12 +73,12 @@ export function buildAnthropicMessage(reply: ScriptedReply, request: NormalisedR
     content,
     stop_reason: finishReasonFor('anthropic', reply.finish_reason, hasToolUse),
     stop_sequence: null,
-    // Anthropic's input_tokens leaves out what was read from the cache, and reads happen only for
-    // a prompt marked with cache_control.
+    // Anthropic's input_tokens leaves out what was read from and written to the cache, and both
+    // happen only for a prompt marked with cache_control.
     usage: {
-      input_tokens: usage.input_tokens - cacheRead,
+      input_tokens: usage.input_tokens - cacheRead - cacheWrite,
       output_tokens: usage.output_tokens,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: cacheWrite,
       cache_read_input_tokens: cacheRead,
     },
   };

@@ -11,6 +11,8 @@ export interface Usage {
   output_tokens: number;
   /** Of input_tokens, read from the prompt cache (scripted only; absent otherwise). */
   cached_input_tokens?: number;
+  /** Of input_tokens, written to Anthropic's prompt cache (scripted only; absent otherwise). */
+  cache_write_input_tokens?: number;
 }
 
 /** ceil(characters / 4), at least 1. */
@@ -24,6 +26,7 @@ export function usageFor(request: NormalisedRequest, reply: ScriptedReply): Usag
     input_tokens: reply.usage?.input_tokens ?? estimateTokens(requestText(request)),
     output_tokens: reply.usage?.output_tokens ?? estimateTokens(replyText(reply)),
     ...(reply.usage?.cached_input_tokens !== undefined ? { cached_input_tokens: reply.usage.cached_input_tokens } : {}),
+    ...(reply.usage?.cache_write_input_tokens !== undefined ? { cache_write_input_tokens: reply.usage.cache_write_input_tokens } : {}),
   };
 }
 

@@ -64,6 +64,12 @@ const ScriptedReplySchema = z.strictObject({
        * `cache_read_input_tokens` only when the request marked its system prompt with `cache_control`.
        */
       cached_input_tokens: z.number().int().min(0).optional(),
+      /**
+       * Of the input tokens, how many Anthropic wrote to its prompt cache (`cache_creation_input_tokens`,
+       * left out of `input_tokens`), only when the request marked its system prompt with `cache_control`.
+       * OpenAI reports no cache writes.
+       */
+      cache_write_input_tokens: z.number().int().min(0).optional(),
     })
     .optional(),
   /** In either provider's words (`stop`/`end_turn`, `length`/`max_tokens`…); translated per API. */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { RunReport } from '@parley/reports';
 import type { JudgeSpendEntry, RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
 import { parleyIn, type CommandContext } from '../program/command-context.js';
@@ -42,12 +43,14 @@ export async function costCommand(reportPaths: readonly string[], flags: CostFla
     const report = readReportFile(resolve(context.cwd, path));
     if (known.has(report.run_id) || report.started_at < since.toISOString()) continue;
     known.add(report.run_id);
+    const spent = reportSpend(report);
     runs.push({
       run_id: report.run_id,
       suite: report.suite,
       mode: report.mode,
       started_at: report.started_at,
-      cost_usd: report.cost_usd,
+      cost_usd: spent.usd,
+      ...(spent.unpricedCalls > 0 ? { unpriced_calls: spent.unpricedCalls } : {}),
       models: [],
       // A merged report counts only what its shards not otherwise counted spent (summarizeSpend).
       ...(report.merged_from !== undefined ? { merged_from: report.merged_from.map((shard) => shard.run_id) } : {}),
@@ -63,10 +66,27 @@ export async function costCommand(reportPaths: readonly string[], flags: CostFla
   return 0;
 }
 
+/**
+ * What a report folder's run paid: its total, or when that is unknown (a model without a price) what
+ * its priced calls cost and how many calls had no price (at least one).
+ */
+function reportSpend(report: RunReport): { usd: number; unpricedCalls: number } {
+  if (report.cost_usd !== null) return { usd: report.cost_usd, unpricedCalls: 0 };
+  let usd = 0;
+  let unpricedCalls = 0;
+  for (const call of report.results.flatMap((result) => result.calls ?? [])) {
+    if (call.cost_usd === null) unpricedCalls += 1;
+    else usd += call.cost_usd;
+  }
+  return { usd, unpricedCalls: Math.max(1, unpricedCalls) };
+}
+
 function renderCost(summary: SpendSummary, since: Date, notes: readonly string[], color: boolean, parley: string): string {
   const colors = paint(color);
   const style = { head: color ? ['bold'] : [], border: color ? ['grey'] : [] };
-  const lines = [colors.bold(`spend since ${since.toISOString().slice(0, 10)}: ${usd(summary.total_usd)} over ${summary.runs} run${summary.runs === 1 ? '' : 's'}${outsideRuns(summary)}`)];
+  const unpriced = summary.by_source.reduce((sum, row) => sum + row.unpriced_calls, 0);
+  const notCounted = unpriced > 0 ? ` (+${unpriced} call${unpriced === 1 ? '' : 's'} to models without a price, not counted: add them under pricing:)` : '';
+  const lines = [colors.bold(`spend since ${since.toISOString().slice(0, 10)}: ${usd(summary.total_usd)} over ${summary.runs} run${summary.runs === 1 ? '' : 's'}${outsideRuns(summary)}${notCounted}`)];
   if (summary.runs === 0 && summary.by_source.every((row) => row.source === 'runs' || row.calls === 0)) {
     lines.push(`no runs in this window: start one with \`${parley} run <suite>\``);
     return `${lines.join('\n')}\n`;

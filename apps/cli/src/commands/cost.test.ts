@@ -57,4 +57,27 @@ describe('parley cost', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no-such-folder/);
   });
+
+  it('counts a report folder of unknown cost at what its priced calls cost, and says how many calls were not counted', async () => {
+    // A live run from CI with one call to a model without a price: its report says cost_usd null.
+    const report = JSON.parse(readFileSync(join(suite, 'replayed', 'report.json'), 'utf8')) as {
+      results: Array<{ calls?: Array<{ cost_usd: number | null }> }>;
+    } & Record<string, unknown>;
+    const calls = report.results.flatMap((result) => result.calls ?? []);
+    expect(calls.length).toBeGreaterThan(1);
+    calls[0]!.cost_usd = null;
+    const priced = calls.reduce((sum, call) => sum + (call.cost_usd ?? 0), 0);
+    expect(priced).toBeGreaterThan(0);
+    mkdirSync(join(suite, 'ci-unpriced'));
+    writeFileSync(join(suite, 'ci-unpriced', 'report.json'), JSON.stringify({ ...report, run_id: '20260101-000000-d2d2d2', mode: 'live', cost_usd: null }));
+    const json = await parleyIn(suite, ['cost', '--since', '30d', '--format', 'json', 'ci-unpriced']);
+    expect(json.code, json.stderr).toBe(0);
+    const cost = JSON.parse(json.stdout) as { by_model: Array<{ model: string; usd: number; unpriced_calls: number }>; by_source: Array<{ source: string; unpriced_calls: number }> };
+    const unitemised = cost.by_model.find((row) => row.model === '(not itemised)')!;
+    expect(unitemised.usd).toBeCloseTo(priced, 10);
+    expect(unitemised.unpriced_calls).toBe(1);
+    expect(cost.by_source.find((row) => row.source === 'runs')!.unpriced_calls).toBe(1);
+    const text = await parleyIn(suite, ['cost', '--since', '30d', 'ci-unpriced']);
+    expect(text.stdout.split('\n')[0]).toMatch(/^spend since \d{4}-\d{2}-\d{2}: \$\d+\.\d{4} over 3 runs \(\+1 call to models without a price, not counted: add them under pricing:\)$/);
+  });
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, displayPath, terminalSafe } from '@parley/core';
+import { ConfigError, displayPath, parseUsdAmount, terminalSafe } from '@parley/core';
 import type { MonitorOutcome } from '@parley/monitor';
 import type { Command } from 'commander';
 import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
@@ -75,8 +75,12 @@ async function monitorCommand(flags: MonitorFlags, context: CommandContext): Pro
   if (windowMs <= 0) throw new ConfigError(`--since ${flags.since} is not in the past`);
   const suite = loadSuiteForRun(resolve(context.cwd, flags.suite ?? '.'));
   printIssues(context.output, suite.warnings, context.cwd);
-  const budgetText = flags.budget ?? context.env.PARLEY_BUDGET_USD;
-  const budgetUsd = budgetText !== undefined ? numberFlag('--budget', budgetText, 0, Number.MAX_SAFE_INTEGER) : suite.config.settings?.budget_usd;
+  const budgetUsd =
+    flags.budget !== undefined
+      ? parseUsdAmount(flags.budget, '--budget')
+      : context.env.PARLEY_BUDGET_USD !== undefined && context.env.PARLEY_BUDGET_USD.trim() !== ''
+        ? parseUsdAmount(context.env.PARLEY_BUDGET_USD, 'PARLEY_BUDGET_USD')
+        : suite.config.settings?.budget_usd;
   if (flags.langfuse && flags.from !== undefined && flags.from !== 'langfuse') throw new ConfigError(`--langfuse reads Langfuse traces: drop --from ${flags.from}`);
   const from = flags.langfuse ? 'langfuse' : (flags.from ?? (flags.logs !== undefined ? 'logs' : undefined));
   if (from !== 'logs' && from !== 'langfuse') throw new ConfigError(from === undefined ? 'parley monitor reads conversations from --logs FILE or --from langfuse' : `--from must be logs or langfuse, got "${from}"`);

@@ -36,7 +36,8 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     if (warnings && !reporters.some((reporter) => reporter.showsWarnings)) context.output.err(warnings);
     for (const reporter of reporters) await reporter.onRunEnd(outcome);
     // No --mode and no recordings: the run was live, which a reader of "OPENAI_API_KEY is not set" does not guess.
-    if (options.mode === undefined && outcome.report.mode === 'live') {
+    // A resumed run keeps the mode it was started with (and was warned about then, if at all).
+    if (options.mode === undefined && options.resume === undefined && outcome.report.mode === 'live') {
       context.output.err(`live run: the suite has no recordings yet, so this run was live (it calls the agents and models: keys, network, cost); record them once (${parleyIn(context)} run ${suiteArgument ?? '.'} --mode record), commit recordings/, and later runs replay offline with no keys (--mode live when live is meant)\n`);
     }
     if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');

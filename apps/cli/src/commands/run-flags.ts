@@ -1,4 +1,4 @@
-import { ConfigError } from '@parley/core';
+import { ConfigError, parseUsdAmount } from '@parley/core';
 import type { RunMode } from '@parley/core';
 import { parseShard } from '@parley/gate';
 import { Option, type Command } from 'commander';
@@ -88,13 +88,7 @@ export function runOptionsFromFlags(flags: RunFlags, parley = 'parley') {
     mode = flags.mode as RunMode;
   }
   const concurrency = flags.concurrency !== undefined ? integerFlag('--concurrency', flags.concurrency, 1) : undefined;
-  let budgetUsd: number | undefined;
-  if (flags.budget !== undefined) {
-    budgetUsd = Number(flags.budget.replace(/^\$/, ''));
-    if (flags.budget.trim() === '' || !Number.isFinite(budgetUsd) || budgetUsd < 0) {
-      throw new ConfigError(`--budget must be an amount of US dollars ≥ 0 (e.g. 5 or 0.50), got "${flags.budget}"`);
-    }
-  }
+  const budgetUsd = flags.budget !== undefined ? parseUsdAmount(flags.budget, '--budget') : undefined;
   if (flags.resume !== undefined && flags.resume.trim() === '') throw new ConfigError(`--resume needs the id of an interrupted run (see ${parley} runs list)`);
   const repeat = flags.repeat !== undefined ? integerFlag('--repeat', flags.repeat, 1) : undefined;
   if (flags.changedSince !== undefined && flags.changedSince.trim() === '') throw new ConfigError('--changed-since needs a git ref (e.g. origin/main)');

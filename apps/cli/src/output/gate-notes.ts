@@ -1,3 +1,4 @@
+import { terminalSafe } from '@parley/core';
 import { selectionSentence, type RunReport } from '@parley/reports';
 
 /**
@@ -16,15 +17,26 @@ export function gateNotes(report: RunReport, exported?: { file: string; entries:
       `baseline ${baseline.file} (${baseline.created_at}): ${baseline.compared} compared, ${baseline.regressions} regressed, ${baseline.below_floor} below the floor, ${baseline.missing} missing, ${baseline.improvements} improved`,
     );
   }
-  const unchecked = report.budget?.unchecked_blocking ?? 0;
-  if (unchecked > 0) {
-    const strictly = report.strict ? 'so --strict fails the run' : 'under --strict that fails the run';
-    out.push(`budget reached: ${unchecked} blocking ${unchecked === 1 ? 'scenario' : 'scenarios'} went unchecked (warn; ${strictly})`);
-  }
+  if (report.budget !== undefined) out.push(budgetLine(report.budget));
   if (report.repeat !== undefined) {
     const flaky = report.results.filter((result) => result.status === 'flaky').length;
     out.push(`each scenario ran ${report.repeat} times: ${flaky} flaky`);
   }
   if (exported !== undefined) out.push(`baseline written: ${exported.file} (${exported.entries} ${exported.entries === 1 ? 'entry' : 'entries'})`);
   return { out: out.length > 0 ? `${out.join('\n')}\n` : '', err };
+}
+
+/**
+ * The budget, what the run spent of it and what it gave up: `budget $0.0300, exhausted: $0.0044
+ * spent; 4 scenarios cut short (…): mini_a, …; 3 blocking scenarios unchecked: …`.
+ */
+function budgetLine(budget: NonNullable<RunReport['budget']>): string {
+  const share = budget.split
+    ? ` (this shard's share of $${budget.split.total_usd.toFixed(4)} for ${budget.split.shards} shards)`
+    : budget.shared
+      ? ` (shared under key ${terminalSafe(budget.shared.key)}: $${budget.shared.spent_usd.toFixed(4)} spent by all its runs)`
+      : '';
+  const spent = budget.spent_usd === undefined ? '' : `: $${budget.spent_usd.toFixed(4)} spent`;
+  const given = budget.downgrades.length > 0 ? `; ${budget.downgrades.map(terminalSafe).join('; ')}` : '';
+  return `budget $${budget.limit_usd.toFixed(4)}${share}, ${budget.exhausted ? 'exhausted' : 'not reached'}${spent}${given}`;
 }

@@ -50,7 +50,26 @@ describe('renderRunSummary', () => {
     expect(text).toContain('✗ spa_codeswitch (fail)');
     expect(text).toContain('✗ advisory_one (fail, advisory)');
     expect(text).toContain('content_signals@1.0.0: forbidden "reservation"');
-    expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 · 1\.00 s · exit 1/);
+    expect(text).toMatch(/FAIL · 3 scenarios: 1 pass, 2 fail · replay · \$0\.0030 as recorded, \$0 spent · 1\.00 s · exit 1/);
+  });
+
+  it('says which model has no price, and what to do, when the cost is unknown', () => {
+    const call = { role: 'agent' as const, provider: 'openai', turn: 1, input_tokens: 10, output_tokens: 5, latency_ms: 1 };
+    const info = { run_id: 'r2', suite: 'demo', parley_version: '0.1.0', mode: 'live' as const, strict: false, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:01.000Z', duration_ms: 1000 };
+    const unpriced = buildReport(info, [
+      { ...result('a', 'pass', 'ok'), cost: { input_tokens: 10, output_tokens: 5, usd: null, calls: 1 }, calls: [{ ...call, model: 'mystery-1', cost_usd: null }] },
+      { ...result('b', 'pass', 'ok'), calls: [{ ...call, model: 'gpt-4.1-mini', cost_usd: 0.001 }] },
+    ]);
+    const text = renderRunSummary(unpriced, paint(false), 'out', 200);
+    expect(text).toContain('· live · cost unknown (no price for mystery-1: add it under pricing: in parley.yaml) ·');
+  });
+
+  it('says that a replay spent nothing, but not of a live run nor of a replay that judged live', () => {
+    expect(renderRunSummary(report, paint(false), 'out', 160)).toContain('· replay · $0.0030 as recorded, $0 spent ·');
+    const live = renderRunSummary({ ...report, mode: 'live' }, paint(false), 'out', 160);
+    expect(live).toContain('· live · $0.0030 ·');
+    const judgedLive = { ...report, judge: { mode: 'live' } } as unknown as typeof report;
+    expect(renderRunSummary(judgedLive, paint(false), 'out', 160)).toContain('· replay · $0.0030 ·');
   });
 
   it("shows under a code metric's error the end of what it printed (a Python traceback), whose reason alone says only how it exited", () => {

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { shortenCaseId, terminalSafe } from '@parley/core';
-import type { RunReport } from '@parley/reports';
+import { replayPaidNothing, unknownCostReason, type RunReport } from '@parley/reports';
 import { counted, paint, type Paint } from './output.js';
 import { hangingWrap, wrapText } from './text-wrap.js';
 
@@ -80,7 +80,8 @@ export function renderRunSummary(report: RunReport, colors: Paint, outDir: strin
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
   const saving = report.cost.cache_saving_usd;
-  const cost = `${report.cost_usd === null ? 'cost unknown' : `$${report.cost_usd.toFixed(4)}`}${saving !== undefined && saving !== null && saving !== 0 ? ` (prompt cache saved $${saving.toFixed(4)})` : ''}`;
+  const recorded = replayPaidNothing(report) ? ' as recorded, $0 spent' : '';
+  const cost = `${report.cost_usd === null ? `cost unknown (${terminalSafe(unknownCostReason(report))})` : `$${report.cost_usd.toFixed(4)}`}${recorded}${saving !== undefined && saving !== null && saving !== 0 ? ` (prompt cache saved $${saving.toFixed(4)})` : ''}`;
   const interruption = report.interruption;
   const scenarios =
     interruption !== undefined

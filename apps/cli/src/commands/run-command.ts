@@ -36,10 +36,11 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     if (warnings && !reporters.some((reporter) => reporter.showsWarnings)) context.output.err(warnings);
     for (const reporter of reporters) await reporter.onRunEnd(outcome);
     // No --mode and no recordings: the run was live, which a reader of "OPENAI_API_KEY is not set" does not guess.
-    if (options.mode === undefined && outcome.report.mode === 'live') {
+    // A resumed run keeps the mode it was started with: its being live says nothing of recordings.
+    if (options.mode === undefined && flags.resume === undefined && outcome.report.mode === 'live') {
       context.output.err(`live run: the suite has no recordings yet, so this run was live (it calls the agents and models: keys, network, cost); record them once (${parleyIn(context)} run ${suiteArgument ?? '.'} --mode record), commit recordings/, and later runs replay offline with no keys (--mode live when live is meant)\n`);
     }
-    if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    if (outcome.interrupted) context.output.err(`interrupted: finished results are kept in the reports and ${await storeShown()}\n`);
     const pruned = outcome.history_pruned;
     if (pruned?.error !== undefined) context.output.err(`history: the prune after the run failed (${terminalSafe(pruned.error)}); the run is kept, and the next run tries again\n`);
     else if (pruned !== undefined && pruned.runs > 0) {
@@ -63,6 +64,12 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
   } finally {
     progress.stop();
   }
+}
+
+/** Where the run's history went: the team store by its URL (password as ***), else the local file. */
+async function storeShown(): Promise<string> {
+  const url = (await import('@parley/store')).storeUrlFrom();
+  return url === undefined ? '.parley/parley.db' : `the team store ${(await import('@parley/store/sql')).parseDatabaseUrl(url).shown}`;
 }
 
 /** `--export`: its module (loaded only for a run that exports) and where the run goes. */

@@ -61,6 +61,11 @@ describe('parley run with PARLEY_DATABASE_URL (a team store in PostgreSQL)', () 
       expect(existsSync(join(suite, 'replay-run', 'report.json'))).toBe(true);
       const withoutUrl = await parleyAsync(['runs', 'list'], { cwd: suite });
       expect(withoutUrl.stdout).toBe('no runs yet: start one with `parley run <suite>`\n');
+      const showWithoutUrl = await parleyAsync(['runs', 'show', replay.run_id], { cwd: suite });
+      expect(showWithoutUrl.status).toBe(2);
+      expect(showWithoutUrl.stderr).toContain(`no run with id "${replay.run_id}"`);
+      // Reading without the URL leaves no empty local database behind.
+      expect(existsSync(join(suite, '.parley', 'parley.db'))).toBe(false);
     } finally {
       await fake.close();
       await database.drop();

@@ -56,6 +56,15 @@ describe('parley run with PARLEY_DATABASE_URL (a team store in PostgreSQL)', () 
         replay.results.map((result) => [result.scenario_id, result.status]).sort(),
       );
 
+      // An id the team store lacks is named as missing from the team store, not from a local file.
+      const shownUrl = `the team store ${new URL(database.url).href}`;
+      const resume = await parleyAsync(['run', '--resume', 'nope'], { cwd: suite, env });
+      expect(resume.status).toBe(2);
+      expect(resume.stderr).toContain(`--resume nope: no such run in ${shownUrl} (see parley runs list)`);
+      const fromRun = await parleyAsync(['calibrate', 'import', '--from-run', 'nope'], { cwd: suite, env });
+      expect(fromRun.status).toBe(2);
+      expect(fromRun.stderr).toContain(`no run "nope" in ${shownUrl}`);
+
       // The history is in PostgreSQL only: this folder has the run folders, and no database file.
       expect(existsSync(join(suite, '.parley', 'parley.db'))).toBe(false);
       expect(existsSync(join(suite, 'replay-run', 'report.json'))).toBe(true);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
 import { isInterruptedExit, parseShard, type Shard } from '@parley/gate';
-import { openStore } from '@parley/store';
+import { openStore, storeShownFor } from '@parley/store';
 
 /** What `--resume RUN_ID` carries over from the interrupted run. */
 export interface ResumeState {
@@ -59,7 +59,7 @@ export function loadResumeState(storePath: string, idOrPrefix: string, cwd: stri
   const store = openStore(storePath);
   try {
     const run = store.getRun(idOrPrefix);
-    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storePath} (see ${parleyCommand()} runs list)`);
+    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storeShownFor(storePath)} (see ${parleyCommand()} runs list)`);
     if (run.finished && run.status !== 'interrupted' && !isInterruptedExit(run.exit_code)) {
       throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
     }

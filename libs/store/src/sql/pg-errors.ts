@@ -30,7 +30,7 @@ export class DatabaseReadOnlyError extends ConfigError {
  * running a command that writes; or a role not granted the tables at all): the user's grants to fix,
  * not a bug. Exit 2; the transaction is rolled back, so nothing is half-written.
  */
-export class DatabasePermissionError extends ConfigError {
+class DatabasePermissionError extends ConfigError {
   constructor(url: DatabaseUrl, reason: string) {
     super(
       `the PostgreSQL store ${url.shown} refused role "${url.user}" (${withoutSecret(reason, url)}): commands that write (a run, a prune, store copy) ` +

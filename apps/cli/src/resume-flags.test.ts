@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,38 @@ describe.each(storeDrivers)('--resume and the stored run flags (%s store)', (dri
     expect(report.status).toBe('pass');
     expect(report.baseline?.file).toBe('base.json');
   });
+
+  it(
+    driver === 'postgres'
+      ? 'finishes a run another machine started (its folder is not here) in this clone: report folder and relative --baseline of the same place here'
+      : 'finishes a run whose clone was moved, in the moved clone',
+    { timeout: 120_000 },
+    async () => {
+      // A project that holds its suite, as a team's repository does.
+      const project = mkdtempSync(join(root, 'project-'));
+      cpSync(join(root, 'suite'), join(project, 'suite'), { recursive: true });
+      server.setScript(ANSWER);
+      const exported = await parley(project, ['run', 'suite', '--mode', 'live', '--out', 'main', '--export-baseline', 'base.json']);
+      expect(exported.status, exported.stderr).toBe(0);
+      server.setScript(HANG);
+      const first = await parley(project, ['run', 'suite', '--mode', 'live', '--out', 'gated', '--baseline', 'base.json'], true);
+      expect(first.status, first.stderr).toBe(130);
+      server.setScript(ANSWER);
+      const runId = reportIn(join(project, 'gated')).run_id;
+      // Another machine's clone (PostgreSQL), or this clone moved (SQLite: its .parley/ moves with it).
+      const clone = join(root, `clone-of-${runId}`);
+      cpSync(project, clone, { recursive: true });
+      rmSync(project, { recursive: true, force: true });
+      const resumed = await parley(clone, ['run', '--resume', runId]);
+      expect(resumed.status, resumed.stderr).toBe(0);
+      expect(existsSync(project)).toBe(false);
+      const report = reportIn(join(clone, 'gated'));
+      expect(report.run_id).toBe(runId);
+      expect(report.status).toBe('pass');
+      expect(report.results).toHaveLength(IDS.length);
+      expect(report.baseline?.file).toBe(join(clone, 'base.json'));
+    },
+  );
 
   it(
     driver === 'postgres' ? 'finishes from another folder with the relative --baseline and --export-baseline of the folder the run started in' : 'finishes a run stored before the start folder was kept, from its own folder',

@@ -115,7 +115,9 @@ describe.each(storeDrivers)('Ctrl-C during a live run, then --resume (%s store)'
     await script(TWO_THEN_HANG);
     const first = await parley(['run', 'suite', '--mode', 'live', '--out', out], signalWhileTwoHang('SIGINT'));
     expect(first.status, first.stderr).toBe(130);
-    expect(first.stderr).toContain('interrupted: finished results are kept');
+    // Named where the history went: a team store by its URL, never a local file it did not use.
+    const kept = driver === 'postgres' ? `the team store ${new URL(process.env.PARLEY_DATABASE_URL!).href}` : '.parley/parley.db';
+    expect(first.stderr).toContain(`interrupted: finished results are kept in the reports and ${kept}\n`);
     const runId = /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(first.stderr)![1]!;
 
     const report = JSON.parse(readFileSync(join(cwd, out, 'report.json'), 'utf8')) as {

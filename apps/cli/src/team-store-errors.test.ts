@@ -113,6 +113,44 @@ describe('parley with a team store that cannot be used', () => {
       await database.drop();
     }
   }, 180_000);
+
+  it('a read-only role (granted SELECT only): reads work; a run and a prune are refused with exit 2 naming the role, not an internal error, and leave no row', async () => {
+    const database = await freshDatabase(server);
+    const role = `reader_${new URL(database.url).pathname.slice(-8)}`;
+    try {
+      const suite = copyExample('booking');
+      for (const out of ['first', 'second']) {
+        const owned = await parleyAsync(['run', '.', '--out', out], { cwd: suite, env: { PARLEY_DATABASE_URL: database.url } });
+        expect(owned.status, owned.stderr).toBe(0);
+      }
+      // The prune has a run to remove.
+      const config = join(suite, 'parley.yaml');
+      writeFileSync(config, readFileSync(config, 'utf8').replace(/^settings:\n/m, 'settings:\n  history: { keep_runs: 1 }\n'));
+      admin(database.url, (sql) => {
+        sql.exec(`CREATE ROLE ${role} LOGIN`);
+        sql.exec(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role}`);
+      });
+      const asReader = new URL(withPassword(database.url));
+      asReader.username = role;
+      const env = { PARLEY_DATABASE_URL: asReader.href };
+      const before = admin(database.url, (sql) => sql.all('SELECT id FROM runs ORDER BY id'));
+
+      const list = await parleyAsync(['runs', 'list', '--format', 'json'], { cwd: suite, env });
+      expect(list.status, list.stderr).toBe(0);
+      expect((JSON.parse(list.stdout) as unknown[]).length).toBe(2);
+
+      const refusal = new RegExp(`the PostgreSQL store postgres://${role}:\\*\\*\\*@.* refused role "${role}" \\(permission denied for table \\w+\\): commands that write`);
+      const third = await parleyAsync(['run', '.', '--out', 'third'], { cwd: suite, env });
+      expectRefused(third, refusal);
+      expect(third.stderr).not.toContain('.parley/parley.db');
+      const prune = await parleyAsync(['runs', 'prune'], { cwd: suite, env });
+      expectRefused(prune, refusal);
+      expect(admin(database.url, (sql) => sql.all('SELECT id FROM runs ORDER BY id'))).toEqual(before);
+    } finally {
+      await database.drop();
+      admin(server.url, (sql) => sql.exec(`DROP ROLE IF EXISTS ${role}`));
+    }
+  }, 180_000);
 });
 
 describe("parley.yaml's settings.store.url_env", () => {

@@ -56,11 +56,25 @@ describe('parley run with PARLEY_DATABASE_URL (a team store in PostgreSQL)', () 
         replay.results.map((result) => [result.scenario_id, result.status]).sort(),
       );
 
+      // An id the team store lacks is named as missing from the team store, not from a local file.
+      const shownUrl = `the team store ${new URL(database.url).href}`;
+      const resume = await parleyAsync(['run', '--resume', 'nope'], { cwd: suite, env });
+      expect(resume.status).toBe(2);
+      expect(resume.stderr).toContain(`--resume nope: no such run in ${shownUrl} (see parley runs list)`);
+      const fromRun = await parleyAsync(['calibrate', 'import', '--from-run', 'nope'], { cwd: suite, env });
+      expect(fromRun.status).toBe(2);
+      expect(fromRun.stderr).toContain(`no run "nope" in ${shownUrl}`);
+
       // The history is in PostgreSQL only: this folder has the run folders, and no database file.
       expect(existsSync(join(suite, '.parley', 'parley.db'))).toBe(false);
       expect(existsSync(join(suite, 'replay-run', 'report.json'))).toBe(true);
       const withoutUrl = await parleyAsync(['runs', 'list'], { cwd: suite });
       expect(withoutUrl.stdout).toBe('no runs yet: start one with `parley run <suite>`\n');
+      const showWithoutUrl = await parleyAsync(['runs', 'show', replay.run_id], { cwd: suite });
+      expect(showWithoutUrl.status).toBe(2);
+      expect(showWithoutUrl.stderr).toContain(`no run with id "${replay.run_id}"`);
+      // Reading without the URL leaves no empty local database behind.
+      expect(existsSync(join(suite, '.parley', 'parley.db'))).toBe(false);
     } finally {
       await fake.close();
       await database.drop();

@@ -198,4 +198,20 @@ describe('agent index', () => {
     expect(index.problems).toHaveLength(2);
     expect(index.problems[1]).toMatch(/^run history .* could not be read: /);
   });
+
+  it('a team store that cannot be reached: the problem names the server (password as ***), not the local file it does not use', () => {
+    const dir = writeTempSuite({});
+    folders.push(dir);
+    const before = process.env.PARLEY_DATABASE_URL;
+    process.env.PARLEY_DATABASE_URL = 'postgres://parley:s3cret-4410@127.0.0.1:1/team';
+    try {
+      const index = readAgentIndex({ suitePath: dir, storePath: join(dir, '.parley', 'parley.db') });
+      const problem = index.problems.find((line) => line.startsWith('run history'));
+      expect(problem).toMatch(/^run history could not be read: cannot connect to the PostgreSQL store postgres:\/\/parley:\*\*\*@127\.0\.0\.1:1\/team: /);
+      expect(index.problems.join('\n')).not.toMatch(/parley\.db|s3cret-4410/);
+    } finally {
+      if (before === undefined) delete process.env.PARLEY_DATABASE_URL;
+      else process.env.PARLEY_DATABASE_URL = before;
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { Status } from '@parley/core';
-import { openStore, storeExists, type AgentHistory, type AgentRunSummary } from '@parley/store';
+import { openStore, storeExists, storeUrlFor, type AgentHistory, type AgentRunSummary } from '@parley/store';
 import { loadSuiteAgents, type AgentFamily, type SuiteAgents } from './suite-agents.js';
 
 /** Status of an agent by its last run: `failing` when any scenario failed or errored. */
@@ -164,7 +164,9 @@ export function readAgentIndex(options: ReadAgentIndexOptions): AgentIndex {
         store.close();
       }
     } catch (error) {
-      problems.push(`run history ${options.storePath} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      // A team store's error names its server (password as ***); the local file is named only when it is the store.
+      const where = storeUrlFor(options.storePath) === undefined ? ` ${options.storePath}` : '';
+      problems.push(`run history${where} could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return {

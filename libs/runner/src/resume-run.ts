@@ -1,7 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
 import { isInterruptedExit, parseShard, type Shard } from '@parley/gate';
-import { openStore } from '@parley/store';
+import { openStore, storeShownFor } from '@parley/store';
 
 /** What `--resume RUN_ID` carries over from the interrupted run. */
 export interface ResumeState {
@@ -58,23 +59,25 @@ export function loadResumeState(storePath: string, idOrPrefix: string, cwd: stri
   const store = openStore(storePath);
   try {
     const run = store.getRun(idOrPrefix);
-    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storePath} (see ${parleyCommand()} runs list)`);
+    if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storeShownFor(storePath)} (see ${parleyCommand()} runs list)`);
     if (run.finished && run.status !== 'interrupted' && !isInterruptedExit(run.exit_code)) {
       throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
     }
     const stored = run.options;
     const startedIn = stringOption(stored.cwd);
+    const here = rebaseOnto(startedIn, cwd);
     const file = (value: unknown): string | undefined => {
       const typed = stringOption(value);
-      if (typed === undefined || startedIn === undefined || startedIn === cwd || isAbsolute(typed)) return typed;
-      return resolve(startedIn, typed);
+      if (typed === undefined || startedIn === undefined || startedIn === cwd) return typed;
+      return here(isAbsolute(typed) ? typed : resolve(startedIn, typed));
     };
-    const suitePath = stringOption(stored.suite_dir) ?? stringOption(stored.suite);
+    const storedSuite = stringOption(stored.suite_dir) ?? stringOption(stored.suite);
+    const suitePath = storedSuite === undefined ? undefined : here(storedSuite);
     if (suitePath === undefined) throw new ConfigError(`--resume ${run.id}: the stored run does not say which suite it ran`);
     return {
       runId: run.id,
       startedAt: new Date(run.started_at),
-      outDir: run.out_dir,
+      outDir: here(run.out_dir),
       previous: store.getScenarioResults(run.id),
       options: {
         suitePath,
@@ -103,6 +106,20 @@ export function loadResumeState(storePath: string, idOrPrefix: string, cwd: stri
   } finally {
     store.close();
   }
+}
+
+/**
+ * Paths of a run started in a folder this machine does not have (another machine sharing the team
+ * store, or a clone since moved): those inside that folder are taken to the same place under `cwd`,
+ * the folder the resume runs in, so the run finishes in this clone. While the start folder exists
+ * (another folder of the same machine) every path is kept as stored.
+ */
+function rebaseOnto(startedIn: string | undefined, cwd: string): (path: string) => string {
+  if (startedIn === undefined || startedIn === cwd || existsSync(startedIn)) return (path) => path;
+  return (path) => {
+    const inside = relative(startedIn, path);
+    return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? path : resolve(cwd, inside);
+  };
 }
 
 function stringOption(value: unknown): string | undefined {

@@ -134,11 +134,11 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
 
   let source: Parameters<typeof calibration.importConversations>[0]['source'];
   if (flags.fromRun !== undefined) {
-    const { defaultStorePath, openStore } = await import('@parley/store');
+    const { defaultStorePath, openStore, storeShownFor } = await import('@parley/store');
     const store = openStore(defaultStorePath(context.cwd));
     try {
       const run = store.getRun(flags.fromRun);
-      if (run === undefined) throw new ConfigError(`no run "${flags.fromRun}" in .parley/parley.db (see \`${parleyIn(context)} runs list\`)`);
+      if (run === undefined) throw new ConfigError(`no run "${flags.fromRun}" in ${storeShownFor(defaultStorePath(context.cwd), '.parley/parley.db')} (see \`${parleyIn(context)} runs list\`)`);
       source = { kind: 'run', runId: run.id, results: store.getScenarioResults(run.id) };
     } finally {
       store.close();

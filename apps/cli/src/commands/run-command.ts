@@ -40,7 +40,11 @@ export async function runCommand(suiteArgument: string | undefined, flags: RunFl
     if (options.mode === undefined && options.resume === undefined && outcome.report.mode === 'live') {
       context.output.err(`live run: the suite has no recordings yet, so this run was live (it calls the agents and models: keys, network, cost); record them once (${parleyIn(context)} run ${suiteArgument ?? '.'} --mode record), commit recordings/, and later runs replay offline with no keys (--mode live when live is meant)\n`);
     }
-    if (outcome.interrupted) context.output.err('interrupted: finished results are kept in the reports and .parley/parley.db\n');
+    if (outcome.interrupted) {
+      // Named where the history went: a team store by its URL (password as ***), else the local file.
+      const { defaultStorePath, storeShownFor } = await import('@parley/store');
+      context.output.err(`interrupted: finished results are kept in the reports and ${storeShownFor(defaultStorePath(context.cwd), '.parley/parley.db')}\n`);
+    }
     const pruned = outcome.history_pruned;
     if (pruned?.error !== undefined) context.output.err(`history: the prune after the run failed (${terminalSafe(pruned.error)}); the run is kept, and the next run tries again\n`);
     else if (pruned !== undefined && pruned.runs > 0) {

@@ -43,9 +43,14 @@ function tableWidth(context: CommandContext): { width?: number } {
 
 /** `parley runs list`: the run history, newest first. */
 async function runsListCommand(flags: { limit?: string; suite?: string; format?: string }, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { defaultStorePath, openStore, storeExists } = await import('@parley/store');
   const { formatRunList } = await import('../output/runs-table.js');
   const limit = flags.limit === undefined ? 20 : integerFlag('--limit', flags.limit, 1);
+  // Reading never creates .parley/parley.db (a team member without PARLEY_DATABASE_URL exported would get an empty one).
+  if (!storeExists(defaultStorePath(context.cwd))) {
+    context.output.out(flags.format === 'json' ? '[]\n' : `no runs yet: start one with \`${parleyIn(context)} run <suite>\`\n`);
+    return 0;
+  }
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const runs = store.listRuns({ limit, ...(flags.suite ? { suite: flags.suite } : {}) });
@@ -64,10 +69,11 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
 
 /** `parley runs show ID`: one run with every scenario's status, reason and scores. */
 async function runsShowCommand(id: string, flags: { format?: string }, context: CommandContext): Promise<number> {
-  const { defaultStorePath, openStore } = await import('@parley/store');
+  const { defaultStorePath, openStore, storeExists } = await import('@parley/store');
   const { formatRunDetail } = await import('../output/runs-table.js');
   const { redactResultContent, withholdScenarioContent } = await import('@parley/reports');
   const { floorRedactor } = await import('@parley/redaction');
+  if (!storeExists(defaultStorePath(context.cwd))) throw new ConfigError(`no run with id "${id}": no runs yet here (see \`${parleyIn(context)} runs list\`)`);
   const store = openStore(defaultStorePath(context.cwd));
   try {
     const run = store.getRun(id);

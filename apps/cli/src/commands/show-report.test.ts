@@ -109,6 +109,23 @@ describe('parley show-report', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no run or report folder "nope"');
   });
+
+  it("a stored run whose report folder is not here (removed, or another machine's run in a team store): exit 2 saying so, not an internal error", async () => {
+    const dir = copyExample('booking');
+    folders.push(dir);
+    const run = await parleyAsync(['run', '.', '--out', 'elsewhere'], { cwd: dir });
+    expect(run.status, run.stderr).toBe(0);
+    const runId = (JSON.parse(readFileSync(join(dir, 'elsewhere', 'report.json'), 'utf8')) as { run_id: string }).run_id;
+    rmSync(join(dir, 'elsewhere'), { recursive: true });
+    for (const args of [[runId], []]) {
+      const result = await parleyAsync(['show-report', ...args, '--no-open'], { cwd: dir });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(
+        `error: run ${runId}'s report folder ${join(dir, 'elsewhere')} is not on this machine (removed, or written by another machine sharing the team store): ` +
+          `\`parley runs show ${runId}\` lists its results; give show-report that folder (its CI artifact) to see the report\n`,
+      );
+    }
+  });
 });
 
 describe('canOpenBrowser', () => {

@@ -42,6 +42,13 @@ async function findReportPage(target: string | undefined, cwd: string, parley: s
   try {
     const run = target === undefined ? store.listRuns({ limit: 1 })[0] : store.getRun(target);
     if (run === undefined) throw new ConfigError(target === undefined ? `no runs yet: start one with \`${parley} run <suite>\`` : `no run or report folder "${target}" (${parley} runs list shows the runs)`);
+    // The history has the run's rows; its folder is files, which a team store's other machines do not have.
+    if (!existsSync(run.out_dir)) {
+      throw new ConfigError(
+        `run ${run.id}'s report folder ${run.out_dir} is not on this machine (removed, or written by another machine sharing the team store): ` +
+          `\`${parley} runs show ${run.id}\` lists its results; give show-report that folder (its CI artifact) to see the report`,
+      );
+    }
     return pageIn(run.out_dir, run.id);
   } finally {
     store.close();

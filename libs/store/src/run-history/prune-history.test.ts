@@ -229,6 +229,23 @@ describe.each(storeDrivers)('pruneHistory on %s', (driver) => {
     expect(runIds()).toEqual([runId(3)]);
   });
 
+  // PostgreSQL only: with SQLite the database file is in .parley/, so the folder exists.
+  it.runIf(driver === 'postgres')('a team store on a machine with no .parley/ (every run went to --out): the runs go, their folders stay, nothing throws', () => {
+    for (const index of [0, 1]) {
+      const outDir = join(folder.path, 'my-out', runId(index));
+      mkdirSync(outDir, { recursive: true });
+      store.createRun(newRun({ id: runId(index), suite: SUITE, started_at: new Date(start + index * dayMs).toISOString(), options: { mode: 'replay' }, out_dir: outDir }));
+      store.finishRun(runId(index), runFinish());
+    }
+    expect(existsSync(join(folder.path, '.parley'))).toBe(false);
+
+    const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 1 }, now: new Date(start + 10 * dayMs) });
+
+    expect(outcome.folders.left).toEqual([{ path: join(folder.path, 'my-out', runId(0)), reason: 'outside .parley' }]);
+    expect(existsSync(join(folder.path, 'my-out', runId(0)))).toBe(true);
+    expect(runIds()).toEqual([runId(1)]);
+  });
+
   // SQLite only: PostgreSQL has no file to compact (its autovacuum reuses the room of deleted rows).
   it.runIf(driver === 'sqlite')('compacts the database after a prune that freed much of it: the file shrinks', () => {
     addRuns(205);

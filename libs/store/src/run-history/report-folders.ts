@@ -27,10 +27,10 @@ export function checkReportFolder(outDir: string, storePath: string): ReportFold
   }
   if (stats.isSymbolicLink()) return { kind: 'left', path, reason: 'symbolic link' };
   if (!stats.isDirectory()) return { kind: 'left', path, reason: 'not a folder' };
-  const root = realpathSync(dirname(resolve(storePath)));
-  if (!isStrictlyInside(path, resolve(dirname(storePath))) || !isStrictlyInside(realpathSync(path), root)) {
-    return { kind: 'left', path, reason: 'outside .parley' };
-  }
+  // Checked by name first: with a team store `.parley/` may not exist on this machine (every run
+  // went to `--out`), and a folder outside it is left whether or not it does.
+  if (!isStrictlyInside(path, resolve(dirname(storePath)))) return { kind: 'left', path, reason: 'outside .parley' };
+  if (!isStrictlyInside(realpathSync(path), realpathSync(dirname(resolve(storePath))))) return { kind: 'left', path, reason: 'outside .parley' };
   return { kind: 'removable', path, bytes: folderBytes(path) };
 }
 

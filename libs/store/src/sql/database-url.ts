@@ -24,7 +24,10 @@ export function parseDatabaseUrl(text: string, source = databaseUrlVariable): Da
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ConfigError(`${source} is not a URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE`);
+    throw new ConfigError(
+      `${source} is not a URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE, with any of @ : / ? # % in the user or password percent-encoded ` +
+        '(@ as %40, : as %3A, / as %2F, ? as %3F, # as %23, % as %25)',
+    );
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     throw new ConfigError(`${source} must start with postgres:// or postgresql://, not ${url.protocol}//`);

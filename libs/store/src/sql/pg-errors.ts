@@ -25,11 +25,28 @@ export class DatabaseReadOnlyError extends ConfigError {
   }
 }
 
+/**
+ * The server refused the role of the URL a privilege the command needs (a role granted SELECT only,
+ * running a command that writes; or a role not granted the tables at all): the user's grants to fix,
+ * not a bug. Exit 2; the transaction is rolled back, so nothing is half-written.
+ */
+class DatabasePermissionError extends ConfigError {
+  constructor(url: DatabaseUrl, reason: string) {
+    super(
+      `the PostgreSQL store ${url.shown} refused role "${url.user}" (${withoutSecret(reason, url)}): commands that write (a run, a prune, store copy) ` +
+        `need a role that may write Parley's tables; point PARLEY_DATABASE_URL at one, or grant this role what it lacks`,
+    );
+    this.name = 'DatabasePermissionError';
+  }
+}
+
 /** A driver error with the password taken out; the SQLSTATE code stays on `code` for callers. */
 export function storeError(error: unknown, url: DatabaseUrl): Error {
   const code = (error as { code?: unknown }).code;
   // 25006: read_only_sql_transaction.
   if (code === '25006') return new DatabaseReadOnlyError(url, messageOf(error));
+  // 42501: insufficient_privilege.
+  if (code === '42501') return new DatabasePermissionError(url, messageOf(error));
   const wrapped = new Error(withoutSecret(messageOf(error), url));
   if (typeof code === 'string') Object.assign(wrapped, { code });
   return wrapped;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keepStoreLocal, storeShownFor } from './store-location.js';
+import { keepStoreLocal } from './store-location.js';
+import { storeShownFor } from './store-shown.js';
 
 describe('storeShownFor', () => {
   const path = join('/project', '.parley', 'parley.db');

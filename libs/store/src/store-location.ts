@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '@parley/core';
-import { parseDatabaseUrl } from './sql/database-url.js';
 
 // Where the store is, apart from opening it (open-sql.ts): loading a suite records its store
 // setting here, and `parley validate` loads suites, so this module imports nothing of the drivers,
@@ -66,15 +65,6 @@ export function keepStoreLocal(path: string): () => void {
 export function storeUrlFor(path: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (path !== ':memory:' && localStores.has(resolve(path))) return undefined;
   return storeUrlFrom(env);
-}
-
-/**
- * How messages name the store at `path`: a team store by its URL with the password as `***`,
- * otherwise the file itself (`shown`, when given, is how to print that path).
- */
-export function storeShownFor(path: string, shown: string = path, env: NodeJS.ProcessEnv = process.env): string {
-  const url = storeUrlFor(path, env);
-  return url === undefined ? shown : `the team store ${parseDatabaseUrl(url).shown}`;
 }
 
 /** The variable the loaded parley.yaml's `settings.store.url_env` names, if any. */

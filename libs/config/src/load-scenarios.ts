@@ -11,7 +11,7 @@ import { mergeExpectations } from './merge-expectations.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
-import { expandScenario, fillExpectations, hasVariables, inheritedVariables, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import { expandScenario, fillExpectations, hasVariables, inheritedVariables, usedVariableNames, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
 import type { DataPath } from './yaml-source.js';
 
 export interface LoadedScenario {
@@ -133,6 +133,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
       { expectations: agent?.expect ?? [], path: ['agents', template.agent, 'expect'] },
     ];
     noteUnknownInherited(unknownInherited, inherited, template);
+    issues.push(...unusedVariableIssues(template, inherited, source));
     // Each variant is checked with its own values; a problem every variant has is said once.
     const perVariant = selected.map((candidate) => ({
       id: candidate.id,
@@ -195,6 +196,26 @@ function inheritedParameterIssues(levels: ReadonlyArray<{ expectations: readonly
     const asWritten = (index: number): boolean => !hasVariables(level.expectations[index]!);
     return checkExpectations(filled, level.path, context.suite, context.catalog, position === 0 ? new Set() : inDefaults, asWritten);
   });
+}
+
+/**
+ * A variable that no `{{name}}` uses, neither in the scenario nor in the expectations it inherits,
+ * makes variants that run the same conversation: a warning at its name (an error under --strict).
+ */
+function unusedVariableIssues(template: ScenarioFile, levels: ReadonlyArray<{ expectations: readonly Expectation[]; path: DataPath }>, source: ParsedConfigFile<ScenarioFile>): ConfigIssue[] {
+  const names = variableNames(template);
+  if (names.length === 0) return [];
+  const used = usedVariableNames(template);
+  for (const level of levels) for (const variable of inheritedVariables(level.expectations, level.path)) used.add(variable.name);
+  return names
+    .filter((name) => !used.has(name))
+    .map((name) =>
+      source.issueAt(
+        template.vars !== undefined ? ['vars', name] : ['cases', 0, name],
+        `the variable "${name}" is used by no {{${name}}}: its variants run the same conversation; write {{${name}}} where it belongs (e.g. user.simulate.persona) or remove it`,
+        { severity: 'warning', target: 'key' },
+      ),
+    );
 }
 
 /** A `{{name}}` in parley.yaml's expectations and the scenarios inheriting it that have no such variable. */

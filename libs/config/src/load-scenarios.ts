@@ -1,5 +1,4 @@
-import { globSync as globSyncNode, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, relative, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
@@ -8,6 +7,7 @@ import { didYouMean } from './did-you-mean.js';
 import type { Expectation } from './expectation-schema.js';
 import { checkExpectations, type MetricCatalog } from './expectation-params.js';
 import { mergeExpectations } from './merge-expectations.js';
+import { unusualMatches } from './unusual-matches.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
@@ -83,7 +83,7 @@ export function displayPath(dir: string, file: string): string {
 export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const { dir, config, suite } = context;
   const issues: ConfigIssue[] = [];
-  const matched = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualFiles(context)])].sort();
+  const matched = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualMatches(dir, config.scenarios, context.ignore)])].sort();
   const files = context.only === undefined ? matched : matched.filter((file) => file === context.only);
   if (context.only !== undefined && files.length === 0) {
     const message = `not a scenario of the suite ${displayPath(dirname(context.only), suite.file)}: its scenarios are the files "${config.scenarios}" matches`;
@@ -330,56 +330,4 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
   const problem = restrictedVerticalProblem(config.redaction, data.vertical);
   return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];
-}
-
-/**
- * Matches of the scenarios glob that are neither regular files nor folders (a FIFO, socket or
- * device, a symbolic link to nothing or a loop of links). tinyglobby leaves them out silently; Node's own glob lists them, so they are read, and
- * refused with their path like any other unreadable scenario, instead of being skipped.
- */
-function unusualFiles(context: ScenarioLoadContext): string[] {
-  const { dir, config } = context;
-  // Node's glob loads its own matcher on first use (~7 ms of a one-scenario replay): not asked
-  // where no entry can be such a match.
-  if (!mayHoldUnusualEntries(dir, config.scenarios)) return [];
-  const ignored = new Set(globSyncNode(context.ignore, { cwd: dir }));
-  return globSyncNode(config.scenarios, { cwd: dir })
-    .filter((path) => !ignored.has(path))
-    .map((path) => join(dir, path))
-    .filter((file) => {
-      try {
-        const stats = statSync(file);
-        return !stats.isFile() && !stats.isDirectory();
-      } catch {
-        // A link to nothing, or a loop of links: read, and refused with its path, rather than skipped without a word.
-        return true;
-      }
-    });
-}
-
-/**
- * Whether the folder the glob starts from (its leading segments without glob characters) holds,
- * as deep as the glob reaches, an entry that is neither a regular file nor a folder: a FIFO,
- * socket or device, or a symbolic link, which may point at one. Without one, every match of the
- * glob is a file or a folder. Anything it cannot tell (an unreadable folder, a `..` after a glob
- * character, a backslash) counts as yes.
- */
-function mayHoldUnusualEntries(dir: string, pattern: string): boolean {
-  // A backslash escapes, or separates folders on Windows: not worth telling apart here.
-  if (pattern.includes('\\')) return true;
-  const parts = pattern.split('/');
-  const first = parts.findIndex((part) => /[*?[\]{}()!+@]/.test(part));
-  try {
-    if (first === -1) {
-      const entry = statSync(resolve(dir, pattern), { throwIfNoEntry: false });
-      return entry !== undefined && !entry.isFile() && !entry.isDirectory();
-    }
-    if (parts.slice(first).includes('..')) return true;
-    const base = resolve(dir, parts.slice(0, first).join('/') || '.');
-    const recursive = first < parts.length - 1 || parts[first]!.includes('**');
-    return readdirSync(base, { withFileTypes: true, recursive }).some((entry) => !entry.isFile() && !entry.isDirectory());
-  } catch (error) {
-    // A folder that is not there holds no match at all.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
 }

@@ -57,6 +57,26 @@ describe('parley run --list, --exclude, --grep', () => {
     expect(existsSync(join(suite, '.parley'))).toBe(false);
   });
 
+  it('--scenario, --exclude and --grep match comparison cases by their ids <scenario>@<agent>', () => {
+    const suite = copyExample('booking');
+    const agents = ['--agent', 'booking', '--agent', 'booking_v2'];
+    const list = (...args: string[]): string[] => {
+      const run = parley(suite, ['run', '.', '--list', ...agents, ...args]);
+      expect(run.status, run.stderr).toBe(0);
+      return lines(run.stdout);
+    };
+    const scenarios = lines(parley(suite, ['run', '.', '--list']).stdout);
+    expect(list('--exclude', '*@booking_v2')).toEqual(scenarios);
+    expect(list('--scenario', '*@booking_v2')).toEqual(scenarios.map((id) => `${id}@booking_v2`));
+    // The scenario's own agent: its case id is the scenario's, and it answers to <scenario>@<agent> too.
+    expect(list('--scenario', 'spa_reschedule_sw@booking')).toEqual(['spa_reschedule_sw']);
+    expect(list('--grep', '@BOOKING_V2', '--scenario', 'spa_booking_*', '--exclude', 'spa_booking_codeswitch')).toEqual([
+      'spa_booking_english_happy@booking_v2',
+      'spa_booking_swahili_happy@booking_v2',
+    ]);
+    expect(existsSync(join(suite, '.parley'))).toBe(false);
+  }, PROCESSES_TIMEOUT_MS);
+
   it('refuses a selection that matches nothing with exit 2', () => {
     const run = parley(copyExample('booking'), ['run', '.', '--list', '--grep', 'no such words anywhere']);
     expect(run.status).toBe(2);

@@ -110,6 +110,21 @@ describe('files that are not regular files', () => {
     expect(() => loadSuite(loop, { metricParams: METRIC_PARAMS })).toThrow(/scenarios\/a\.yaml: cannot read the file: ELOOP/);
   });
 
+  it('refuses a metric file that is a FIFO, a link to nothing or a loop of links, instead of leaving the metric out without a word', () => {
+    const piped = writeFiles(validSuiteFiles());
+    execFileSync('mkfifo', [join(piped, 'metrics', 'piped.yaml')]);
+    expect(() => loadSuite(piped, { metricParams: METRIC_PARAMS })).toThrow(`${join(piped, 'metrics', 'piped.yaml')}: is not a regular file (a FIFO, socket or device?)`);
+
+    const dangling = writeFiles(validSuiteFiles());
+    symlinkSync(join(dangling, 'gone.yaml'), join(dangling, 'metrics', 'old.yml'));
+    expect(() => loadSuite(dangling, { metricParams: METRIC_PARAMS })).toThrow(`${join(dangling, 'metrics', 'old.yml')}: file not found`);
+
+    const loop = writeFiles(validSuiteFiles());
+    symlinkSync(join(loop, 'metrics', 'b.yaml'), join(loop, 'metrics', 'a.yaml'));
+    symlinkSync(join(loop, 'metrics', 'a.yaml'), join(loop, 'metrics', 'b.yaml'));
+    expect(() => loadSuite(loop, { metricParams: METRIC_PARAMS })).toThrow(/metrics\/a\.yaml: cannot read the file: ELOOP/);
+  });
+
   // The scenarios glob is given to Node's own glob only when the folder holds something other than
   // files and folders; each of these must still be found.
   it('refuses a FIFO in a sub-folder the default glob reaches, a link to a FIFO, and a FIFO the glob names exactly', () => {

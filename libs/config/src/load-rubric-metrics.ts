@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { CodeMetricSchema, type CodeMetricFile } from './code-metric-schema.js';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
 import { didYouMean } from './did-you-mean.js';
+import { unusualMatches } from './unusual-matches.js';
 import { FLUENCY_METRIC_PATTERN, RubricMetricSchema, type RubricMetricFile } from './rubric-metric-schema.js';
 
 /** A custom rubric metric of the suite's metrics folder. */
@@ -59,7 +60,9 @@ export function rubricContentHash(metric: RubricMetricFile): string {
 export function loadRubricMetrics(folder: string, builtInNames: ReadonlySet<string>, suiteDir: string = dirname(folder)): RubricMetricsResult {
   const result: RubricMetricsResult = { metrics: [], codeMetrics: [], names: [], codeNames: [], replacements: new Map(), issues: [] };
   if (!existsSync(folder)) return result;
-  const files = globSync(['*.yaml', '*.yml'], { cwd: folder, absolute: true, onlyFiles: true }).sort();
+  // A FIFO or a link to nothing among them is read too, and refused with its path (exit 2), not skipped.
+  const patterns = ['*.yaml', '*.yml'];
+  const files = [...new Set([...globSync(patterns, { cwd: folder, absolute: true, onlyFiles: true }), ...unusualMatches(folder, patterns)])].sort();
   const fileByName = new Map<string, string>();
   for (const file of files) {
     const stem = basename(file, extname(file));

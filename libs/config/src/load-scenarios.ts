@@ -1,5 +1,4 @@
-import { globSync as globSyncNode, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, relative, sep } from 'node:path';
 import type { ConfigIssue, ToolDefinition } from '@parley/core';
 import { globSync } from 'tinyglobby';
 import { readConfigFile, type ParsedConfigFile } from './config-file.js';
@@ -8,10 +7,11 @@ import { didYouMean } from './did-you-mean.js';
 import type { Expectation } from './expectation-schema.js';
 import { checkExpectations, type MetricCatalog } from './expectation-params.js';
 import { mergeExpectations } from './merge-expectations.js';
+import { unusualMatches } from './unusual-matches.js';
 import { ScenarioSchema, type ScenarioFile } from './scenario-schema.js';
 import type { SuiteFile } from './suite-schema.js';
 import { restrictedVerticalProblem } from './restricted-vertical.js';
-import { expandScenario, fillExpectations, hasVariables, inheritedVariables, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
+import { expandScenario, fillExpectations, hasVariables, inheritedVariables, usedVariableNames, variableNames, variantIssues, withLiteralBraces } from './scenario-variants.js';
 import type { DataPath } from './yaml-source.js';
 
 export interface LoadedScenario {
@@ -83,7 +83,7 @@ export function displayPath(dir: string, file: string): string {
 export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
   const { dir, config, suite } = context;
   const issues: ConfigIssue[] = [];
-  const matched = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualFiles(context)])].sort();
+  const matched = [...new Set([...globSync(config.scenarios, { cwd: dir, absolute: true, onlyFiles: true, ignore: context.ignore }), ...unusualMatches(dir, config.scenarios, context.ignore)])].sort();
   const files = context.only === undefined ? matched : matched.filter((file) => file === context.only);
   if (context.only !== undefined && files.length === 0) {
     const message = `not a scenario of the suite ${displayPath(dirname(context.only), suite.file)}: its scenarios are the files "${config.scenarios}" matches`;
@@ -133,6 +133,7 @@ export function loadScenarios(context: ScenarioLoadContext): ScenariosResult {
       { expectations: agent?.expect ?? [], path: ['agents', template.agent, 'expect'] },
     ];
     noteUnknownInherited(unknownInherited, inherited, template);
+    issues.push(...unusedVariableIssues(template, inherited, source));
     // Each variant is checked with its own values; a problem every variant has is said once.
     const perVariant = selected.map((candidate) => ({
       id: candidate.id,
@@ -195,6 +196,26 @@ function inheritedParameterIssues(levels: ReadonlyArray<{ expectations: readonly
     const asWritten = (index: number): boolean => !hasVariables(level.expectations[index]!);
     return checkExpectations(filled, level.path, context.suite, context.catalog, position === 0 ? new Set() : inDefaults, asWritten);
   });
+}
+
+/**
+ * A variable that no `{{name}}` uses, neither in the scenario nor in the expectations it inherits,
+ * makes variants that run the same conversation: a warning at its name (an error under --strict).
+ */
+function unusedVariableIssues(template: ScenarioFile, levels: ReadonlyArray<{ expectations: readonly Expectation[]; path: DataPath }>, source: ParsedConfigFile<ScenarioFile>): ConfigIssue[] {
+  const names = variableNames(template);
+  if (names.length === 0) return [];
+  const used = usedVariableNames(template);
+  for (const level of levels) for (const variable of inheritedVariables(level.expectations, level.path)) used.add(variable.name);
+  return names
+    .filter((name) => !used.has(name))
+    .map((name) =>
+      source.issueAt(
+        template.vars !== undefined ? ['vars', name] : ['cases', 0, name],
+        `the variable "${name}" is used by no {{${name}}}: its variants run the same conversation; write {{${name}}} where it belongs (e.g. user.simulate.persona) or remove it`,
+        { severity: 'warning', target: 'key' },
+      ),
+    );
 }
 
 /** A `{{name}}` in parley.yaml's expectations and the scenarios inheriting it that have no such variable. */
@@ -309,56 +330,4 @@ function scenarioWarnings(data: ScenarioFile, source: ParsedConfigFile<ScenarioF
 function restrictedVerticalIssues(data: ScenarioFile, source: ParsedConfigFile<ScenarioFile>, config: SuiteFile): ConfigIssue[] {
   const problem = restrictedVerticalProblem(config.redaction, data.vertical);
   return problem === undefined ? [] : [source.issueAt(['vertical'], problem)];
-}
-
-/**
- * Matches of the scenarios glob that are neither regular files nor folders (a FIFO, socket or
- * device, a symbolic link to nothing or a loop of links). tinyglobby leaves them out silently; Node's own glob lists them, so they are read, and
- * refused with their path like any other unreadable scenario, instead of being skipped.
- */
-function unusualFiles(context: ScenarioLoadContext): string[] {
-  const { dir, config } = context;
-  // Node's glob loads its own matcher on first use (~7 ms of a one-scenario replay): not asked
-  // where no entry can be such a match.
-  if (!mayHoldUnusualEntries(dir, config.scenarios)) return [];
-  const ignored = new Set(globSyncNode(context.ignore, { cwd: dir }));
-  return globSyncNode(config.scenarios, { cwd: dir })
-    .filter((path) => !ignored.has(path))
-    .map((path) => join(dir, path))
-    .filter((file) => {
-      try {
-        const stats = statSync(file);
-        return !stats.isFile() && !stats.isDirectory();
-      } catch {
-        // A link to nothing, or a loop of links: read, and refused with its path, rather than skipped without a word.
-        return true;
-      }
-    });
-}
-
-/**
- * Whether the folder the glob starts from (its leading segments without glob characters) holds,
- * as deep as the glob reaches, an entry that is neither a regular file nor a folder: a FIFO,
- * socket or device, or a symbolic link, which may point at one. Without one, every match of the
- * glob is a file or a folder. Anything it cannot tell (an unreadable folder, a `..` after a glob
- * character, a backslash) counts as yes.
- */
-function mayHoldUnusualEntries(dir: string, pattern: string): boolean {
-  // A backslash escapes, or separates folders on Windows: not worth telling apart here.
-  if (pattern.includes('\\')) return true;
-  const parts = pattern.split('/');
-  const first = parts.findIndex((part) => /[*?[\]{}()!+@]/.test(part));
-  try {
-    if (first === -1) {
-      const entry = statSync(resolve(dir, pattern), { throwIfNoEntry: false });
-      return entry !== undefined && !entry.isFile() && !entry.isDirectory();
-    }
-    if (parts.slice(first).includes('..')) return true;
-    const base = resolve(dir, parts.slice(0, first).join('/') || '.');
-    const recursive = first < parts.length - 1 || parts[first]!.includes('**');
-    return readdirSync(base, { withFileTypes: true, recursive }).some((entry) => !entry.isFile() && !entry.isDirectory());
-  } catch (error) {
-    // A folder that is not there holds no match at all.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
 }

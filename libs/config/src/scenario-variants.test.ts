@@ -154,6 +154,24 @@ user: { opening: "{{lang}} {{persona}}" }
     expect(selected.error).toBeUndefined();
   });
 
+  it('a variable no {{name}} uses (in the scenario or what it inherits) is a warning at its name, in vars: and in cases:', () => {
+    const unusedVars = VARIANTS_YAML.replace('  persona: [rushed, careful]\n', '  persona: [rushed, careful]\n  tone: [warm, curt]\n');
+    const warnings = (files: Record<string, string>): string[] => {
+      const { dir, suite, error } = load(files);
+      expect(error).toBeUndefined();
+      return suite!.warnings.map((issue) => formatIssue({ ...issue, file: issue.file.slice(dir.length + 1) }));
+    };
+    const message = 'the variable "tone" is used by no {{tone}}: its variants run the same conversation; write {{tone}} where it belongs (e.g. user.simulate.persona) or remove it';
+    expect(warnings({ 'scenarios/greet.yaml': unusedVars })).toEqual([`scenarios/greet.yaml:${whereIs(unusedVars, 'tone:')}: ${message}`]);
+    const rows = 'id: greet\nagent: booking\ncases:\n  - { lang: en, tone: warm }\n  - { lang: sw, tone: curt }\nuser: { opening: "Hello in {{lang}}" }\n';
+    expect(warnings({ 'scenarios/greet.yaml': rows })).toEqual([`scenarios/greet.yaml:${whereIs(rows, 'tone:')}: ${message}`]);
+    // Used only by an expectation the scenario inherits from parley.yaml: used.
+    const suiteYaml = SUITE_YAML.replace('forbidden: ["as an AI language model"] }', 'forbidden: ["as an AI language model {{tone}}"] }');
+    const inherited = load({ 'parley.yaml': suiteYaml, 'scenarios/greet.yaml': unusedVars, 'scenarios/spa_happy.yaml': VARIANTS_YAML.replace('id: greet', 'id: spa_happy').replace('persona: [rushed, careful]', 'persona: [rushed, careful]\n  tone: [warm]') });
+    expect(inherited.error).toBeUndefined();
+    expect(inherited.suite!.warnings).toEqual([]);
+  });
+
   it('parley.yaml’s parameters with {{name}} are checked with each variant’s values in, at their place in parley.yaml', () => {
     const suiteYaml = SUITE_YAML.replace('expected: [check_availability] }', 'expected: [check_availability], mode: "{{mode}}" }');
     const rows = (modes: string[], id = 'spa_happy') => `id: ${id}\nagent: booking\ncases:\n${modes.map((mode) => `  - { mode: ${mode} }`).join('\n')}\nuser: { opening: Habari }\n`;

@@ -216,6 +216,18 @@ export function variantIssues(data: ScenarioFile, source: Pick<ParsedConfigFile<
   return issues;
 }
 
+/** The names a scenario's texts use as `{{name}}` (not `\{{name}}`), outside `vars:` and `cases:`. */
+export function usedVariableNames(data: ScenarioFile): Set<string> {
+  const used = new Set<string>();
+  if (!holdsBraces(data)) return used;
+  const { vars: _vars, cases: _cases, ...rest } = data;
+  mapTemplates(rest, (text) => {
+    for (const match of text.matchAll(PLACEHOLDER)) if (match[1] === '') used.add(match[2] as string);
+    return text;
+  });
+  return used;
+}
+
 function unknownVariableIssues(data: ScenarioFile, names: readonly string[], source: Pick<ParsedConfigFile<ScenarioFile>, 'issueAtText'>): ConfigIssue[] {
   if (!holdsBraces(data)) return [];
   const issues: ConfigIssue[] = [];

@@ -69,7 +69,7 @@ describe('evaluateCodeMetric', () => {
     });
     const throwing = suiteWith(`export default { evaluate() { throw new Error('catalogue down'); } };\n`);
     const failed = await evaluateCodeMetric(throwing.metric, throwing.scenario.expectations[0]!, throwing.scenario, TRANSCRIPT, { suite: throwing.suite, env: process.env });
-    expect(failed).toMatchObject({ metric: 'reference', version: '2.1.0', score: null, threshold: 0.9, passed: false, error: true, reason: 'metric reference: module reference.mjs threw: catalogue down' });
+    expect(failed).toMatchObject({ metric: 'reference', version: '2.1.0', score: null, threshold: 0.9, passed: false, error: true, reason: 'module reference.mjs threw: catalogue down' });
     expect(String((failed.details as { output: string }).output)).toContain('reference.mjs');
   });
 });

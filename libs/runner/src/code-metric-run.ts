@@ -49,10 +49,19 @@ export async function evaluateCodeMetric(
   } catch (error) {
     // An abort (Ctrl-C) is an error result too, as a judge's aborted call is: the run drops the
     // cut-short scenario's result (execute-run.ts). Thrown, it would end the run as an internal error.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = withoutMetricName(error instanceof Error ? error.message : String(error), metric.data.name);
     const details = error instanceof ProviderError && error.details !== undefined ? { kind: metric.data.kind, output: error.details } : { kind: metric.data.kind };
     return { ...identity, score: null, threshold, passed: false, reason: message, details, error: true };
   }
+}
+
+/**
+ * The runner's messages name the metric (`metric booking_reference: module … threw: …`); a result
+ * is shown under its metric's name, so its reason says the rest once.
+ */
+function withoutMetricName(message: string, name: string): string {
+  const prefix = `metric ${name}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
 /** The one document a code metric reads (docs/file-formats.md, "Metrics written in code"). */

@@ -7,6 +7,7 @@ import { budgetLimit } from './budget.js';
 import { comparedAgents, withComparisonCases } from './comparison-cases.js';
 import { planGate, type GatePlan } from './gate-plan.js';
 import { loadSuiteForRun } from './load-suite-for-run.js';
+import { loadingSelection, selectCases } from './select-scenarios.js';
 import { metricVersions } from './metric-catalog.js';
 import { loadResumeState, type ResumeState } from './resume-run.js';
 import { refuseResumeOverrides } from './resume-flags.js';
@@ -61,9 +62,10 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
   const resumed = givenOptions.resume !== undefined ? loadResumeState(storePath, givenOptions.resume, cwd, dependencies.parleyCommand) : undefined;
   if (resumed) refuseResumeOverrides(givenOptions, resumed, cwd);
   const options: RunOptions = resumed ? { ...givenOptions, ...resumed.options } : givenOptions;
-  const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), options);
+  const loaded = loadSuiteForRun(resolve(cwd, options.suitePath), loadingSelection(options));
   const agents = comparedAgents(loaded, options.agents);
-  const suite = onlyCases(agents ? withComparisonCases(loaded, agents) : loaded, options.onlyCases);
+  const cases = agents ? withComparisonCases(loaded, agents) : loaded;
+  const suite = onlyCases({ ...cases, scenarios: selectCases(cases.scenarios, options) }, options.onlyCases);
   if (options.strict && suite.warnings.length > 0) {
     // --strict: what `parley validate` warns about (e.g. a judge judging its own model) stops the run.
     throw new ConfigError(suite.warnings.map((warning) => ({ ...warning, severity: 'error' as const })));

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
-import type { ScenarioFilter } from '@parley/config';
+import type { LoadedScenario, ScenarioFilter } from '@parley/config';
+import { scenarioOfCase } from '@parley/core';
 
 export interface ScenarioSelection {
   /** `--scenario GLOB` (repeatable): ids matching any glob are kept. */
@@ -12,6 +13,16 @@ export interface ScenarioSelection {
   grep?: string[];
 }
 
+/** The names one scenario, variant or case answers to. */
+interface Candidate {
+  /** Matched as written (a variant's brackets are not a glob's character class), as a glob and by --grep. */
+  ids: string[];
+  /** Matched as globs only: the scenario a variant belongs to. */
+  scenarios: string[];
+  tags: string[];
+  title?: string;
+}
+
 /**
  * A predicate for the loader: which scenarios a run takes. Every filter given must hold. A
  * variant (`spa_booking[lang=zu]`) is matched by its own id, written as it is (its brackets are
@@ -19,20 +30,63 @@ export interface ScenarioSelection {
  * take every variant).
  */
 export function scenarioFilter(selection: ScenarioSelection): ScenarioFilter {
+  const matches = candidateMatcher(selection);
+  return (scenario) => matches({ ids: [scenario.id], scenarios: scenario.scenario === undefined ? [] : [scenario.scenario], tags: scenario.tags, ...(scenario.title !== undefined ? { title: scenario.title } : {}) });
+}
+
+/**
+ * The part of a selection the loader applies, before comparison cases exist: a pattern that names
+ * a case (`--exclude '*@booking_v2'`, `--grep @booking_v2`) is left to selectCases, which sees the cases.
+ */
+export function loadingSelection(selection: ScenarioSelection): ScenarioSelection {
+  const { globs, grep, exclude, tags } = selection;
+  return {
+    ...(tags !== undefined ? { tags } : {}),
+    ...(globs !== undefined && !globs.some(namesCase) ? { globs } : {}),
+    ...(grep !== undefined && !grep.some(namesCase) ? { grep } : {}),
+    ...(exclude !== undefined ? { exclude: exclude.filter((glob) => !namesCase(glob)) } : {}),
+  };
+}
+
+/**
+ * The cases of a run that a selection naming cases keeps (a selection without `@` was applied
+ * whole by the loader). A case answers to its id (`spa_booking@booking_v2`), to
+ * `<scenario>@<agent>` also when the agent is the scenario's own (its id is then the scenario's),
+ * and, like a scenario, to its variant's and its scenario's ids.
+ */
+export function selectCases(cases: readonly LoadedScenario[], selection: ScenarioSelection): LoadedScenario[] {
+  const patterns = [...(selection.globs ?? []), ...(selection.grep ?? []), ...(selection.exclude ?? [])];
+  if (!patterns.some(namesCase)) return [...cases];
+  const matches = candidateMatcher(selection);
+  return cases.filter((scenarioCase) => {
+    const { id, agent, tags, title } = scenarioCase.data;
+    const scenario = scenarioOfCase(id);
+    const ids = [...new Set([id, `${scenario}@${agent}`, scenario])];
+    return matches({ ids, scenarios: scenarioCase.variant ? [scenarioCase.variant.scenario] : [], tags, ...(title !== undefined ? { title } : {}) });
+  });
+}
+
+/** `@` names a compared agent; `@(a|b)` is a glob's pattern list. */
+function namesCase(pattern: string): boolean {
+  return /@(?!\()/.test(pattern);
+}
+
+function candidateMatcher(selection: ScenarioSelection): (candidate: Candidate) => boolean {
   const globs = selection.globs?.filter((glob) => glob.length > 0) ?? [];
   const excluded = selection.exclude?.filter((glob) => glob.length > 0) ?? [];
   const texts = (selection.grep ?? []).filter((text) => text.length > 0).map((text) => text.toLowerCase());
   const tags = new Set(selection.tags ?? []);
   const matchesId = globs.length ? idMatcher(globs) : () => true;
   const isExcluded = excluded.length ? idMatcher(excluded) : () => false;
-  const matchesText = (scenario: { id: string; title?: string }): boolean =>
-    texts.length === 0 || texts.some((text) => scenario.id.toLowerCase().includes(text) || (scenario.title ?? '').toLowerCase().includes(text));
-  return (scenario) =>
-    matchesId(scenario) && !isExcluded(scenario) && matchesText(scenario) && (tags.size === 0 || scenario.tags.some((tag) => tags.has(tag)));
+  const matchesText = (candidate: Candidate): boolean =>
+    texts.length === 0 ||
+    texts.some((text) => candidate.ids.some((id) => id.toLowerCase().includes(text)) || (candidate.title ?? '').toLowerCase().includes(text));
+  return (candidate) =>
+    matchesId(candidate) && !isExcluded(candidate) && matchesText(candidate) && (tags.size === 0 || candidate.tags.some((tag) => tags.has(tag)));
 }
 
-function idMatcher(globs: readonly string[]): (scenario: { id: string; scenario?: string }) => boolean {
+function idMatcher(globs: readonly string[]): (candidate: Candidate) => boolean {
   const glob = picomatch([...globs]);
   const literal = new Set(globs);
-  return (scenario) => literal.has(scenario.id) || glob(scenario.id) || (scenario.scenario !== undefined && glob(scenario.scenario));
+  return (candidate) => candidate.ids.some((id) => literal.has(id) || glob(id)) || candidate.scenarios.some((scenario) => glob(scenario));
 }

@@ -75,21 +75,21 @@ describe('renderRunSummary', () => {
   it("shows under a code metric's error the end of what it printed (a Python traceback), whose reason alone says only how it exited", () => {
     const traceback = ['Traceback (most recent call last):', ...Array.from({ length: 20 }, (_, index) => `  frame ${index}`), 'RuntimeError: no booking_id in the tool result'].join('\n');
     const crashed: ScenarioResult = {
-      ...result('spa_booking', 'error', 'slot_ok: metric slot_ok: command "python3 metrics/slot_ok.py" exited with code 1'),
+      ...result('spa_booking', 'error', 'slot_ok: command "python3 metrics/slot_ok.py" exited with code 1'),
       metrics: [
-        { metric: 'slot_ok', version: '1.0.0', score: null, threshold: null, passed: false, error: true, reason: 'metric slot_ok: command "python3 metrics/slot_ok.py" exited with code 1', details: { kind: 'command', output: `stderr:\n${traceback}` } },
-        { metric: 'late', version: '1.0.0', score: null, threshold: null, passed: false, error: true, reason: 'metric late: command "python3 late.py" did not answer within 10000 ms', details: { kind: 'command', output: 'stderr: (empty)' } },
+        { metric: 'slot_ok', version: '1.0.0', score: null, threshold: null, passed: false, error: true, reason: 'command "python3 metrics/slot_ok.py" exited with code 1', details: { kind: 'command', output: `stderr:\n${traceback}` } },
+        { metric: 'late', version: '1.0.0', score: null, threshold: null, passed: false, error: true, reason: 'command "python3 late.py" did not answer within 10000 ms', details: { kind: 'command', output: 'stderr: (empty)' } },
         { metric: 'content_signals', version: '1.0.0', score: null, threshold: null, passed: false, reason: 'required "BK-1042" missing', details: { output: 'not a code metric error' } },
       ],
     };
     const text = renderRunSummary(buildReport(run, [crashed]), paint(false), '.parley/runs/r1', 120);
     const lines = text.split('\n');
-    const at = lines.indexOf('    slot_ok@1.0.0: metric slot_ok: command "python3 metrics/slot_ok.py" exited with code 1');
+    const at = lines.indexOf('    slot_ok@1.0.0: command "python3 metrics/slot_ok.py" exited with code 1');
     expect(at).toBeGreaterThan(-1);
     expect(lines.slice(at + 1, at + 1 + 1 + METRIC_OUTPUT_LINES)).toEqual(['      …', ...traceback.split('\n').slice(-METRIC_OUTPUT_LINES).map((line) => `      ${line}`)]);
     // Nothing printed: no line saying so (report.json keeps "stderr: (empty)").
     expect(lines.slice(at + 2 + METRIC_OUTPUT_LINES, at + 4 + METRIC_OUTPUT_LINES)).toEqual([
-      '    late@1.0.0: metric late: command "python3 late.py" did not answer within 10000 ms',
+      '    late@1.0.0: command "python3 late.py" did not answer within 10000 ms',
       '    content_signals@1.0.0: required "BK-1042" missing',
     ]);
     expect(text).not.toContain('not a code metric error');

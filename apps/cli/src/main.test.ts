@@ -136,7 +136,12 @@ describe('parley run: gates and strictness', () => {
     const file = join(suite, 'parley.yaml');
     // The cross-check judge becomes the agent's own model: a warning, an error under --strict.
     writeFileSync(file, readFileSync(file, 'utf8').replace('model: gpt-4.1, sample', 'model: gpt-4.1-mini, sample'));
-    expect((await parley(['run', '.', '--out', 'a'], suite)).code).toBe(0);
+    const plain = await parley(['run', '.', '--out', 'a'], suite);
+    expect(plain.code).toBe(0);
+    // Without --strict the run says what validate says, in its output and its report.
+    expect(plain.stdout + plain.stderr).toMatch(/parley\.yaml:\d+:\d+: the judge model "gpt-4\.1-mini" is also the model of agent "booking"/);
+    const report = JSON.parse(readFileSync(join(suite, 'a', 'report.json'), 'utf8')) as { warnings?: Array<{ kind: string; message: string }> };
+    expect(report.warnings).toContainEqual(expect.objectContaining({ kind: 'suite_warning', message: expect.stringMatching(/^parley\.yaml:\d+:\d+: the judge model "gpt-4\.1-mini"/) }));
     const strict = await parley(['run', '.', '--out', 'b', '--strict'], suite);
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(/parley\.yaml:\d+:\d+: the judge model "gpt-4\.1-mini" is also the model of agent "booking"/);

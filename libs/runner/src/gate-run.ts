@@ -1,3 +1,4 @@
+import { displayPath, formatIssue } from '@parley/core';
 import { compareAgents } from '@parley/compare';
 import { buildReportOfReported, type JudgeReport, type RunReport } from '@parley/reports';
 import { calibrationWarnings } from './calibration-warnings.js';
@@ -36,7 +37,10 @@ export async function gateRun(plan: RunPlan, run: OpenRun, executed: ExecutedRun
     judgeReport?.cross_check !== undefined && pairs.length > 0 && !interrupted && !resumedPart
       ? await recordJudgeAgreement({ storePath: plan.storePath, run: { id: runId, suite: suite.config.suite, started_at: plan.startedAt.toISOString() }, pairs, ...(dependencies.parleyCommand ? { parleyCommand: dependencies.parleyCommand } : {}) })
       : undefined;
-  const warnings = [...(plan.gate.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
+  // What `parley validate` warns about (a judge judging its own model, a variable no {{name}} uses):
+  // a run says it too. Under --strict the run stopped on them before it started.
+  const suiteWarnings = suite.warnings.map((issue) => ({ kind: 'suite_warning', message: formatIssue({ ...issue, file: displayPath(issue.file, plan.cwd) }), fails_under_strict: true }));
+  const warnings = [...suiteWarnings, ...(plan.gate.baseline?.warnings ?? []), ...calibrationDue, ...(agreement?.warnings ?? [])];
   const measured: JudgeReport | undefined =
     judgeReport && agreement && judgeReport.cross_check ? { ...judgeReport, cross_check: { ...judgeReport.cross_check, kappa: agreement.kappa } } : judgeReport;
   // The judges' counters start at 0 in a resumed run: what they count is the part judged after the

@@ -122,7 +122,7 @@ async function runsPruneCommand(suitePath: string, flags: PruneFlags, context: C
       dryRun: flags.dryRun === true,
     });
     if (flags.format === 'json') context.output.out(`${JSON.stringify(outcome, null, 2)}\n`);
-    else context.output.out(`${terminalSafe(formatPruneOutcome(outcome))}\n`);
+    else context.output.out(`${terminalSafe(formatPruneOutcome(outcome, context.cwd))}\n`);
     return 0;
   } finally {
     store.close();

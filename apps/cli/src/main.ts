@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isConfigError, systemClock, systemRandom } from '@parley/core';
 import { EXIT_CONFIG_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from '@parley/gate';
+import { onStoreNotice } from '@parley/store';
 import { register as registerCache } from './commands/cache.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
 import { register as registerCanary } from './commands/canary.js';
@@ -92,6 +93,8 @@ export async function main(argv: string[], overrides: Partial<CommandContext> & 
     parleyCommand: overrides.parleyCommand ?? lazyParleyCommand(overrides.bin, env),
   };
   let exitCode = 0;
+  // What the store's location chose on its own (PARLEY_DATABASE_URL set but empty): one line on stderr.
+  const stopStoreNotices = onStoreNotice((notice) => context.output.err(`warning: ${notice}\n`));
   try {
     const program = buildProgram(context, (code) => {
       exitCode = code;
@@ -120,6 +123,8 @@ export async function main(argv: string[], overrides: Partial<CommandContext> & 
     // Anything else is ours, not the suite's: the run could not be evaluated (exit 2, never 1).
     context.output.err(describeInternalError(error, context.env));
     return EXIT_INTERNAL_ERROR;
+  } finally {
+    stopStoreNotices();
   }
 }
 

@@ -37,6 +37,17 @@ describe('readReportFile', () => {
     expect(() => readReportFile(file)).toThrow(/invalid JSON/);
   });
 
+  it('names the line and column of a byte that is not UTF-8 (a report saved as Latin-1)', () => {
+    const folder = writtenReport();
+    const file = join(folder, 'report.json');
+    const text = readFileSync(file, 'utf8');
+    const at = text.indexOf('"mode": "replay"');
+    writeFileSync(file, Buffer.concat([Buffer.from(text.slice(0, at + 9), 'utf8'), Buffer.from([0xe9]), Buffer.from(text.slice(at + 9), 'utf8')]));
+    const line = text.slice(0, at).split('\n').length;
+    const column = at - text.lastIndexOf('\n', at - 1) + 9;
+    expect(() => readReportFile(folder)).toThrow(`${file}:${line}:${column}: cannot read the report: the file is not UTF-8 text (byte 0xE9); save it as UTF-8`);
+  });
+
   it('says when there is no report', () => {
     const folder = mkdtempSync(join(tmpdir(), 'parley-no-report-'));
     expect(() => readReportFile(folder)).toThrow(/report\.json: cannot read the report: file not found/);

@@ -14,7 +14,11 @@ import { REPORT_SCHEMA_VERSION, type RunReport } from './report-schema.js';
 export function readReportFile(path: string): RunReport {
   const file = isDirectory(path) ? join(path, 'report.json') : path;
   const text = readTextFile(file);
-  if (typeof text !== 'string') throw new ConfigError({ file, message: `cannot read the report: ${text.problem}` });
+  if (typeof text !== 'string') {
+    // Bytes that are not UTF-8 and control characters have a place in the file: name it, as every reader of files people give does.
+    const where = text.line === undefined ? {} : { line: text.line, ...(text.column === undefined ? {} : { column: text.column }) };
+    throw new ConfigError({ file, ...where, message: `cannot read the report: ${text.problem}` });
+  }
   const parsed = parseConfigText(text, file, ReportFileSchema, { format: 'json' });
   if (parsed.raw === undefined) throw new ConfigError(parsed.issues);
   const version = typeof parsed.raw === 'object' && parsed.raw !== null ? (parsed.raw as Record<string, unknown>)['schema_version'] : undefined;

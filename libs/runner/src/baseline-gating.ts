@@ -91,6 +91,8 @@ export function writeBaselineFile(file: string, baseline: BaselineFile): void {
     writeFileAtomically(file, renderBaselineJson(baseline));
   } catch (error) {
     if (error instanceof DiskFullError) throw error;
+    // A refusal that already names the file (a FIFO, a link to nothing) is said once, not `<file>: … <file>: …`.
+    if (error instanceof ConfigError) throw new ConfigError(error.issues.map((issue) => ({ ...issue, message: `cannot write the baseline: ${issue.message}` })));
     throw new ConfigError({ file, message: `cannot write the baseline: ${error instanceof Error ? error.message : String(error)}` });
   }
 }

@@ -43,7 +43,7 @@ export { abandonedHere, claimHolder } from './claim-holder.js';
 export { openOutbox, outboxOn, type OutboxStore, type OutboxEntry, type OutboxKind, type PendingDelivery } from './outbox-store.js';
 export { openJudgeSpend, type JudgeSpendStore, type JudgeModelSpend, type JudgeSpendEntry, type JudgeSpendSource } from './judge-spend-store.js';
 export { openSql } from './open-sql.js';
-export { storeExists, storeUrlFrom, storeUrlFor, keepStoreLocal, databaseUrlVariable, useSuiteStoreSetting } from './store-location.js';
+export { storeExists, storeUrlFrom, storeUrlFor, keepStoreLocal, databaseUrlVariable, useSuiteStoreSetting, onStoreNotice } from './store-location.js';
 export { storeShownFor } from './store-shown.js';
 export type { SyncSql, SqlParams, SqlRow, SqlValue, SqlDialect } from './sql/sync-sql.js';
 export { reserveBudget, settleBudget, budgetState, type BudgetState } from './sql/shared-budget.js';

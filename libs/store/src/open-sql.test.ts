@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSql } from './open-sql.js';
-import { keepStoreLocal, storeExists, storeUrlFor, storeUrlFrom, useSuiteStoreSetting } from './store-location.js';
+import { keepStoreLocal, onStoreNotice, storeExists, storeUrlFor, storeUrlFrom, useSuiteStoreSetting } from './store-location.js';
 import { useStoreDriver } from './test-support/each-driver.js';
 
 describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's settings.store.url_env names", () => {
@@ -13,6 +13,25 @@ describe("where the store is: PARLEY_DATABASE_URL, or the variable parley.yaml's
   it('is the local SQLite file when neither is given', () => {
     expect(storeUrlFrom({})).toBeUndefined();
     expect(storeUrlFrom({ PARLEY_DATABASE_URL: '  ' })).toBeUndefined();
+  });
+
+  it('says once, to whoever listens, that PARLEY_DATABASE_URL is set but empty and which store is used instead', () => {
+    const notices: string[] = [];
+    const stops = [onStoreNotice((notice) => notices.push(notice))];
+    try {
+      expect(storeUrlFrom({ PARLEY_DATABASE_URL: 'postgres://me@localhost/mine' })).toBe('postgres://me@localhost/mine');
+      expect(storeUrlFrom({})).toBeUndefined();
+      expect(notices).toEqual([]);
+      expect(storeUrlFrom({ PARLEY_DATABASE_URL: '' })).toBeUndefined();
+      expect(storeUrlFrom({ PARLEY_DATABASE_URL: ' ' })).toBeUndefined();
+      expect(notices).toEqual(['PARLEY_DATABASE_URL is set but empty: using the local store .parley/parley.db']);
+      stops.push(onStoreNotice((notice) => notices.push(notice))); // the next command
+      useSuiteStoreSetting({ url_env: 'TEAM_STORE_URL' });
+      expect(storeUrlFrom({ PARLEY_DATABASE_URL: '', TEAM_STORE_URL: 'postgres://team@db/parley' })).toBe('postgres://team@db/parley');
+      expect(notices[1]).toBe("PARLEY_DATABASE_URL is set but empty: using the team store in TEAM_STORE_URL (parley.yaml's settings.store.url_env)");
+    } finally {
+      for (const stop of stops) stop();
+    }
   });
 
   it('reads the named variable when the suite names one, and PARLEY_DATABASE_URL wins when both are set', () => {

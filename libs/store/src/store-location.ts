@@ -18,6 +18,17 @@ export const databaseUrlVariable = 'PARLEY_DATABASE_URL';
 export function storeUrlFrom(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const value = env[databaseUrlVariable];
   if (value !== undefined && value.trim() !== '') return value;
+  const url = suiteStoreUrl(env);
+  // Set but empty (a CI secret a fork's pull request does not get): the fallback stays, said once.
+  if (value !== undefined) {
+    noticeOnce(
+      `${databaseUrlVariable} is set but empty: using ${url === undefined ? 'the local store .parley/parley.db' : `the team store in ${suiteUrlVariable} (parley.yaml's settings.store.url_env)`}`,
+    );
+  }
+  return url;
+}
+
+function suiteStoreUrl(env: NodeJS.ProcessEnv): string | undefined {
   if (suiteUrlVariable === undefined) return undefined;
   const named = env[suiteUrlVariable];
   if (named === undefined || named.trim() === '') {
@@ -27,6 +38,28 @@ export function storeUrlFrom(env: NodeJS.ProcessEnv = process.env): string | und
     );
   }
   return named;
+}
+
+/** Who is told what the store's location chose without being asked (the CLI prints it on stderr), and whether it was. */
+let noticeListener: ((notice: string) => void) | undefined;
+let noticed = false;
+
+function noticeOnce(notice: string): void {
+  if (noticed || noticeListener === undefined) return;
+  noticed = true;
+  noticeListener(notice);
+}
+
+/**
+ * From now until the returned stop is called, `listener` is told (once) when the store falls back
+ * because \`PARLEY_DATABASE_URL\` is set but empty. The CLI listens for the length of one command.
+ */
+export function onStoreNotice(listener: (notice: string) => void): () => void {
+  noticeListener = listener;
+  noticed = false;
+  return () => {
+    if (noticeListener === listener) noticeListener = undefined;
+  };
 }
 
 /**

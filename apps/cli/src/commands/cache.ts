@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { ConfigError, displayPath } from '@parley/core';
 import type { JudgeCacheGroup, JudgeCacheStats } from '@parley/store';
 import type { CommandContext, ProgramContext } from '../program/command-context.js';
+import { useFolderStoreSetting } from '../program/folder-store-setting.js';
 
 /** Adds `parley cache stats` and `parley cache clear`: the judge verdict cache in .parley/parley.db. */
 export function register(program: Command, context: ProgramContext): void {
@@ -26,6 +27,7 @@ async function cacheStatsCommand(flags: { format?: string }, context: CommandCon
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new ConfigError(`--format must be text or json, got "${format}"`);
   const { defaultStorePath, openJudgeCache, storeExists, storeUrlFrom } = await import('@parley/store');
+  await useFolderStoreSetting(context.cwd);
   const path = defaultStorePath(context.cwd);
   // A team store is named by its URL (password as ***), not by the local file it does not use.
   const url = storeUrlFrom();
@@ -47,6 +49,7 @@ async function cacheStatsCommand(flags: { format?: string }, context: CommandCon
 /** `parley cache clear [--metric M] [--scenario ID]`: exit 0 with how many verdicts went. */
 async function cacheClearCommand(flags: { metric?: string; scenario?: string }, context: CommandContext): Promise<number> {
   const { defaultStorePath, openJudgeCache, storeExists } = await import('@parley/store');
+  await useFolderStoreSetting(context.cwd);
   const path = defaultStorePath(context.cwd);
   if (!storeExists(path)) {
     context.output.out('the judge cache is already empty\n');

@@ -4,6 +4,7 @@ import { ConfigError } from '@parley/core';
 import { Option, type Command } from 'commander';
 import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
+import { useFolderStoreSetting } from '../program/folder-store-setting.js';
 
 interface CompareFlags {
   format?: string;
@@ -39,6 +40,7 @@ async function compareCommand(before: string, after: string, flags: CompareFlags
   if (flags.suite !== undefined && !isFolder(resolve(context.cwd, flags.suite))) throw new ConfigError({ file: flags.suite, message: 'no such folder: give the suite folder with --suite' });
   const { compareRuns, loadRunScores, renderComparison } = await import('@parley/compare');
   const { defaultStorePath } = await import('@parley/store');
+  await useFolderStoreSetting(context.cwd);
   const where = { cwd: context.cwd, storePath: defaultStorePath(context.cwd), parley: parleyIn(context) };
   const comparison = compareRuns(loadRunScores(before, where), loadRunScores(after, where), { seed, resamples });
   if (!flags.pairwise) {

@@ -4,6 +4,7 @@ import type { JudgeSpendEntry, RunSpend, SpendSummary } from '@parley/store';
 import Table from 'cli-table3';
 import { parleyIn, type CommandContext } from '../program/command-context.js';
 import { paint } from '../output/output.js';
+import { useFolderStoreSetting } from '../program/folder-store-setting.js';
 
 export interface CostFlags {
   since: string;
@@ -21,6 +22,7 @@ export async function costCommand(reportPaths: readonly string[], flags: CostFla
   const { sinceCutoff } = await import('@parley/production');
   const { readReportFile } = await import('@parley/reports');
   const since = sinceCutoff(flags.since, context.clock.now());
+  await useFolderStoreSetting(context.cwd);
   const storePath = defaultStorePath(context.cwd);
   const runs: RunSpend[] = [];
   const outside: JudgeSpendEntry[] = [];

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { formatOption, integerFlag } from '../program/flags.js';
+import { useFolderStoreSetting } from '../program/folder-store-setting.js';
 
 export function register(program: Command, context: ProgramContext): void {
   const runs = program.command('runs').description('the run history in .parley/parley.db');
@@ -46,6 +47,7 @@ async function runsListCommand(flags: { limit?: string; suite?: string; format?:
   const { defaultStorePath, openStore, storeExists } = await import('@parley/store');
   const { formatRunList } = await import('../output/runs-table.js');
   const limit = flags.limit === undefined ? 20 : integerFlag('--limit', flags.limit, 1);
+  await useFolderStoreSetting(context.cwd);
   // Reading never creates .parley/parley.db (a team member without PARLEY_DATABASE_URL exported would get an empty one).
   if (!storeExists(defaultStorePath(context.cwd))) {
     context.output.out(flags.format === 'json' ? '[]\n' : `no runs yet: start one with \`${parleyIn(context)} run <suite>\`\n`);
@@ -73,6 +75,7 @@ async function runsShowCommand(id: string, flags: { format?: string }, context: 
   const { formatRunDetail } = await import('../output/runs-table.js');
   const { redactResultContent, withholdScenarioContent } = await import('@parley/reports');
   const { floorRedactor } = await import('@parley/redaction');
+  await useFolderStoreSetting(context.cwd);
   if (!storeExists(defaultStorePath(context.cwd))) throw new ConfigError(`no run with id "${id}": no runs yet here (see \`${parleyIn(context)} runs list\`)`);
   const store = openStore(defaultStorePath(context.cwd));
   try {
@@ -119,7 +122,7 @@ async function runsPruneCommand(suitePath: string, flags: PruneFlags, context: C
       dryRun: flags.dryRun === true,
     });
     if (flags.format === 'json') context.output.out(`${JSON.stringify(outcome, null, 2)}\n`);
-    else context.output.out(`${terminalSafe(formatPruneOutcome(outcome))}\n`);
+    else context.output.out(`${terminalSafe(formatPruneOutcome(outcome, context.cwd))}\n`);
     return 0;
   } finally {
     store.close();

@@ -8,6 +8,7 @@ import type { CalibrationReport } from '@parley/calibration';
 import type { Command } from 'commander';
 import { parleyIn, type CommandContext, type ProgramContext } from '../program/command-context.js';
 import { integerFlag } from '../program/flags.js';
+import { useFolderStoreSetting } from '../program/folder-store-setting.js';
 
 interface ShowReportFlags {
   port?: string;
@@ -36,6 +37,7 @@ type ReportPage = { file: string } | { html: string; from: string };
 async function findReportPage(target: string | undefined, cwd: string, parley: string): Promise<ReportPage> {
   if (target !== undefined && existsSync(resolve(cwd, target))) return pageIn(resolve(cwd, target), target);
   const { defaultStorePath, openStore, storeExists } = await import('@parley/store');
+  await useFolderStoreSetting(cwd);
   const storePath = defaultStorePath(cwd);
   if (!storeExists(storePath)) throw new ConfigError(target === undefined ? `no runs yet: start one with \`${parley} run <suite>\`` : `no run or report folder "${target}" (there is no run history here)`);
   const store = openStore(storePath);

@@ -1,11 +1,12 @@
+import { displayPath } from '@parley/core';
 import type { PruneHistoryOutcome } from '@parley/store';
 
 /**
  * What `parley runs prune` removed (or, with `--dry-run`, would remove): runs, scenario results,
  * report folders and bytes, what it kept outside the limits and why, and the database's size.
- * Plain text; the CLI decides about colour.
+ * Plain text; the CLI decides about colour. Baseline files are shown relative to `cwd` when inside it.
  */
-export function formatPruneOutcome(outcome: PruneHistoryOutcome): string {
+export function formatPruneOutcome(outcome: PruneHistoryOutcome, cwd: string): string {
   const lines: string[] = [];
   const verb = outcome.dry_run ? 'would remove' : 'removed';
   const runs = outcome.runs.length;
@@ -22,7 +23,7 @@ export function formatPruneOutcome(outcome: PruneHistoryOutcome): string {
   }
   for (const left of outcome.folders.left) lines.push(`  left in place (${left.reason}): ${left.path}`);
   const baselines = outcome.protected.filter((run) => run.reason === 'baseline');
-  for (const run of baselines) lines.push(`  kept ${run.id}: the newest run that wrote the baseline ${run.baseline ?? ''}`);
+  for (const run of baselines) lines.push(`  kept ${run.id}: the newest run that wrote the baseline ${displayPath(run.baseline ?? '', cwd)}`);
   const exporting = outcome.protected.filter((run) => run.reason === 'export_pending').length;
   if (exporting > 0) lines.push(`  kept ${plural(exporting, 'run')} whose export still waits in the outbox`);
   const unfinished = outcome.protected.filter((run) => run.reason === 'unfinished').length;

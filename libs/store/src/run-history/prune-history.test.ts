@@ -148,6 +148,26 @@ describe.each(storeDrivers)('pruneHistory on %s', (driver) => {
     expect(outcome.runs.map((run) => run.id)).toContain(runId(2));
   });
 
+  it('tells baseline files apart by their path resolved against the folder each run started in', () => {
+    const root = join(folder.path, 'repo');
+    const suiteDir = join(root, 'suite');
+    addRuns(6, (index) =>
+      index === 0
+        ? { export_baseline: 'baseline.json', cwd: root } // repo/baseline.json
+        : index === 1
+          ? { export_baseline: 'suite/baseline.json', cwd: root } // repo/suite/baseline.json, written again by run 2
+          : index === 2
+            ? { export_baseline: 'baseline.json', cwd: suiteDir }
+            : {},
+    );
+    const outcome = pruneHistory(store, { suite: SUITE, retention: { keep_runs: 1 }, now: new Date(start + 10 * dayMs) });
+    expect(outcome.protected).toEqual([
+      { id: runId(2), reason: 'baseline', baseline: join(suiteDir, 'baseline.json') },
+      { id: runId(0), reason: 'baseline', baseline: join(root, 'baseline.json') },
+    ]);
+    expect(outcome.runs.map((run) => run.id)).toContain(runId(1));
+  });
+
   it('keeps a run whose export still waits in the outbox, and removes it once delivered', () => {
     addRuns(4);
     onDatabase((run) => {

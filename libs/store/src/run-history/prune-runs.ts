@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import type { SqlRow, SyncSql } from '../sql/sync-sql.js';
 
 /**
@@ -44,7 +45,10 @@ export interface ProtectedRun {
    * stopped without an end; `export_pending`: its export (Langfuse, OTLP) waits in the outbox.
    */
   reason: 'baseline' | 'unfinished' | 'export_pending';
-  /** The baseline file as the run was given it (`--export-baseline`). */
+  /**
+   * The baseline file the run wrote (`--export-baseline`): resolved against the folder the run
+   * started in, or as the run was given it when the run is older than the stored `cwd`.
+   */
   baseline?: string;
 }
 
@@ -160,24 +164,29 @@ export function runPruning(sql: SyncSql) {
 /**
  * The runs a baseline file came from: for each file a finished run of the suite wrote
  * (`--export-baseline FILE`, stored in the run's options), the newest such run. An interrupted run
- * writes no baseline and does not count.
+ * writes no baseline and does not count. A file is told apart by its path resolved against the
+ * folder its run started in (the stored `cwd`), so `baseline.json` typed in two folders is two
+ * files, and one file typed two ways is one; a run older than the stored `cwd` goes by the path as typed.
  */
 function newestBaselineWriters(runs: readonly RankedRun[]): Map<string, string> {
   const writers = new Map<string, string>();
   const files = new Set<string>();
   for (const run of runs) {
     if (run.status === null || run.status === 'interrupted' || !run.options_json.includes('"export_baseline"')) continue;
-    const file = exportedBaseline(run.options_json);
-    if (file === undefined || files.has(file)) continue;
-    files.add(file);
-    writers.set(run.id, file);
+    const exported = exportedBaseline(run.options_json);
+    if (exported === undefined || files.has(exported.key)) continue;
+    files.add(exported.key);
+    writers.set(run.id, exported.key);
   }
   return writers;
 }
 
-function exportedBaseline(optionsJson: string): string | undefined {
+/** The baseline a run wrote, resolved against the folder it started in when the run stored that folder (`key`). */
+function exportedBaseline(optionsJson: string): { key: string } | undefined {
   const options: unknown = JSON.parse(optionsJson);
   if (typeof options !== 'object' || options === null) return undefined;
-  const file = (options as { export_baseline?: unknown }).export_baseline;
-  return typeof file === 'string' ? file : undefined;
+  const { export_baseline: file, cwd } = options as { export_baseline?: unknown; cwd?: unknown };
+  if (typeof file !== 'string') return undefined;
+  const key = typeof cwd === 'string' && cwd !== '' && !isAbsolute(file) ? resolve(cwd, file) : file;
+  return { key };
 }

@@ -156,6 +156,7 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       mode: z.enum(['live', 'replay']),
       verdicts: z.number().int().min(0),
       errors: z.number().int().min(0),
+      not_asked: z.looseObject({ budget: z.number().int().min(0), interrupted: z.number().int().min(0) }).optional(),
       votes_on_fail: z.number().int().min(1).optional(),
       re_asked: z.number().int().min(0).optional(),
       panel: z.array(z.string()).optional(),

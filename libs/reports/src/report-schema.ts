@@ -102,6 +102,11 @@ export interface JudgeReport {
   /** Judge metric results in the run (cached ones included), and how many could not be evaluated. */
   verdicts: number;
   errors: number;
+  /**
+   * Judge calls never answered, neither verdicts nor errors: refused because their worst case did
+   * not fit the budget, or cut short by Ctrl-C. Present when either is above 0.
+   */
+  not_asked?: { budget: number; interrupted: number };
   /** `judge.votes_on_fail` when above 1, and how many failing verdicts were re-asked. */
   votes_on_fail?: number;
   /** `judge.votes_on_fail` as a panel: its judge models (`<provider>:<model>`), asked after the primary. */

@@ -89,6 +89,11 @@ export interface BudgetReport {
   shared?: { key: string; spent_usd: number };
   /** What the run paid providers (a replay pays nothing): never more than `limit_usd`. */
   spent_usd?: number;
+  /**
+   * The command that runs the scenarios the budget left out (skipped or cut short): a run the
+   * budget stopped finished, so `--resume` refuses it. Present when the budget left any out.
+   */
+  rerun?: string;
   /** How close the scenarios' estimates (reserved before each started) came to what they spent. */
   estimate?: { scenarios: number; estimated_usd: number; actual_usd: number };
 }

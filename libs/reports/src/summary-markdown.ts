@@ -109,6 +109,7 @@ function totalsSection(report: RunReport): string {
         ? ` (shared under key ${escapeInlineText(shared.key)}: ${formatUsd(shared.spent_usd)} spent by all its runs)`
         : '';
     lines.push('', `Budget ${formatUsd(limit_usd)}${share}, ${exhausted ? 'exhausted' : 'not reached'}${what}`);
+    if (report.budget.rerun !== undefined) lines.push(`To run what it left out: \`${report.budget.rerun.replaceAll('`', "'")}\``);
     if (spent_usd !== undefined && estimate !== undefined && estimate.scenarios > 0) {
       lines.push(`Spent ${formatUsd(spent_usd)} of it; the ${estimate.scenarios} scenarios started reserved ${formatUsd(estimate.estimated_usd)} as estimates and spent ${formatUsd(estimate.actual_usd)}`);
     }

@@ -196,6 +196,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
       ],
       unchecked_blocking: 3,
       spent_usd: expect.closeTo(0.4, 10),
+      rerun: 'parley run . --mode live --budget 0.5 --scenario b --scenario c --scenario d',
       estimate: { scenarios: 1, estimated_usd: 0, actual_usd: expect.closeTo(0.4, 10) },
     });
     expect(run.report.cost_usd).toBeCloseTo(0.4, 10);

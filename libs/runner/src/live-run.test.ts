@@ -266,7 +266,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     try {
       const runs = spend.runsSince('1970-01-01');
       expect(runs.find((run) => run.run_id === live.run_id)!.models).toEqual([
-        { provider: 'openai', model: 'pricey', role: 'agent', calls: 4, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost_usd: expect.closeTo(1.6, 10), unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 },
+        { provider: 'openai', model: 'pricey', role: 'agent', calls: 4, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost_usd: expect.closeTo(1.6, 10), unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0, cache_write_input_tokens: 0 },
       ]);
       expect(runs.find((run) => run.run_id === replay.run_id)!.models).toEqual([]);
     } finally {

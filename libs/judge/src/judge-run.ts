@@ -108,6 +108,8 @@ export class JudgeRun {
   private readonly pairs: CrossCheckPair[] = [];
   private verdicts = 0;
   private errors = 0;
+  /** Judge calls the budget refused, or Ctrl-C cut short: not verdicts, and not errors either. */
+  private readonly notAsked = { budget: 0, interrupted: 0 };
   private reAsked = 0;
   private hits = 0;
   private misses = 0;
@@ -163,9 +165,13 @@ export class JudgeRun {
 
       const main = await judge(primary, votesOnFail, panel);
       const result = withCacheMark(judgeResult(metric, main.outcome, threshold, modelVersion(primary)), main);
-      this.verdicts += 1;
-      if (main.outcome.kind !== 'verdict') this.errors += 1;
-      else if (main.outcome.votes !== undefined) this.reAsked += 1;
+      const unasked = notAskedBecause(main.outcome);
+      if (unasked !== undefined) this.notAsked[unasked] += 1;
+      else {
+        this.verdicts += 1;
+        if (main.outcome.kind !== 'verdict') this.errors += 1;
+        else if (main.outcome.votes !== undefined) this.reAsked += 1;
+      }
 
       // Asked just before each cross-check call, so spending by this very scenario counts.
       if (sampled && crossCheck !== undefined && (crossCheckThis ??= this.crossCheckAllowed(scenario.scenario.id))) {
@@ -196,6 +202,7 @@ export class JudgeRun {
       mode: this.options.mode,
       verdicts: this.verdicts,
       errors: this.errors,
+      ...(this.notAsked.budget + this.notAsked.interrupted > 0 ? { not_asked: { ...this.notAsked } } : {}),
       ...(votesOnFail > 1 ? { votes_on_fail: votesOnFail, re_asked: this.reAsked } : {}),
       ...(panel.length > 0 ? { panel: panel.map(modelVersion) } : {}),
       cache: {
@@ -423,4 +430,11 @@ function withCacheMark(result: MetricResult, judged: Judged): MetricResult {
 
 function formatPercent(fraction: number): string {
   return `${Number((fraction * 100).toFixed(2))}%`;
+}
+
+/** Why a judge call was never answered: the budget refused it, or Ctrl-C cut it short; undefined when it was. */
+function notAskedBecause(outcome: JudgeOutcome): 'budget' | 'interrupted' | undefined {
+  if (outcome.kind !== 'failed') return undefined;
+  if (outcome.error.kind === 'budget') return 'budget';
+  return outcome.error.kind === 'aborted' ? 'interrupted' : undefined;
 }

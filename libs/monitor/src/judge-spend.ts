@@ -40,6 +40,7 @@ export class JudgeSpend {
       this.cachedInputTokens += call.usage.cached_input_tokens ?? 0;
       this.cacheSavingUsd = this.cacheSavingUsd === null || saving === null ? null : this.cacheSavingUsd + saving;
       row.cached_input_tokens += call.usage.cached_input_tokens ?? 0;
+      row.cache_write_input_tokens += call.usage.cache_write_input_tokens ?? 0;
       row.cache_saving_usd += saving ?? 0;
     }
   }
@@ -51,7 +52,7 @@ export class JudgeSpend {
     this.cacheSavingUsd = this.cacheSavingUsd === null || other.cacheSavingUsd === null ? null : this.cacheSavingUsd + other.cacheSavingUsd;
     for (const row of other.byModel.values()) {
       const mine = this.rowOf(row.provider, row.model);
-      for (const key of ['calls', 'input_tokens', 'output_tokens', 'cost_usd', 'unpriced_calls', 'cached_input_tokens', 'cache_saving_usd', 'batch_saving_usd'] as const) mine[key] += row[key];
+      for (const key of ['calls', 'input_tokens', 'output_tokens', 'cost_usd', 'unpriced_calls', 'cached_input_tokens', 'cache_write_input_tokens', 'cache_saving_usd', 'batch_saving_usd'] as const) mine[key] += row[key];
     }
   }
 
@@ -79,7 +80,7 @@ export class JudgeSpend {
     const key = `${provider}\u0000${model}`;
     let row = this.byModel.get(key);
     if (row === undefined) {
-      row = { provider, model, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0, batch_saving_usd: 0 };
+      row = { provider, model, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, cache_saving_usd: 0, batch_saving_usd: 0 };
       this.byModel.set(key, row);
     }
     return row;

@@ -68,4 +68,12 @@ describe('mergeJudgeReports', () => {
     expect(merged).toMatchObject({ verdicts: 24, resumed_part: true });
     expect(judgeSummary(merged)).toMatch(/^Judge anthropic:claude-opus-4-7 \(live\) in this resumed part: 24 verdicts/);
   });
+
+  it('adds up the judge calls never answered (budget, Ctrl-C), and leaves the field out when no shard had any', () => {
+    const { cross_check: _crossCheck, ...plain } = JUDGE;
+    expect(mergeJudgeReports([plain, plain])).not.toHaveProperty('not_asked');
+    const merged = mergeJudgeReports([plain, { ...plain, not_asked: { budget: 2, interrupted: 1 } }, { ...plain, not_asked: { budget: 3, interrupted: 0 } }]);
+    expect(merged).toMatchObject({ errors: 3, not_asked: { budget: 5, interrupted: 1 } });
+    expect(judgeSummary(merged)).toContain('36 verdicts, 3 could not be evaluated, 5 not asked (the budget was reached), 1 cut short by the interruption');
+  });
 });

@@ -14,6 +14,8 @@ export function judgeSummary(judge: JudgeReport | undefined): string | null {
   if (judge === undefined) return null;
   const parts = [`${judge.verdicts} ${judge.verdicts === 1 ? 'verdict' : 'verdicts'}`];
   if (judge.errors > 0) parts.push(`${judge.errors} could not be evaluated`);
+  if ((judge.not_asked?.budget ?? 0) > 0) parts.push(`${judge.not_asked!.budget} not asked (the budget was reached)`);
+  if ((judge.not_asked?.interrupted ?? 0) > 0) parts.push(`${judge.not_asked!.interrupted} cut short by the interruption`);
   if (judge.votes_on_fail !== undefined) {
     const panel = judge.panel !== undefined && judge.panel.length > 0 ? ` with the panel ${judge.panel.join(', ')}` : '';
     parts.push(`${judge.re_asked ?? 0} failing re-asked${panel} (majority of ${judge.votes_on_fail})`);
@@ -92,6 +94,9 @@ export function mergeJudgeReports(judges: ReadonlyArray<JudgeReport | undefined>
     mode: first.mode,
     verdicts: sum((judge) => judge.verdicts),
     errors: sum((judge) => judge.errors),
+    ...(present.some((judge) => judge.not_asked !== undefined)
+      ? { not_asked: { budget: sum((judge) => judge.not_asked?.budget), interrupted: sum((judge) => judge.not_asked?.interrupted) } }
+      : {}),
     ...(first.votes_on_fail !== undefined ? { votes_on_fail: first.votes_on_fail, re_asked: sum((judge) => judge.re_asked) } : {}),
     ...(first.panel !== undefined ? { panel: [...first.panel] } : {}),
     cache: {

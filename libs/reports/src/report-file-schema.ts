@@ -142,6 +142,7 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       split: z.object({ total_usd: z.number(), shards: z.number().int() }).optional(),
       shared: z.object({ key: z.string(), spent_usd: z.number() }).optional(),
       spent_usd: z.number().optional(),
+      rerun: z.string().optional(),
       estimate: z.object({ scenarios: z.number().int().min(0), estimated_usd: z.number(), actual_usd: z.number() }).optional(),
     })
     .optional(),
@@ -156,6 +157,7 @@ export const ReportFileSchema: z.ZodType<RunReport> = z.looseObject({
       mode: z.enum(['live', 'replay']),
       verdicts: z.number().int().min(0),
       errors: z.number().int().min(0),
+      not_asked: z.looseObject({ budget: z.number().int().min(0), interrupted: z.number().int().min(0) }).optional(),
       votes_on_fail: z.number().int().min(1).optional(),
       re_asked: z.number().int().min(0).optional(),
       panel: z.array(z.string()).optional(),

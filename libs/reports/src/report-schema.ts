@@ -89,6 +89,11 @@ export interface BudgetReport {
   shared?: { key: string; spent_usd: number };
   /** What the run paid providers (a replay pays nothing): never more than `limit_usd`. */
   spent_usd?: number;
+  /**
+   * The command that runs the scenarios the budget left out (skipped or cut short): a run the
+   * budget stopped finished, so `--resume` refuses it. Present when the budget left any out.
+   */
+  rerun?: string;
   /** How close the scenarios' estimates (reserved before each started) came to what they spent. */
   estimate?: { scenarios: number; estimated_usd: number; actual_usd: number };
 }
@@ -102,6 +107,11 @@ export interface JudgeReport {
   /** Judge metric results in the run (cached ones included), and how many could not be evaluated. */
   verdicts: number;
   errors: number;
+  /**
+   * Judge calls never answered, neither verdicts nor errors: refused because their worst case did
+   * not fit the budget, or cut short by Ctrl-C. Present when either is above 0.
+   */
+  not_asked?: { budget: number; interrupted: number };
   /** `judge.votes_on_fail` when above 1, and how many failing verdicts were re-asked. */
   votes_on_fail?: number;
   /** `judge.votes_on_fail` as a panel: its judge models (`<provider>:<model>`), asked after the primary. */

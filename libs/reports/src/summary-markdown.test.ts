@@ -97,6 +97,14 @@ describe('budget line', () => {
     expect(markdown).toContain('Budget $20.0000, exhausted: cross-check sample 10% → 0%; 1 scenario skipped');
     expect(renderSummaryMarkdown(buildReport(runInfo, sampleResults()))).not.toContain('Budget');
   });
+
+  it('says under --repeat that the estimates are per scenario, each with all its attempts', () => {
+    const budget = { limit_usd: 5, exhausted: false, downgrades: [], spent_usd: 0.3, estimate: { scenarios: 3, estimated_usd: 0.2, actual_usd: 0.3 } };
+    expect(renderSummaryMarkdown(buildReport({ ...runInfo, budget, repeat: 3 }, sampleResults()))).toContain(
+      'Spent $0.3000 of it; the 3 scenarios started (each with its 3 attempts) reserved $0.2000 as estimates and spent $0.3000',
+    );
+    expect(renderSummaryMarkdown(buildReport({ ...runInfo, budget }, sampleResults()))).toContain('the 3 scenarios started reserved $0.2000');
+  });
 });
 
 describe('summaryTitle', () => {

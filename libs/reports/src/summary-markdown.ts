@@ -109,8 +109,11 @@ function totalsSection(report: RunReport): string {
         ? ` (shared under key ${escapeInlineText(shared.key)}: ${formatUsd(shared.spent_usd)} spent by all its runs)`
         : '';
     lines.push('', `Budget ${formatUsd(limit_usd)}${share}, ${exhausted ? 'exhausted' : 'not reached'}${what}`);
+    if (report.budget.rerun !== undefined) lines.push(`To run what it left out: \`${report.budget.rerun.replaceAll('`', "'")}\``);
     if (spent_usd !== undefined && estimate !== undefined && estimate.scenarios > 0) {
-      lines.push(`Spent ${formatUsd(spent_usd)} of it; the ${estimate.scenarios} scenarios started reserved ${formatUsd(estimate.estimated_usd)} as estimates and spent ${formatUsd(estimate.actual_usd)}`);
+      // Under --repeat a scenario reserves and spends for all its attempts at once: the count is of scenarios.
+      const attempts = report.repeat !== undefined && report.repeat > 1 ? ` (each with its ${report.repeat} attempts)` : '';
+      lines.push(`Spent ${formatUsd(spent_usd)} of it; the ${estimate.scenarios} scenarios started${attempts} reserved ${formatUsd(estimate.estimated_usd)} as estimates and spent ${formatUsd(estimate.actual_usd)}`);
     }
   }
   const judge = judgeSummary(report.judge);

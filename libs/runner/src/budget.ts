@@ -120,6 +120,11 @@ export class BudgetTracker {
     return blocking ? `not checked: ${reached}; a blocking scenario that did not finish did not pass` : `skipped: ${reached}`;
   }
 
+  /** The scenarios given up for the budget (skipped or cut short), sorted. */
+  leftOut(): string[] {
+    return [...this.skippedIds, ...this.cutShortIds].sort();
+  }
+
   /** The report's `budget` section: the limit, whether it was reached, and what it made Parley give up. */
   report(): BudgetReport {
     const downgrades: string[] = [];

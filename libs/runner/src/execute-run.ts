@@ -8,6 +8,7 @@ import type { CrossCheckPair } from '@parley/judge';
 import { preloadRecording, recordingPath, type CallRecord } from '@parley/providers';
 import { redactResultContent, reportedResult, type BudgetReport, type JudgeReport, type ReportInput, type ReportResult } from '@parley/reports';
 import type { ModelSpend } from '@parley/store';
+import { budgetRerunCommand } from './budget-rerun.js';
 import { cutShortByBudget, erroredBySweep, liveRunParts, skippedForBudget, type LiveRunParts } from './live-run.js';
 import type { OpenRun } from './open-run.js';
 import type { RunPlan } from './plan-run.js';
@@ -162,7 +163,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, dependencies: RunD
       results,
       compared,
       scored,
-      ...budgetAndSpend(live, judging),
+      ...budgetAndSpend(live, judging, budgetRerunCommand(plan, live.budget?.leftOut() ?? [], dependencies.parleyCommand)),
       judging: { report: judging.judgeRun?.report(), crossCheckPairs: judging.judgeRun?.crossCheckPairs() ?? [] },
       interruptedBy: options.signal?.aborted ? interruptSignalOf(options.signal) : undefined,
       unfinishedCost,
@@ -207,9 +208,10 @@ function scenarioRunContext(plan: RunPlan, run: OpenRun, dependencies: RunDepend
 }
 
 /** The budget section with what the judging gave up first (the cross-check), then what the run gave up; and the spend per model. */
-function budgetAndSpend(live: LiveRunParts, judging: RunJudging): Pick<ExecutedRun, 'budget' | 'spend'> {
+function budgetAndSpend(live: LiveRunParts, judging: RunJudging, rerun: string | undefined): Pick<ExecutedRun, 'budget' | 'spend'> {
   const downgrades = judging.budgetDowngrades();
-  const budget = live.budget?.report();
+  const report = live.budget?.report();
+  const budget = report === undefined || rerun === undefined ? report : { ...report, rerun };
   return {
     budget: budget === undefined || downgrades.length === 0 ? budget : { ...budget, downgrades: [...downgrades, ...budget.downgrades] },
     spend: live.spend.spend(),

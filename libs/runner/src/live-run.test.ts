@@ -196,6 +196,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
       ],
       unchecked_blocking: 3,
       spent_usd: expect.closeTo(0.4, 10),
+      rerun: 'parley run . --mode live --budget 0.5 --scenario b --scenario c --scenario d',
       estimate: { scenarios: 1, estimated_usd: 0, actual_usd: expect.closeTo(0.4, 10) },
     });
     expect(run.report.cost_usd).toBeCloseTo(0.4, 10);
@@ -265,7 +266,7 @@ pricing: { pricey: { input: 0.0001, output: 0 } }
     try {
       const runs = spend.runsSince('1970-01-01');
       expect(runs.find((run) => run.run_id === live.run_id)!.models).toEqual([
-        { provider: 'openai', model: 'pricey', role: 'agent', calls: 4, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost_usd: expect.closeTo(1.6, 10), unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 },
+        { provider: 'openai', model: 'pricey', role: 'agent', calls: 4, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost_usd: expect.closeTo(1.6, 10), unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0, cache_write_input_tokens: 0 },
       ]);
       expect(runs.find((run) => run.run_id === replay.run_id)!.models).toEqual([]);
     } finally {

@@ -21,13 +21,14 @@ export class ModelSpendTally {
     const key = `${call.provider}\u0000${call.model}\u0000${call.role}`;
     let row = this.rows.get(key);
     if (!row) {
-      row = { provider: call.provider, model: call.model, role: call.role, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0 };
+      row = { provider: call.provider, model: call.model, role: call.role, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0, cache_write_input_tokens: 0 };
       this.rows.set(key, row);
     }
     row.calls += 1;
     row.input_tokens += call.usage.input_tokens;
     row.output_tokens += call.usage.output_tokens;
     row.cached_input_tokens += call.usage.cached_input_tokens ?? 0;
+    row.cache_write_input_tokens += call.usage.cache_write_input_tokens ?? 0;
     if (usd === null) row.unpriced_calls += 1;
     else {
       row.cost_usd += usd;

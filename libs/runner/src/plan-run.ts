@@ -81,7 +81,8 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
     const missing = missingEnvironmentIssues(suite, dependencies.env);
     if (missing.length > 0) throw new ConfigError(missing);
   }
-  budgetLimit(options.budgetUsd, dependencies.env, suite.config.settings?.budget_usd);
+  const budgetUsd = budgetLimit(options.budgetUsd, dependencies.env, suite.config.settings?.budget_usd);
+  refuseIdleBudgetPerShard(options, budgetUsd);
   if (resumed && givenOptions.outDir !== undefined && resolve(cwd, givenOptions.outDir) !== resumed.outDir) {
     throw new ConfigError(`--resume ${resumed.runId} continues the run in its own folder ${resumed.outDir}; leave out --out ${givenOptions.outDir}`);
   }
@@ -105,6 +106,22 @@ export async function planRun(givenOptions: RunOptions, dependencies: RunDepende
     startedAt: resumed?.startedAt ?? clock.now(),
     startedMs: clock.monotonicMs(),
   };
+}
+
+/**
+ * `--budget-per-shard` changes how a sharded run splits its budget: without `--shard`, or without
+ * any budget, it would do nothing, and a team that wrote it expects it to.
+ *
+ * @throws ConfigError saying what to add or leave out
+ */
+function refuseIdleBudgetPerShard(options: RunOptions, budgetUsd: number | undefined): void {
+  if (!options.budgetPerShard) return;
+  if (options.shard === undefined) {
+    throw new ConfigError('--budget-per-shard goes with --shard I/N (each shard then gets the whole budget instead of budget / N); add --shard or leave out --budget-per-shard');
+  }
+  if (budgetUsd === undefined) {
+    throw new ConfigError('--budget-per-shard gives each shard the whole budget, but no budget is set; give --budget USD (or PARLEY_BUDGET_USD, settings.budget_usd) or leave out --budget-per-shard');
+  }
 }
 
 /** `--last-failed`: the cases of the suite (comparison cases included) whose ids are listed. */

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, type RunMode, type ScenarioResult } from '@parley/core';
 import { isInterruptedExit, parseShard, type Shard } from '@parley/gate';
 import { openStore, storeShownFor } from '@parley/store';
@@ -61,7 +61,9 @@ export function loadResumeState(storePath: string, idOrPrefix: string, cwd: stri
     const run = store.getRun(idOrPrefix);
     if (!run) throw new ConfigError(`--resume ${idOrPrefix}: no such run in ${storeShownFor(storePath)} (see ${parleyCommand()} runs list)`);
     if (run.finished && run.status !== 'interrupted' && !isInterruptedExit(run.exit_code)) {
-      throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed`);
+      const rerun = budgetRerunOf(run.out_dir);
+      const leftOut = rerun === undefined ? '' : `; to run the scenarios its budget left out: ${rerun}`;
+      throw new ConfigError(`--resume ${run.id}: that run finished (exit ${run.exit_code}); only an interrupted run can be resumed${leftOut}`);
     }
     const stored = run.options;
     const startedIn = stringOption(stored.cwd);
@@ -128,4 +130,14 @@ function stringOption(value: unknown): string | undefined {
 
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0 ? (value as string[]) : undefined;
+}
+
+/** `budget.rerun` of the report a finished run wrote in its folder (budget-rerun.ts); undefined when it has none or the report is gone. */
+function budgetRerunOf(outDir: string): string | undefined {
+  try {
+    const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as { budget?: { rerun?: unknown } };
+    return typeof report.budget?.rerun === 'string' ? report.budget.rerun : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,6 +13,7 @@ const spend = (model: string, calls: number, usd: number): JudgeModelSpend => ({
   unpriced_calls: 0,
   cached_input_tokens: 0,
   cache_saving_usd: 0,
+  cache_write_input_tokens: calls * 30,
   batch_saving_usd: usd / 2,
 });
 
@@ -71,6 +72,7 @@ describe.each(storeDrivers)('openJudgeSpend on %s', (driver) => {
           unpriced_calls: 2,
           cached_input_tokens: 0,
           cache_saving_usd: 0,
+          cache_write_input_tokens: 0,
           batch_saving_usd: 0,
         },
       ]);

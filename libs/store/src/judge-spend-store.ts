@@ -31,7 +31,7 @@ export interface JudgeSpendStore {
   close(): void;
 }
 
-const spendColumns = 'source, suite, spent_at, provider, model, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd, batch_saving_usd';
+const spendColumns = 'source, suite, spent_at, provider, model, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd, cache_write_input_tokens, batch_saving_usd';
 
 /** The judge spend outside runs of the store at `path` (PostgreSQL when PARLEY_DATABASE_URL names one). */
 export function openJudgeSpend(path: string): JudgeSpendStore {
@@ -41,7 +41,7 @@ export function openJudgeSpend(path: string): JudgeSpendStore {
       const entries = rows.filter((row) => row.calls > 0);
       if (entries.length === 0) return;
       // One statement for the rows (a round trip each on PostgreSQL); a monitor run has a few models.
-      const values = entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       const params = entries.flatMap((row) => [source, suite, spentAt, row.provider, row.model, ...spendCounts(row), row.batch_saving_usd]);
       sql.run(`INSERT INTO judge_spend (${spendColumns}) VALUES ${values}`, params);
     },
@@ -49,7 +49,7 @@ export function openJudgeSpend(path: string): JudgeSpendStore {
       // judge_spend has no key: rows equal in every column ordered by are equal rows.
       const monitorRows = sql.all<JudgeSpendEntry & SqlRow>(
         `SELECT ${spendColumns} FROM judge_spend WHERE spent_at >= ?
-         ORDER BY spent_at, source, suite, provider, model, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd, batch_saving_usd`,
+         ORDER BY spent_at, source, suite, provider, model, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd, cache_write_input_tokens, batch_saving_usd`,
         [since],
       );
       // A rating is one call (an unusable answer asked again adds its tokens to the same rating).
@@ -59,7 +59,7 @@ export function openJudgeSpend(path: string): JudgeSpendStore {
            count(CASE WHEN r.input_tokens > 0 OR r.output_tokens > 0 THEN 1 END) AS calls,
            CAST(SUM(r.input_tokens) AS BIGINT) AS input_tokens, CAST(SUM(r.output_tokens) AS BIGINT) AS output_tokens,
            CAST(SUM(COALESCE(r.cost_usd, 0)) AS DOUBLE PRECISION) AS cost_usd, count(CASE WHEN r.cost_usd IS NULL THEN 1 END) AS unpriced_calls,
-           0 AS cached_input_tokens, 0 AS cache_saving_usd, 0 AS batch_saving_usd
+           0 AS cached_input_tokens, 0 AS cache_saving_usd, 0 AS cache_write_input_tokens, 0 AS batch_saving_usd
          FROM calibration_ratings r JOIN calibration_sessions s ON s.id = r.session_id
          WHERE s.started_at >= ? AND s.mode <> 'replay' AND r.cached = 0
          GROUP BY s.id, s.set_path, s.started_at, r.provider, r.model HAVING count(CASE WHEN r.input_tokens > 0 OR r.output_tokens > 0 THEN 1 END) > 0

@@ -1,4 +1,5 @@
 import { coordinationTablesSql } from './sql/coordination-tables.js';
+import { cacheWriteColumnsSql } from './sql/cache-write-columns.js';
 import { monitorClaimsSql } from './sql/monitor-claims-table.js';
 import type Database from 'better-sqlite3';
 
@@ -381,6 +382,11 @@ export const migrations: readonly Migration[] = [
     // The same SQL as PostgreSQL's third step.
     description: 'monitor claims',
     sql: monitorClaimsSql,
+  },
+  {
+    // The same SQL as PostgreSQL's fourth step.
+    description: 'prompt cache writes',
+    sql: cacheWriteColumnsSql,
   },
 ];
 

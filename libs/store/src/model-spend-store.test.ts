@@ -25,7 +25,7 @@ function storeWithRuns(path: string): string {
   return path;
 }
 
-const row = (model: string, role: string, calls: number, usd: number): ModelSpend => ({ provider: 'openai', model, role, calls, input_tokens: calls * 100, output_tokens: calls * 10, cost_usd: usd, unpriced_calls: 0, cached_input_tokens: calls * 50, cache_saving_usd: usd / 10 });
+const row = (model: string, role: string, calls: number, usd: number): ModelSpend => ({ provider: 'openai', model, role, calls, input_tokens: calls * 100, output_tokens: calls * 10, cost_usd: usd, unpriced_calls: 0, cached_input_tokens: calls * 50, cache_saving_usd: usd / 10, cache_write_input_tokens: calls * 20 });
 
 describe.each(storeDrivers)('openModelSpend on %s', (driver) => {
   const database = useStoreDriver(driver);

@@ -18,6 +18,8 @@ export interface ModelSpend {
   cached_input_tokens: number;
   /** What the prompt cache saved on the priced calls (USD). */
   cache_saving_usd: number;
+  /** Of the input tokens, those written to the provider's prompt cache (Anthropic, at a premium). */
+  cache_write_input_tokens: number;
 }
 
 /** A run with what it spent, per model when the run recorded that. */
@@ -51,7 +53,7 @@ export interface ModelSpendStore {
   close(): void;
 }
 
-/** Rows per INSERT: 11 parameters each, far under either database's limit on parameters. */
+/** Rows per INSERT: 12 parameters each, far under either database's limit on parameters. */
 const ROWS_PER_INSERT = 100;
 
 /** Opens the per-model spend of the store at `path` (PostgreSQL when PARLEY_DATABASE_URL names one). */
@@ -72,14 +74,15 @@ export function openModelSpend(path: string): ModelSpendStore {
           }
           const rows = [...merged.values()];
           sql.run(
-            `INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd)
-             VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+            `INSERT INTO model_spend (run_id, provider, model, role, calls, input_tokens, output_tokens, cost_usd, unpriced_calls, cached_input_tokens, cache_saving_usd, cache_write_input_tokens)
+             VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
              ON CONFLICT (run_id, provider, model, role) DO UPDATE SET
                calls = model_spend.calls + excluded.calls, input_tokens = model_spend.input_tokens + excluded.input_tokens,
                output_tokens = model_spend.output_tokens + excluded.output_tokens, cost_usd = model_spend.cost_usd + excluded.cost_usd,
                unpriced_calls = model_spend.unpriced_calls + excluded.unpriced_calls,
                cached_input_tokens = model_spend.cached_input_tokens + excluded.cached_input_tokens,
-               cache_saving_usd = model_spend.cache_saving_usd + excluded.cache_saving_usd`,
+               cache_saving_usd = model_spend.cache_saving_usd + excluded.cache_saving_usd,
+               cache_write_input_tokens = model_spend.cache_write_input_tokens + excluded.cache_write_input_tokens`,
             rows.flatMap((row) => [runId, row.provider, row.model, row.role, ...spendCounts(row)]),
           );
         }
@@ -88,7 +91,7 @@ export function openModelSpend(path: string): ModelSpendStore {
     runsSince(since) {
       const byRun = new Map<string, ModelSpend[]>();
       const spendRows = sql.all<{ run_id: string } & ModelSpend & SqlRow>(
-        `SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls, s.cached_input_tokens, s.cache_saving_usd
+        `SELECT s.run_id, s.provider, s.model, s.role, s.calls, s.input_tokens, s.output_tokens, s.cost_usd, s.unpriced_calls, s.cached_input_tokens, s.cache_saving_usd, s.cache_write_input_tokens
          FROM model_spend s JOIN runs r ON r.id = s.run_id WHERE r.started_at >= ? ORDER BY s.provider, s.model, s.role, s.run_id`,
         [since],
       );
@@ -112,9 +115,9 @@ export function openModelSpend(path: string): ModelSpendStore {
   };
 }
 
-/** A spend row's counts, in the order both spend tables keep them (calls to cache_saving_usd). */
+/** A spend row's counts, in the order both spend tables' INSERTs name them (calls to cache_write_input_tokens). */
 export function spendCounts(row: Omit<ModelSpend, 'role'>): number[] {
-  return [row.calls, row.input_tokens, row.output_tokens, row.cost_usd, row.unpriced_calls, row.cached_input_tokens, row.cache_saving_usd];
+  return [row.calls, row.input_tokens, row.output_tokens, row.cost_usd, row.unpriced_calls, row.cached_input_tokens, row.cache_saving_usd, row.cache_write_input_tokens];
 }
 
 function addSpend(left: ModelSpend, right: ModelSpend): ModelSpend {
@@ -127,6 +130,7 @@ function addSpend(left: ModelSpend, right: ModelSpend): ModelSpend {
     unpriced_calls: left.unpriced_calls + right.unpriced_calls,
     cached_input_tokens: left.cached_input_tokens + right.cached_input_tokens,
     cache_saving_usd: left.cache_saving_usd + right.cache_saving_usd,
+    cache_write_input_tokens: left.cache_write_input_tokens + right.cache_write_input_tokens,
   };
 }
 

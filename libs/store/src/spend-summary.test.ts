@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunSpend } from './model-spend-store.js';
 import { NOT_ITEMISED, summarizeSpend } from './spend-summary.js';
 
-const model = (name: string, usd: number, calls = 2, cached = 0) => ({
+const model = (name: string, usd: number, calls = 2, cached = 0, written = 0) => ({
   provider: 'anthropic',
   model: name,
   role: 'judge',
@@ -12,13 +12,14 @@ const model = (name: string, usd: number, calls = 2, cached = 0) => ({
   cost_usd: usd,
   unpriced_calls: 0,
   cached_input_tokens: cached,
+  cache_write_input_tokens: written,
   // claude-opus-4-7 input is $5 per million; a cache read saves 0.9 of it.
   cache_saving_usd: (cached * 0.9 * 5) / 1e6,
 });
 
 const runs: RunSpend[] = [
   { run_id: 'r1', suite: 'booking', mode: 'live', started_at: '2026-10-30T09:00:00.000Z', cost_usd: 1.5, models: [model('claude-opus-4-7', 1), model('claude-haiku-4-5', 0.5)] },
-  { run_id: 'r2', suite: 'booking', mode: 'live', started_at: '2026-11-02T09:00:00.000Z', cost_usd: 2, models: [model('claude-opus-4-7', 2, 2, 800)] },
+  { run_id: 'r2', suite: 'booking', mode: 'live', started_at: '2026-11-02T09:00:00.000Z', cost_usd: 2, models: [model('claude-opus-4-7', 2, 2, 800, 300)] },
   // Before per-model spend was recorded: its total, not itemised.
   { run_id: 'r3', suite: 'municipal', mode: 'record', started_at: '2026-11-03T09:00:00.000Z', cost_usd: 0.25, models: [] },
   // A replay pays no provider, whatever its priced total says.
@@ -34,10 +35,10 @@ describe('summarizeSpend', () => {
       { suite: 'booking', runs: 2, usd: 3.5 },
       { suite: 'municipal', runs: 2, usd: 0.25 },
     ]);
-    expect(summary.by_model.map((row) => [row.model, row.usd, row.calls, row.cached_input_tokens])).toEqual([
-      ['claude-opus-4-7', 3, 4, 800],
-      ['claude-haiku-4-5', 0.5, 2, 0],
-      [NOT_ITEMISED, 0.25, 0, 0],
+    expect(summary.by_model.map((row) => [row.model, row.usd, row.calls, row.cached_input_tokens, row.cache_write_input_tokens])).toEqual([
+      ['claude-opus-4-7', 3, 4, 800, 300],
+      ['claude-haiku-4-5', 0.5, 2, 0, 0],
+      [NOT_ITEMISED, 0.25, 0, 0, 0],
     ]);
     expect(summary.cache_saving_usd).toBeCloseTo(0.0036, 12);
     expect(summary.by_month).toEqual([
@@ -60,7 +61,7 @@ describe('summarizeSpend', () => {
   });
 
   it('adds judge spend outside runs as its own sources, to the models and months, with batch savings apart', () => {
-    const row = { provider: 'openai', model: 'gpt-4.1', calls: 2, input_tokens: 2000, output_tokens: 80, cost_usd: 0.00232, unpriced_calls: 0, cached_input_tokens: 0, cache_saving_usd: 0, batch_saving_usd: 0.00232 };
+    const row = { provider: 'openai', model: 'gpt-4.1', calls: 2, input_tokens: 2000, output_tokens: 80, cost_usd: 0.00232, unpriced_calls: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, cache_saving_usd: 0, batch_saving_usd: 0.00232 };
     const summary = summarizeSpend([], [
       { ...row, source: 'monitor', suite: 'zuri', spent_at: '2026-11-02T10:00:00.000Z' },
       { ...row, source: 'calibration', suite: 'calibration', spent_at: '2026-12-01T10:00:00.000Z', batch_saving_usd: 0 },

@@ -16,7 +16,7 @@ export interface SpendSummary {
   by_source: Array<{ source: 'runs' | 'monitor' | 'calibration'; calls: number; usd: number; unpriced_calls: number }>;
   /** Runs only. */
   by_suite: Array<{ suite: string; runs: number; usd: number }>;
-  by_model: Array<{ provider: string; model: string; calls: number; input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_saving_usd: number; usd: number; unpriced_calls: number }>;
+  by_model: Array<{ provider: string; model: string; calls: number; input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_write_input_tokens: number; cache_saving_usd: number; usd: number; unpriced_calls: number }>;
   /** `YYYY-MM` of each run's start, UTC (monitor and calibration spend by when it was made; `runs` counts runs). */
   by_month: Array<{ month: string; runs: number; usd: number }>;
 }
@@ -52,7 +52,7 @@ export function summarizeSpend(runs: readonly RunSpend[], outside: readonly Judg
       run.models.length > 0
         ? run.models
         : run.mode !== 'replay' && (unitemised > 0 || (run.unpriced_calls ?? 0) > 0)
-          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: unitemised, unpriced_calls: run.unpriced_calls ?? 0, cached_input_tokens: 0, cache_saving_usd: 0 }]
+          ? [{ provider: '', model: NOT_ITEMISED, role: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: unitemised, unpriced_calls: run.unpriced_calls ?? 0, cached_input_tokens: 0, cache_saving_usd: 0, cache_write_input_tokens: 0 }]
           : [];
     const usd = rows.reduce((sum, row) => sum + row.cost_usd, 0);
     total += usd;
@@ -101,9 +101,10 @@ function unitemisedUsd(run: RunSpend, byId: ReadonlyMap<string, RunSpend>): numb
 
 function addModel(models: Map<string, SpendSummary['by_model'][number]>, row: Omit<ModelSpend, 'role'>): void {
   const key = `${row.provider}\u0000${row.model}`;
-  const entry = models.get(key) ?? { provider: row.provider, model: row.model, calls: 0, input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_saving_usd: 0, usd: 0, unpriced_calls: 0 };
+  const entry = models.get(key) ?? { provider: row.provider, model: row.model, calls: 0, input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, cache_saving_usd: 0, usd: 0, unpriced_calls: 0 };
   entry.calls += row.calls;
   entry.cached_input_tokens += row.cached_input_tokens;
+  entry.cache_write_input_tokens += row.cache_write_input_tokens;
   entry.cache_saving_usd += row.cache_saving_usd;
   entry.input_tokens += row.input_tokens;
   entry.output_tokens += row.output_tokens;

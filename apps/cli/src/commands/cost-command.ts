@@ -100,8 +100,10 @@ function renderCost(summary: SpendSummary, since: Date, notes: readonly string[]
   }
   const suites = new Table({ head: ['suite', 'runs', 'spend'], style, colAligns: ['left', 'right', 'right'] });
   for (const row of summary.by_suite) suites.push([row.suite, String(row.runs), usd(row.usd)]);
-  const cached = summary.by_model.some((row) => row.cached_input_tokens > 0);
-  const models = new Table({ head: ['model', 'calls', 'tokens in/out', ...(cached ? ['cached in'] : []), 'spend'], style, colAligns: ['left', 'right', 'right', ...(cached ? ['right' as const] : []), 'right'] });
+  // Cache reads and Anthropic's cache writes (billed at a premium) side by side, when any call had either.
+  const cached = summary.by_model.some((row) => row.cached_input_tokens > 0 || row.cache_write_input_tokens > 0);
+  const cacheHeads = cached ? ['cached in', 'cache writes'] : [];
+  const models = new Table({ head: ['model', 'calls', 'tokens in/out', ...cacheHeads, 'spend'], style, colAligns: ['left', 'right', 'right', ...cacheHeads.map(() => 'right' as const), 'right'] });
   for (const row of summary.by_model) {
     const name = row.provider ? `${row.provider}:${row.model}` : row.model;
     const unpriced = row.unpriced_calls > 0 ? ` (+${row.unpriced_calls} unpriced)` : '';
@@ -109,7 +111,7 @@ function renderCost(summary: SpendSummary, since: Date, notes: readonly string[]
       name,
       row.calls === 0 ? '—' : String(row.calls),
       row.calls === 0 ? '—' : `${row.input_tokens}/${row.output_tokens}`,
-      ...(cached ? [row.cached_input_tokens > 0 ? String(row.cached_input_tokens) : '—'] : []),
+      ...(cached ? [row.cached_input_tokens, row.cache_write_input_tokens].map((tokens) => (tokens > 0 ? String(tokens) : '—')) : []),
       `${usd(row.usd)}${unpriced}`,
     ]);
   }

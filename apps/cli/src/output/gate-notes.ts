@@ -38,5 +38,6 @@ function budgetLine(budget: NonNullable<RunReport['budget']>): string {
       : '';
   const spent = budget.spent_usd === undefined ? '' : `: $${budget.spent_usd.toFixed(4)} spent`;
   const given = budget.downgrades.length > 0 ? `; ${budget.downgrades.map(terminalSafe).join('; ')}` : '';
-  return `budget $${budget.limit_usd.toFixed(4)}${share}, ${budget.exhausted ? 'exhausted' : 'not reached'}${spent}${given}`;
+  const rerun = budget.rerun === undefined ? '' : `; to run what it left out: ${terminalSafe(budget.rerun)}`;
+  return `budget $${budget.limit_usd.toFixed(4)}${share}, ${budget.exhausted ? 'exhausted' : 'not reached'}${spent}${given}${rerun}`;
 }

@@ -1,3 +1,4 @@
+import { cacheWriteColumnsSql } from './cache-write-columns.js';
 import { coordinationTablesSql } from './coordination-tables.js';
 import { monitorClaimsSql } from './monitor-claims-table.js';
 
@@ -257,4 +258,5 @@ export const pgMigrations: readonly PgMigration[] = [
   { description: `the SQLite store's tables at its schema version ${sqliteVersionCarried}`, sql: sqliteTablesAtVersion14 },
   { description: 'shared budgets and judge claims', sql: coordinationTablesSql },
   { description: 'monitor claims', sql: monitorClaimsSql },
+  { description: 'prompt cache writes', sql: cacheWriteColumnsSql },
 ];

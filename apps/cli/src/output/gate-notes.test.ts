@@ -34,7 +34,12 @@ describe('gateNotes: the budget line', () => {
     expect(shard.out).toBe("budget $5.0000 (this shard's share of $20.0000 for 4 shards), not reached: $1.2500 spent\n");
   });
 
-  it('prints nothing about a budget when none applied', () => {
+  it('prints nothing about a budget when none applied, nor about the suite budget of a replay that paid nothing', () => {
     expect(gateNotes(report).out).toBe('');
+    const idle = { limit_usd: 1, exhausted: false, downgrades: [], unchecked_blocking: 0, spent_usd: 0 };
+    expect(gateNotes({ ...withBudget(idle), mode: 'replay' }).out).toBe('');
+    // A replay judged live pays: its budget line stays.
+    expect(gateNotes({ ...withBudget({ ...idle, spent_usd: 0.012 }), mode: 'replay' }).out).toBe('budget $1.0000, not reached: $0.0120 spent\n');
+    expect(gateNotes(withBudget(idle)).out).toBe('budget $1.0000, not reached: $0.0000 spent\n');
   });
 });

@@ -17,13 +17,23 @@ export function gateNotes(report: RunReport, exported?: { file: string; entries:
       `baseline ${baseline.file} (${baseline.created_at}): ${baseline.compared} compared, ${baseline.regressions} regressed, ${baseline.below_floor} below the floor, ${baseline.missing} missing, ${baseline.improvements} improved`,
     );
   }
-  if (report.budget !== undefined) out.push(budgetLine(report.budget));
+  if (report.budget !== undefined && !idleReplayBudget(report)) out.push(budgetLine(report.budget));
   if (report.repeat !== undefined) {
     const flaky = report.results.filter((result) => result.status === 'flaky').length;
     out.push(`each scenario ran ${report.repeat} times: ${flaky} flaky`);
   }
   if (exported !== undefined) out.push(`baseline written: ${exported.file} (${exported.entries} ${exported.entries === 1 ? 'entry' : 'entries'})`);
   return { out: out.length > 0 ? `${out.join('\n')}\n` : '', err };
+}
+
+/**
+ * A replay that paid nothing and gave nothing up under its budget (the suite's `budget_usd` applies
+ * to every run): the totals line already says `$0 spent`, and a budget line would only be noise.
+ * A replay judged live pays, and says so.
+ */
+function idleReplayBudget(report: RunReport): boolean {
+  const budget = report.budget!;
+  return report.mode === 'replay' && !budget.exhausted && budget.downgrades.length === 0 && (budget.spent_usd ?? 0) === 0;
 }
 
 /**

@@ -169,6 +169,9 @@ describe('parley calibrate judge, status and import', () => {
     for (const personal of ['Amina Wanjiru', '0712 345 678', 'faith.njeri', 'Brian']) expect(text).not.toContain(personal);
     const again = await parley(['calibrate', 'import', join(REPO_ROOT, 'calibration/inbox/2026-11-production.jsonl'), '--dir', 'fresh', '--format', 'json'], cwd);
     expect(JSON.parse(again.stdout)).toMatchObject({ added: [], refused: [] });
+    const unchanged = await parley(['calibrate', 'import', join(REPO_ROOT, 'calibration/inbox/2026-11-production.jsonl'), '--dir', 'fresh'], cwd);
+    expect(unchanged.stdout.split('\n')[0]).toBe('0 added, 26 skipped, 0 refused: fresh/human_labelled.yaml unchanged');
+    expect(readFileSync(join(cwd, 'fresh/human_labelled.yaml'), 'utf8')).toBe(text);
     expect((await parley(['calibrate', 'import', '--dir', 'fresh'], cwd)).code).toBe(2);
   });
 
@@ -186,7 +189,8 @@ describe('parley calibrate judge, status and import', () => {
     const result = await parley(['calibrate', 'import', 'log.jsonl', '--dir', 'fresh'], cwd);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe('0 added, 0 skipped, 500 refused → fresh/human_labelled.yaml');
+    expect(lines[0]).toBe('0 added, 0 skipped, 500 refused: nothing written (no fresh/human_labelled.yaml yet)');
+    expect(existsSync(join(cwd, 'fresh', 'human_labelled.yaml'))).toBe(false);
     expect(lines.filter((line) => line.includes('refused  log.jsonl:'))).toHaveLength(20);
     expect(lines).toContain('  … and 480 more (`--format json` lists every one)');
     expect(lines.length).toBeLessThan(30);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, displayPath } from '@parley/core';
 import { counted } from '../output/counted.js';
@@ -162,7 +163,9 @@ async function calibrateImportCommand(file: string | undefined, flags: Calibrate
     context.output.out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  context.output.out(importSummary(result, displayPath(folder.setFile, context.cwd), paint(context.output.color), (path) => displayPath(path, context.cwd), parleyIn(context)));
+  context.output.out(
+    importSummary(result, { shown: displayPath(folder.setFile, context.cwd), exists: existsSync(folder.setFile) }, paint(context.output.color), (path) => displayPath(path, context.cwd), parleyIn(context)),
+  );
   return 0;
 }
 
@@ -174,8 +177,10 @@ function listedFirst(lines: readonly string[]): string[] {
   return [...lines.slice(0, IMPORT_LINES_SHOWN), `  … and ${lines.length - IMPORT_LINES_SHOWN} more (\`--format json\` lists every one)`];
 }
 
-function importSummary(result: ImportResult, setFile: string, colors: Paint, shown: (path: string) => string, parley: string): string {
-  const lines = [colors.bold(`${result.added.length} added, ${result.skipped.length} skipped, ${result.refused.length} refused → ${setFile}`)];
+function importSummary(result: ImportResult, setFile: { shown: string; exists: boolean }, colors: Paint, shown: (path: string) => string, parley: string): string {
+  // With nothing added the set file is not written: say so rather than point at it as if it were.
+  const where = result.added.length > 0 ? ` → ${setFile.shown}` : setFile.exists ? `: ${setFile.shown} unchanged` : `: nothing written (no ${setFile.shown} yet)`;
+  const lines = [colors.bold(`${result.added.length} added, ${result.skipped.length} skipped, ${result.refused.length} refused${where}`)];
   lines.push(...listedFirst(result.added.map((item) => `  ${colors.status('pass', 'added')}    ${item.id}  ${item.origin}`)));
   lines.push(...listedFirst(result.skipped.map((item) => `  ${colors.status('skipped', 'skipped')}  ${item.origin}: ${item.reason}`)));
   lines.push(...listedFirst(result.refused.map((item) => `  ${colors.status('fail', 'refused')}  ${item.origin}: ${item.reason}`)));

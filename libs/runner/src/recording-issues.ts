@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedSuite } from '@parley/config';
-import { isConfigError, type ConfigIssue } from '@parley/core';
+import { isConfigError, scenarioOfCase, type ConfigIssue } from '@parley/core';
 import { readRecording } from '@parley/providers';
 import { recordingsDir } from './suite-paths.js';
 
@@ -23,8 +23,7 @@ export function recordingIssues(suite: LoadedSuite): ConfigIssue[] {
   const ids = new Set(suite.scenarios.map((scenario) => scenario.data.id));
   const recordingOf = (name: string): boolean => {
     const stem = name.slice(0, -'.jsonl'.length);
-    const at = stem.lastIndexOf('@');
-    return ids.has(stem) || (at > 0 && ids.has(stem.slice(0, at)));
+    return ids.has(stem) || ids.has(scenarioOfCase(stem));
   };
   return names.filter(recordingOf).flatMap((name) => {
     try {
